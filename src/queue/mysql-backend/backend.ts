@@ -1,0 +1,105 @@
+import { InMemoryNotificationChannel, type AgendaBackend, type NotificationChannel } from 'agenda';
+import type { Database } from 'better-sqlite3';
+import type { Pool as CallbackPool } from 'mysql2';
+import { DataSource } from 'typeorm';
+import { MySqlExecutor } from './mysql-executor.js';
+import { SqlJobRepository, type ClaimOrder } from './repository.js';
+import { assertSafeTableName, DEFAULT_TABLE_NAME, ensureAgendaJobsTable } from './schema.js';
+import type { SqlExecutor } from './sql-executor.js';
+import { SqliteExecutor } from './sqlite-executor.js';
+
+/**
+ * Where the jobs live: an existing TypeORM DataSource (MySQL, MariaDB or better-sqlite3; the backend never
+ * closes it), or a URL the backend connects to itself and closes on `disconnect`:
+ * `mysql://user:pass@host:3306/db`, `mariadb://…`, `sqlite:/path/to/file.sqlite` or `sqlite::memory:`.
+ */
+export type MySqlBackendConnection = { dataSource: DataSource } | { url: string };
+
+export interface MySqlBackendOptions {
+  /** Default `agenda_jobs`. */
+  tableName?: string;
+  /** Create the table on connect when it is missing (default true; a migrated database can turn it off). */
+  ensureSchema?: boolean;
+  /** Claim order (default: earliest `nextRunAt` first, then highest priority). */
+  sort?: ClaimOrder;
+  /**
+   * Wakes workers when a job is saved. Default: in-process (producer and worker in one process). Across
+   * processes pass a shared channel (e.g. Agenda's Redis channel), or `false` and rely on polling alone.
+   */
+  notificationChannel?: NotificationChannel | false;
+}
+
+/**
+ * An Agenda 6 storage backend on MySQL 8 / MariaDB 10.6+, with the same behaviour on SQLite for a single
+ * embedded process. `new MySqlBackend({ dataSource })` or `new MySqlBackend({ url })`.
+ */
+export class MySqlBackend implements AgendaBackend {
+  readonly name: string;
+  readonly repository: SqlJobRepository;
+  readonly notificationChannel?: NotificationChannel;
+  readonly ownsConnection: boolean;
+
+  private readonly dataSource: DataSource;
+  private readonly ensureSchema: boolean;
+  private readonly table: string;
+
+  constructor(connection: MySqlBackendConnection, options: MySqlBackendOptions = {}) {
+    this.table = assertSafeTableName(options.tableName ?? DEFAULT_TABLE_NAME);
+    this.ensureSchema = options.ensureSchema ?? true;
+    this.ownsConnection = !('dataSource' in connection);
+    this.dataSource = 'dataSource' in connection ? connection.dataSource : dataSourceFromUrl(connection.url);
+    this.name = this.dataSource.options.type === 'better-sqlite3' ? 'SQLite' : 'MySQL';
+    if (options.notificationChannel !== false) {
+      this.notificationChannel = options.notificationChannel ?? new InMemoryNotificationChannel();
+    }
+    this.repository = new SqlJobRepository(() => this.openExecutor(), this.table, options.sort);
+  }
+
+  async connect(): Promise<void> {
+    await this.repository.connect();
+  }
+
+  async disconnect(): Promise<void> {
+    this.repository.detach();
+    if (this.ownsConnection && this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+
+  private async openExecutor(): Promise<SqlExecutor> {
+    if (!this.dataSource.isInitialized) await this.dataSource.initialize();
+    if (this.ensureSchema) {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await ensureAgendaJobsTable(runner, this.table);
+      } finally {
+        await runner.release();
+      }
+    }
+    return executorFor(this.dataSource);
+  }
+}
+
+function executorFor(dataSource: DataSource): SqlExecutor {
+  const driver = dataSource.driver as unknown as { pool?: CallbackPool; databaseConnection?: Database };
+  switch (dataSource.options.type) {
+    case 'mysql':
+    case 'mariadb':
+      if (!driver.pool) throw new Error('MySqlBackend: the DataSource has no connection pool (replication is not supported)');
+      return new MySqlExecutor(driver.pool.promise());
+    case 'better-sqlite3':
+      return new SqliteExecutor(driver.databaseConnection!);
+    default:
+      throw new Error(`MySqlBackend supports mysql, mariadb and better-sqlite3 DataSources, not ${dataSource.options.type}`);
+  }
+}
+
+function dataSourceFromUrl(url: string): DataSource {
+  if (url.startsWith('sqlite:')) {
+    const database = url.slice('sqlite:'.length);
+    return new DataSource({ type: 'better-sqlite3', database, enableWAL: database !== ':memory:' });
+  }
+  const scheme = url.slice(0, url.indexOf(':'));
+  if (scheme !== 'mysql' && scheme !== 'mariadb') {
+    throw new Error(`MySqlBackend: unsupported URL scheme "${scheme}:" (use mysql://, mariadb:// or sqlite:)`);
+  }
+  return new DataSource({ type: scheme, url: `mysql${url.slice(scheme.length)}`, timezone: 'Z', charset: 'utf8mb4' });
+}

@@ -1,0 +1,10 @@
+export { MySqlBackend, type MySqlBackendConnection, type MySqlBackendOptions } from './backend.js';
+export { SqlJobRepository, type ClaimOrder } from './repository.js';
+export { AgendaJobEntity } from './agenda-job.entity.js';
+export {
+  agendaJobsTableV1,
+  createAgendaJobsTableV1,
+  dropAgendaJobsTableV1,
+  ensureAgendaJobsTable,
+  DEFAULT_TABLE_NAME,
+} from './schema.js';

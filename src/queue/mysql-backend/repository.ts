@@ -1,0 +1,364 @@
+import {
+  computeJobState,
+  type JobId,
+  type JobParameters,
+  type JobRepository,
+  type JobRepositoryOptions,
+  type JobsOverview,
+  type JobsQueryOptions,
+  type JobsResult,
+  type JobWithState,
+  type RemoveJobsOptions,
+} from 'agenda';
+import { dedupeKeyOf } from './dedupe-key.js';
+import { queryFilter, queryOrder, selectionFilter } from './job-filters.js';
+import { newJobId } from './job-id.js';
+import { definitionValues, newRow, rowToJob, SELECT_COLUMNS, type JobRow } from './job-row.js';
+import { toSqlDate } from './sql-dates.js';
+import {
+  DuplicateKeyError,
+  insertStatement,
+  placeholders,
+  SqlExpression,
+  updateStatement,
+  type SqlExecutor,
+} from './sql-executor.js';
+import { planSingle, planUnique, type UpsertPlan } from './upsert-plan.js';
+
+export interface ClaimOrder {
+  nextRunAt?: 'asc' | 'desc';
+  priority?: 'asc' | 'desc';
+}
+
+/** How many times an upsert re-reads after losing an insert race on the unique index (one loss is the norm). */
+const UPSERT_ATTEMPTS = 5;
+
+/**
+ * Agenda's JobRepository on MySQL/MariaDB and SQLite. Behaviour follows Agenda's own backends (the Postgres one
+ * field for field); where this one differs it says so on the method.
+ */
+export class SqlJobRepository implements JobRepository {
+  private readonly claimOrder: string;
+
+  constructor(
+    private readonly connectExecutor: () => Promise<SqlExecutor>,
+    private readonly table: string,
+    order: ClaimOrder = {},
+  ) {
+    const nextRunAt = order.nextRunAt === 'desc' ? 'DESC' : 'ASC';
+    const priority = order.priority === 'asc' ? 'ASC' : 'DESC';
+    this.claimOrder = `next_run_at ${nextRunAt}, priority ${priority}`;
+  }
+
+  private executor: SqlExecutor | undefined;
+  private connecting: Promise<void> | undefined;
+
+  private get sql(): SqlExecutor {
+    if (!this.executor) throw new Error('MySqlBackend is not connected: call connect() (Agenda does) first');
+    return this.executor;
+  }
+
+  /** Connects once, however many callers ask at the same time (Agenda's constructor is one of them). */
+  async connect(): Promise<void> {
+    this.connecting ??= this.connectExecutor().then(
+      (executor) => {
+        this.executor = executor;
+      },
+      (error: unknown) => {
+        this.connecting = undefined;
+        throw error;
+      },
+    );
+    await this.connecting;
+  }
+
+  /** Forgets the executor; the backend closes the connection it owns. A later `connect` starts afresh. */
+  detach(): void {
+    this.executor = undefined;
+    this.connecting = undefined;
+  }
+
+  async getJobById(id: string): Promise<JobParameters | null> {
+    const [row] = await this.sql.select<JobRow>(`SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` WHERE id = ?`, [
+      String(id),
+    ]);
+    return row ? rowToJob(row) : null;
+  }
+
+  /**
+   * Filters in SQL, computes each job's state, then filters by state and paginates (state is not a column).
+   * Without a state filter the page and the total come from SQL, so large tables are not read whole.
+   */
+  async queryJobs(options: JobsQueryOptions = {}): Promise<JobsResult> {
+    const { state, skip = 0, limit = 0 } = options;
+    const now = new Date();
+    const where = queryFilter(options);
+    const select = `SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` WHERE ${where.sql} ORDER BY ${queryOrder(options.sort)}`;
+    const withState = (row: JobRow): JobWithState => {
+      const job = rowToJob(row);
+      return { ...job, _id: job._id as JobId, state: computeJobState(job, now) };
+    };
+    if (!state && limit > 0) {
+      const [{ total }] = await this.sql.select<{ total: number | string }>(
+        `SELECT COUNT(*) AS total FROM \`${this.table}\` WHERE ${where.sql}`,
+        where.params,
+      );
+      const rows = await this.sql.select<JobRow>(`${select} LIMIT ? OFFSET ?`, [...where.params, limit, skip]);
+      return { jobs: rows.map(withState), total: Number(total) };
+    }
+    const jobs = (await this.sql.select<JobRow>(select, where.params))
+      .map(withState)
+      .filter((job) => !state || (state === 'paused' ? job.disabled === true : job.state === state));
+    const page = limit > 0 ? jobs.slice(skip, skip + limit) : skip > 0 ? jobs.slice(skip) : jobs;
+    return { jobs: page, total: jobs.length };
+  }
+
+  /** One read of the state-bearing columns for all jobs; a disabled job counts in `paused` and in its state. */
+  async getJobsOverview(): Promise<JobsOverview[]> {
+    const now = new Date();
+    const rows = await this.sql.select<JobRow>(
+      `SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` ORDER BY name`,
+    );
+    const overviews = new Map<string, JobsOverview>();
+    for (const row of rows) {
+      let overview = overviews.get(row.name);
+      if (!overview) {
+        overview = { name: row.name, total: 0, running: 0, scheduled: 0, queued: 0, completed: 0, failed: 0, repeating: 0, paused: 0 };
+        overviews.set(row.name, overview);
+      }
+      const job = rowToJob(row);
+      overview.total++;
+      overview[computeJobState(job, now)]++;
+      if (job.disabled) overview.paused++;
+    }
+    return [...overviews.values()];
+  }
+
+  async getDistinctJobNames(): Promise<string[]> {
+    const rows = await this.sql.select<{ name: string }>(`SELECT DISTINCT name FROM \`${this.table}\` ORDER BY name`);
+    return rows.map((row) => row.name);
+  }
+
+  /** Jobs whose next run is already due. */
+  async getQueueSize(): Promise<number> {
+    const [{ count }] = await this.sql.select<{ count: number | string }>(
+      `SELECT COUNT(*) AS count FROM \`${this.table}\` WHERE next_run_at < ?`,
+      [toSqlDate(new Date())],
+    );
+    return Number(count);
+  }
+
+  async removeJobs(options: RemoveJobsOptions): Promise<number> {
+    const filter = selectionFilter(options);
+    if (!filter) return 0;
+    return this.sql.execute(`DELETE FROM \`${this.table}\` WHERE ${filter.sql}`, filter.params);
+  }
+
+  async disableJobs(options: RemoveJobsOptions): Promise<number> {
+    return this.setDisabled(options, true);
+  }
+
+  async enableJobs(options: RemoveJobsOptions): Promise<number> {
+    return this.setDisabled(options, false);
+  }
+
+  private async setDisabled(options: RemoveJobsOptions, disabled: boolean): Promise<number> {
+    const filter = selectionFilter(options);
+    if (!filter) return 0;
+    return this.sql.execute(`UPDATE \`${this.table}\` SET disabled = ? WHERE ${filter.sql}`, [
+      disabled ? 1 : 0,
+      ...filter.params,
+    ]);
+  }
+
+  async purgeAllJobs(): Promise<number> {
+    return this.sql.execute(`DELETE FROM \`${this.table}\``);
+  }
+
+  /** Unlocks a job unless it is mid-run (a one-off job being processed has no next run). */
+  async unlockJob(job: JobParameters): Promise<void> {
+    if (!job._id) return;
+    await this.sql.execute(`UPDATE \`${this.table}\` SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`, [
+      String(job._id),
+    ]);
+  }
+
+  async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {
+    if (jobIds.length === 0) return;
+    await this.sql.execute(
+      `UPDATE \`${this.table}\` SET locked_at = NULL WHERE id IN ${placeholders(jobIds.length)}`,
+      jobIds.map(String),
+    );
+  }
+
+  /**
+   * Locks one known job (the notification path): succeeds only if it is still unlocked, enabled and due at the
+   * run time the caller saw. One conditional UPDATE, so two callers cannot both succeed.
+   */
+  async lockJob(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<JobParameters | undefined> {
+    if (!job._id) return undefined;
+    const locked = await this.sql.execute(
+      `UPDATE \`${this.table}\` SET locked_at = ?, last_modified_by = ?
+        WHERE id = ? AND name = ? AND locked_at IS NULL AND next_run_at = ? AND disabled = 0`,
+      [toSqlDate(new Date()), options?.lastModifiedBy || null, String(job._id), job.name, toSqlDate(job.nextRunAt)],
+    );
+    if (locked !== 1) return undefined;
+    return (await this.getJobById(String(job._id))) ?? undefined;
+  }
+
+  /**
+   * Claims the next job of a name: due and unlocked, or locked before `lockDeadline` (its worker is presumed
+   * dead). One short transaction; on MySQL both reads are `FOR UPDATE SKIP LOCKED`, so concurrent claimers in
+   * other processes skip each other's candidates and no job is ever locked twice. The two reads (fresh and
+   * expired) each walk an index in claim order and stop at their first row; the earlier of the two wins, with
+   * jobs that have no next run last, as in Agenda's Postgres backend.
+   */
+  async getNextJobToRun(
+    jobName: string,
+    nextScanAt: Date,
+    lockDeadline: Date,
+    now: Date | undefined,
+    options: JobRepositoryOptions | undefined,
+  ): Promise<JobParameters | undefined> {
+    const lockedAt = toSqlDate(now ?? new Date());
+    const lastModifiedBy = options?.lastModifiedBy || null;
+    const lock = this.sql.lockClause('skip-locked');
+    const from = `SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` WHERE name = ? AND disabled = 0`;
+    return this.sql.atomically(
+      [
+        {
+          sql: `${from} AND locked_at IS NULL AND next_run_at <= ? ORDER BY ${this.claimOrder} LIMIT 1${lock}`,
+          params: [jobName, toSqlDate(nextScanAt)],
+        },
+        {
+          sql: `${from} AND locked_at <= ? ORDER BY (next_run_at IS NULL) ASC, ${this.claimOrder} LIMIT 1${lock}`,
+          params: [jobName, toSqlDate(lockDeadline)],
+        },
+      ],
+      ([due, expired]) => {
+        const row = this.earlier((due as JobRow[])[0], (expired as JobRow[])[0]);
+        if (!row) return { writes: [], result: undefined };
+        return {
+          writes: [
+            updateStatement(this.table, { locked_at: lockedAt, last_modified_by: lastModifiedBy }, {
+              sql: 'id = ?',
+              params: [row.id],
+            }),
+          ],
+          result: rowToJob({ ...row, locked_at: lockedAt, last_modified_by: lastModifiedBy }),
+        };
+      },
+    );
+  }
+
+  private earlier(a: JobRow | undefined, b: JobRow | undefined): JobRow | undefined {
+    if (!a || !b) return a ?? b;
+    if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? b : a;
+    if (a.next_run_at !== b.next_run_at) {
+      const ascending = this.claimOrder.startsWith('next_run_at ASC');
+      return (a.next_run_at < b.next_run_at) === ascending ? a : b;
+    }
+    const descending = this.claimOrder.endsWith('priority DESC');
+    return (Number(a.priority) >= Number(b.priority)) === descending ? a : b;
+  }
+
+  /** Writes the fields a run changes; fails loudly if the job was removed meanwhile, as Agenda expects. */
+  async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
+    if (!job._id) throw new Error('Cannot save job state without job ID');
+    const statement = updateStatement(
+      this.table,
+      {
+        locked_at: toSqlDate(job.lockedAt),
+        next_run_at: toSqlDate(job.nextRunAt),
+        last_run_at: toSqlDate(job.lastRunAt),
+        progress: job.progress ?? null,
+        fail_reason: job.failReason ?? null,
+        fail_count: job.failCount ?? null,
+        failed_at: toSqlDate(job.failedAt),
+        last_finished_at: toSqlDate(job.lastFinishedAt),
+        last_modified_by: options?.lastModifiedBy || null,
+      },
+      { sql: 'id = ? AND name = ?', params: [String(job._id), job.name] },
+    );
+    if ((await this.sql.execute(statement.sql, statement.params)) !== 1) {
+      throw new Error(
+        `job ${String(job._id)} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,
+      );
+    }
+  }
+
+  /**
+   * Inserts, updates (by id), or upserts `single` and `unique` jobs. Upserts are atomic through the unique
+   * `dedupe_key` index (see dedupe-key.ts) rather than a look-up followed by a write.
+   */
+  async saveJob<DATA = unknown>(
+    job: JobParameters<DATA>,
+    options: JobRepositoryOptions | undefined,
+  ): Promise<JobParameters<DATA>> {
+    const params = job as JobParameters;
+    const by = options?.lastModifiedBy;
+    if (params._id) return (await this.update(params, by)) as JobParameters<DATA>;
+    const key = dedupeKeyOf(params);
+    if (key === null) return (await this.insert(definitionValues(params, by))) as JobParameters<DATA>;
+    const plan = params.type === 'single' ? planSingle : planUnique;
+    return (await this.upsert(key, (existing, now) => plan(params, existing, now, by))) as JobParameters<DATA>;
+  }
+
+  private async update(job: JobParameters, by: string | undefined): Promise<JobParameters> {
+    const values = {
+      ...definitionValues(job, by),
+      fail_reason: job.failReason ?? null,
+      fail_count: job.failCount ?? null,
+      failed_at: toSqlDate(job.failedAt),
+    };
+    const statement = updateStatement(
+      this.table,
+      // A job keeps the identity it was first saved with unless this save states one (`unique` is not stored).
+      { ...values, dedupe_key: new SqlExpression('COALESCE(?, dedupe_key)', [dedupeKeyOf(job)]) },
+      { sql: 'id = ? AND name = ?', params: [String(job._id), job.name] },
+    );
+    if ((await this.sql.execute(statement.sql, statement.params)) === 0) return job;
+    return (await this.getJobById(String(job._id))) ?? job;
+  }
+
+  private async insert(values: Record<string, unknown>): Promise<JobParameters> {
+    const row = newRow(newJobId(), values);
+    const { id, ...rest } = row;
+    const present = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
+    const statement = insertStatement(this.table, { id, ...present });
+    await this.sql.execute(statement.sql, statement.params);
+    return rowToJob(row);
+  }
+
+  private async upsert(key: string, plan: (existing: JobRow | undefined, now: Date) => UpsertPlan): Promise<JobParameters> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sql.atomically(
+          [
+            {
+              sql: `SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` WHERE dedupe_key = ?${this.sql.lockClause('wait')}`,
+              params: [key],
+            },
+          ],
+          ([rows]) => {
+            const existing = (rows as JobRow[])[0];
+            const decided = plan(existing, new Date());
+            if (decided.kind === 'keep') return { writes: [], result: rowToJob(existing!) };
+            if (decided.kind === 'update') {
+              return {
+                writes: [updateStatement(this.table, decided.values, { sql: 'id = ?', params: [existing!.id] })],
+                result: rowToJob({ ...existing!, ...decided.values } as JobRow),
+              };
+            }
+            const row = newRow(newJobId(), { ...decided.values, dedupe_key: key });
+            return { writes: [insertStatement(this.table, { ...row })], result: rowToJob(row) };
+          },
+        );
+      } catch (error) {
+        // Another process inserted the same identity between our read and our insert: read it and update it.
+        if (error instanceof DuplicateKeyError && attempt < UPSERT_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+}
