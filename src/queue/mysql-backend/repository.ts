@@ -192,6 +192,20 @@ export class SqlJobRepository implements JobRepository {
   }
 
   /**
+   * Releases every lock still held by one Agenda instance (its `name`, which Agenda writes to
+   * `last_modified_by` on each lock). For a worker that shuts down: jobs it had claimed but not started, and
+   * runs it had to abandon, become due now so another worker takes them at once instead of after the lock
+   * lifetime. Not part of Agenda's interface. Returns the number of jobs released.
+   */
+  async releaseLocksHeldBy(owner: string, now: Date = new Date()): Promise<number> {
+    return this.sql.execute(
+      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, ?)
+        WHERE last_modified_by = ? AND locked_at IS NOT NULL`,
+      [toSqlDate(now), owner],
+    );
+  }
+
+  /**
    * Locks one known job (the notification path): succeeds only if it is still unlocked, enabled and due at the
    * run time the caller saw. One conditional UPDATE, so two callers cannot both succeed.
    */

@@ -1,0 +1,38 @@
+import { Agenda, type NotificationChannel } from 'agenda';
+import { hostname } from 'node:os';
+import type { DataSource } from 'typeorm';
+import { MySqlBackend } from './mysql-backend/index.js';
+
+export interface QueueSettings {
+  /** Cross-process poll interval (Agenda's processEvery). */
+  pollIntervalMs: number;
+  /** How long a claim holds before another worker may take the job over. */
+  lockLifetimeMs: number;
+  /** Jobs one process runs at once, all kinds together. */
+  concurrency: number;
+}
+
+export interface Queue {
+  agenda: Agenda;
+  backend: MySqlBackend;
+  /** This process's lock owner name (written to `last_modified_by` with every claim). */
+  owner: string;
+}
+
+/**
+ * Agenda on the project's MySQL backend over the store's DataSource. The table is created by migrations, so the
+ * backend does not create schema; the DataSource is the store's, so Agenda never closes it.
+ */
+export function createQueue(dataSource: DataSource, settings: QueueSettings, notificationChannel: NotificationChannel): Queue {
+  const owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  const backend = new MySqlBackend({ dataSource }, { ensureSchema: false, notificationChannel });
+  const agenda = new Agenda({
+    backend,
+    name: owner,
+    processEvery: settings.pollIntervalMs,
+    maxConcurrency: settings.concurrency,
+    defaultConcurrency: settings.concurrency,
+    defaultLockLifetime: settings.lockLifetimeMs,
+  });
+  return { agenda, backend, owner };
+}

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+/** What a job handler gets besides its payload. */
+export interface JobContext {
+  jobId: string;
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  logger: Logger;
+  /** Aborted when the worker gives up on the run (shutdown past its grace period). */
+  signal: AbortSignal;
+  /** Extends the lock of a long step (Agenda's `touch`); call it well within the lock lifetime. */
+  touch(progress?: number): Promise<void>;
+}
+
+/**
+ * A kind of queued work: its name, the zod schema its payload must satisfy (checked when it is enqueued and
+ * again when it is picked up, since stored payloads outlive deploys), and its handler.
+ */
+export interface QueueJobDefinition<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  payload: Schema;
+  handle(payload: z.output<Schema>, context: JobContext): Promise<void>;
+  /** Runs of this job one worker process may run at once (default: the worker's concurrency). */
+  concurrency?: number;
+  /** Lock lifetime override for long jobs (default: the queue's). */
+  lockLifetimeMs?: number;
+  priority?: number;
+  retry?: RetryPolicy;
+}
+
+export function defineQueueJob<Schema extends z.ZodType>(definition: QueueJobDefinition<Schema>): QueueJobDefinition<Schema> {
+  return definition;
+}

@@ -1,0 +1,12 @@
+import { RedisNotificationChannel } from '@agendajs/redis-backend';
+import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
+
+/**
+ * How workers learn that a job was saved. Without Redis: in-process only (producer and worker in one process,
+ * as `qa start` runs them); workers in other processes find new jobs by polling every `QUEUE_POLL_INTERVAL_MS`.
+ * With `REDIS_URL`: Agenda's Redis channel, so every process hears every save at once.
+ */
+export function createNotificationChannel(redisUrl: string | undefined): NotificationChannel {
+  if (redisUrl) return new RedisNotificationChannel({ connectionString: redisUrl, channelName: 'qa:agenda:jobs' });
+  return new InMemoryNotificationChannel();
+}

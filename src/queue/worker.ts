@@ -1,0 +1,72 @@
+import type { Job } from 'agenda';
+import type { Logger } from '../logger.js';
+import type { Queue } from './create-queue.js';
+import type { QueueJobDefinition } from './job-definition.js';
+import { registerJob, type RunningJobs } from './register-job.js';
+
+export interface Worker {
+  start(): Promise<void>;
+  /**
+   * Stops taking jobs, waits up to the grace period for running ones, then aborts what is left and releases
+   * every lock this process still holds (claimed-but-unstarted jobs and abandoned runs become due at once).
+   */
+  stop(): Promise<void>;
+}
+
+/** How long aborted runs get to wind down before the worker releases their locks anyway. */
+const ABORT_SETTLE_MS = 2_000;
+/** A run that passed Agenda's "still running?" check just before drain needs a moment to announce itself. */
+const LATE_START_WINDOW_MS = 50;
+
+export function createWorker(queue: Queue, definitions: QueueJobDefinition[], logger: Logger, graceMs: number): Worker {
+  const { agenda } = queue;
+  const running: RunningJobs = new Map();
+  const log = logger.child({ component: 'worker', owner: queue.owner });
+  const state = { stopping: false };
+  let stopped: Promise<void> | undefined;
+
+  // Runs in flight, from Agenda's 'start' (after its first write) to 'complete' (after its last write). Agenda's
+  // drain can miss a run that was starting at that very moment; this count cannot.
+  const inFlight = new Set<string>();
+  agenda.on('start', (job: Job) => inFlight.add(String(job.attrs._id)));
+  agenda.on('complete', (job: Job) => inFlight.delete(String(job.attrs._id)));
+  // Agenda emits 'error' for failures outside a job (a lost connection while polling). An EventEmitter with no
+  // 'error' listener throws, which would take the process down.
+  agenda.on('error', (error: unknown) => log.error({ err: error }, 'queue error'));
+
+  async function waitForRuns(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (inFlight.size > 0 && Date.now() < deadline) await sleep(10);
+    return inFlight.size === 0;
+  }
+
+  return {
+    async start() {
+      for (const definition of definitions) registerJob(agenda, definition, running, log, state);
+      await agenda.start();
+      log.info({ jobs: definitions.map((d) => d.name) }, 'worker started');
+    },
+    stop() {
+      stopped ??= (async () => {
+        const began = Date.now();
+        state.stopping = true;
+        log.info({ running: inFlight.size, graceMs }, 'worker stopping');
+        await agenda.drain({ timeout: graceMs });
+        await sleep(LATE_START_WINDOW_MS);
+        let finished = await waitForRuns(Math.max(0, graceMs - (Date.now() - began)));
+        const abandoned = inFlight.size;
+        if (!finished) {
+          for (const { controller } of running.values()) controller.abort(new Error('worker shutting down'));
+          finished = await waitForRuns(ABORT_SETTLE_MS);
+        }
+        const released = await queue.backend.repository.releaseLocksHeldBy(queue.owner);
+        log.info({ abandoned, unsettled: inFlight.size, released }, 'worker stopped');
+      })();
+      return stopped;
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
