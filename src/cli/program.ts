@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { registerMigrate } from './commands/migrate.js';
+import { registerStart } from './commands/start.js';
+import { registerWorker } from './commands/worker.js';
+import { createCliContext, type CliContext } from './context.js';
+
+/** Exit code of a run that failed: bad configuration, bad usage, or an error from the verb. */
+export const EXIT_FAILURE = 2;
+
+/** Every verb lives in its own file under ./commands and registers itself here. */
+export function createProgram(context: CliContext): Command {
+  const program = new Command('qa')
+    .description('QA job service: plain-language checks run in a real browser')
+    .exitOverride() // set before the verbs are added, so they inherit it
+    .showHelpAfterError();
+  registerMigrate(program, context);
+  registerWorker(program, context);
+  registerStart(program, context);
+  return program;
+}
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stderr: Pick<NodeJS.WriteStream, 'write'>;
+}
+
+/** Runs one command line and returns the process exit code; never throws. */
+export async function runCli(argv: readonly string[], io: CliIo = { env: process.env, stderr: process.stderr }): Promise<number> {
+  const program = createProgram(createCliContext(io.env));
+  try {
+    await program.parseAsync([...argv]);
+    return 0;
+  } catch (error) {
+    // Commander has already printed its own usage errors and help.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_FAILURE;
+    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+}

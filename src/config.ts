@@ -1,0 +1,161 @@
+/**
+ * The only reader of `process.env`. Everything else receives the typed `Config` (or one of its groups) from
+ * `src/main.ts`; tests build config objects directly. Every variable is documented in README.md.
+ */
+import * as z from 'zod';
+import { AppError } from './core/errors.js';
+import { parseMysqlUrl, redactUrl, SAFE_DATABASE_NAME } from './store/mysql-url.js';
+
+export type DatabaseConfig =
+  | { readonly kind: 'mysql'; readonly url: string }
+  | { readonly kind: 'sqlite'; readonly path: string };
+
+export interface HttpConfig {
+  readonly host: string;
+  readonly port: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogConfig {
+  readonly level: LogLevel;
+  readonly format: LogFormat;
+}
+
+export interface QueueConfig {
+  /** How often a process polls for jobs saved by other processes. */
+  readonly pollIntervalMs: number;
+  /** How long a claimed job stays locked without `touch()` before another worker may take it. */
+  readonly lockLifetimeMs: number;
+  /** Optional cross-process notification channel; without it, workers rely on polling. */
+  readonly redisUrl: string | undefined;
+}
+
+export interface WorkerConfig {
+  readonly concurrency: number;
+  /** How long `stop()` waits for running work (jobs, in-flight requests) before giving up on it. */
+  readonly shutdownGraceMs: number;
+}
+
+export interface ArtifactsConfig {
+  readonly dir: string;
+}
+
+export interface Config {
+  readonly database: DatabaseConfig;
+  readonly http: HttpConfig;
+  readonly log: LogConfig;
+  readonly queue: QueueConfig;
+  readonly worker: WorkerConfig;
+  readonly artifacts: ArtifactsConfig;
+}
+
+export interface LoadConfigOptions {
+  /** Whether stdout is a terminal; decides the default LOG_FORMAT. */
+  isTTY?: boolean;
+}
+
+function integer(min: number, max: number) {
+  return z
+    .string()
+    .refine((raw) => /^[0-9]+$/.test(raw) && Number(raw) >= min && Number(raw) <= max, {
+      error: `must be an integer between ${min} and ${max}`,
+    })
+    .transform(Number);
+}
+
+function nonEmpty() {
+  return z.string().refine((raw) => raw.trim() !== '', { error: 'must not be blank' });
+}
+
+function url(protocols: readonly string[], example: string, check: (url: URL) => boolean = () => true) {
+  return z.string().refine(
+    (raw) => {
+      if (!URL.canParse(raw)) return false;
+      const parsed = new URL(raw);
+      try {
+        return protocols.includes(parsed.protocol) && parsed.hostname !== '' && check(parsed);
+      } catch {
+        return false; // e.g. a malformed percent-escape in the user name or password
+      }
+    },
+    { error: `must be a URL like ${example}` },
+  );
+}
+
+const envSchema = z.object({
+  DATABASE_URL: url(
+    ['mysql:', 'mariadb:'],
+    'mysql://user:password@127.0.0.1:3306/qa (database name: letters, digits, _ $ -)',
+    (parsed) => SAFE_DATABASE_NAME.test(parseMysqlUrl(parsed.href).database),
+  ).optional(),
+  SQLITE_PATH: nonEmpty().default('./data/qa.sqlite'),
+  HOST: nonEmpty().default('127.0.0.1'),
+  PORT: integer(1, 65535).default(3000),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
+  REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+  QUEUE_POLL_INTERVAL_MS: integer(10, 3_600_000).default(250),
+  QUEUE_LOCK_LIFETIME_MS: integer(1_000, 86_400_000).default(600_000),
+  WORKER_CONCURRENCY: integer(1, 256).default(4),
+  ARTIFACTS_DIR: nonEmpty().default('./data/artifacts'),
+  SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
+});
+
+type EnvName = keyof z.input<typeof envSchema>;
+const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL']);
+
+/** The offending value, as the error message may show it: URL passwords are masked, unparsable URLs not echoed. */
+function shownValue(name: string, raw: string | undefined): string {
+  if (raw === undefined) return 'nothing';
+  if (!URL_VARIABLES.has(name)) return JSON.stringify(raw);
+  // Only a URL with an authority part has a password field to mask; anything else might hide one in its path.
+  return URL.canParse(raw) && new URL(raw).host !== '' ? JSON.stringify(redactUrl(raw)) : 'a value that is not a URL';
+}
+
+/**
+ * Reads and validates the environment once. An empty variable counts as unset. Throws an `AppError`
+ * (`config.invalid`) whose message names every wrong variable and what it expects.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
+  const isTTY = options.isTTY ?? process.stdout.isTTY === true;
+  const input: Partial<Record<EnvName, string>> = {};
+  for (const name of ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+
+  const result = envSchema.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name} ${issue.message} (got ${shownValue(name, input[name as EnvName])})`;
+    });
+    throw new AppError({
+      kind: 'user',
+      code: 'config.invalid',
+      message: `Invalid configuration: ${problems.join('; ')}`,
+      details: { variables: result.error.issues.map((issue) => String(issue.path[0])) },
+    });
+  }
+
+  const vars = result.data;
+  return {
+    database:
+      vars.DATABASE_URL === undefined
+        ? { kind: 'sqlite', path: vars.SQLITE_PATH }
+        : { kind: 'mysql', url: vars.DATABASE_URL },
+    http: { host: vars.HOST, port: vars.PORT },
+    log: { level: vars.LOG_LEVEL, format: vars.LOG_FORMAT ?? (isTTY ? 'pretty' : 'json') },
+    queue: {
+      pollIntervalMs: vars.QUEUE_POLL_INTERVAL_MS,
+      lockLifetimeMs: vars.QUEUE_LOCK_LIFETIME_MS,
+      redisUrl: vars.REDIS_URL,
+    },
+    worker: { concurrency: vars.WORKER_CONCURRENCY, shutdownGraceMs: vars.SHUTDOWN_GRACE_MS },
+    artifacts: { dir: vars.ARTIFACTS_DIR },
+  };
+}

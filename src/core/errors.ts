@@ -1,0 +1,60 @@
+/**
+ * The one error type of the service. Every edge (HTTP, Slack thread, webhook log, CLI) maps an `AppError` to its
+ * own shape by `kind`, `code` and `status`; nothing throws strings.
+ *
+ * - `user`: the caller can fix it (bad input, unknown id, wrong key). Safe to show the message.
+ * - `operational`: the environment failed (database down, timeout). Retrying may help; tell the operator what to do.
+ * - `unexpected`: a bug. Show a generic message outside, log everything inside.
+ */
+export type ErrorKind = 'user' | 'operational' | 'unexpected';
+
+export interface AppErrorOptions {
+  kind: ErrorKind;
+  /** Namespaced and stable, e.g. `job.not_found`; clients match on it, so never reword a code. */
+  code: string;
+  message: string;
+  /** HTTP status where the error has one. */
+  status?: number;
+  /** Structured, safe-to-log context (never secrets). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly status: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(options: AppErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.kind = options.kind;
+    this.code = options.code;
+    this.status = options.status;
+    this.details = options.details;
+  }
+}
+
+type FactoryOptions = Omit<AppErrorOptions, 'kind' | 'code' | 'message'>;
+
+/** A mistake the caller can fix; HTTP 400 unless another status is given. */
+export function userError(code: string, message: string, options: FactoryOptions = {}): AppError {
+  return new AppError({ status: 400, ...options, kind: 'user', code, message });
+}
+
+/** The environment failed; HTTP 503 unless another status is given. */
+export function operationalError(code: string, message: string, options: FactoryOptions = {}): AppError {
+  return new AppError({ status: 503, ...options, kind: 'operational', code, message });
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Anything thrown, as an AppError: AppErrors pass through, the rest become `internal.unexpected` (HTTP 500). */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError({ kind: 'unexpected', code: 'internal.unexpected', message, status: 500, cause: error });
+}

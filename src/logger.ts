@@ -1,0 +1,33 @@
+import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
+import type { LogConfig } from './config.js';
+
+export type Logger = PinoLogger;
+
+const PRETTY_OPTIONS = { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' };
+
+/** Values under these paths never reach a log line, whoever logs them. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.secret',
+  '*.token',
+  '*.apiKey',
+];
+
+/**
+ * JSON lines for machines, pino-pretty for a terminal (`config.format` is decided once, in `loadConfig`).
+ * `destination` replaces stdout (tests); pretty output to a given destination is formatted in-process,
+ * pretty output to stdout goes through the pino-pretty transport (a worker thread, flushed on exit).
+ */
+export function createLogger(config: LogConfig, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
+    level: config.level,
+    timestamp: stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
+  if (config.format === 'json') return destination === undefined ? pino(options) : pino(options, destination);
+  if (destination !== undefined) return pino(options, pinoPretty({ ...PRETTY_OPTIONS, destination, sync: true }));
+  return pino({ ...options, transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } });
+}

@@ -1,0 +1,81 @@
+/**
+ * The one composition root: builds every part of the service from `Config` and wires them together. Only the CLI
+ * (src/cli) imports this file; everything else receives its dependencies from here.
+ */
+import type { DataSource } from 'typeorm';
+import { startHttpServer } from './api/server.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createNotificationChannel, createQueue, createWorker, type Worker } from './queue/index.js';
+import { openStore } from './store/open-store.js';
+import { workflowJobs } from './workflows/registry.js';
+
+/** A started role of the service. `stop()` finishes or hands back in-flight work and releases every resource. */
+export interface RunningService {
+  stop(): Promise<void>;
+}
+
+/** `qa migrate`: creates the database if needed, brings its schema up to date, and closes it again. */
+export async function migrate(config: Config, logger: Logger): Promise<void> {
+  const dataSource = await openStore(config, logger);
+  await dataSource.destroy();
+  logger.info('database schema is up to date');
+}
+
+/** `qa worker`: runs queued work until stopped. Scale out by running more of these against one MySQL. */
+export async function startWorker(config: Config, logger: Logger): Promise<RunningService> {
+  const dataSource = await openStore(config, logger);
+  try {
+    const worker = await startQueueWorker(config, logger, dataSource);
+    return {
+      async stop() {
+        await worker.stop();
+        await dataSource.destroy();
+      },
+    };
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+}
+
+/**
+ * `qa start` (behind `npm start`): the HTTP side and the worker in one process, on the embedded SQLite store
+ * unless DATABASE_URL says otherwise. Jobs saved here wake the worker here at once (in-process notifications).
+ */
+export async function startAll(config: Config, logger: Logger): Promise<RunningService> {
+  const dataSource = await openStore(config, logger);
+  const started: RunningService[] = [];
+  try {
+    started.push(await startQueueWorker(config, logger, dataSource));
+    const http = await startHttpServer(config.http, dataSource);
+    logger.info({ host: config.http.host, port: http.port }, 'listening');
+    started.push({ stop: () => http.close() });
+  } catch (error) {
+    for (const service of started.reverse()) await service.stop();
+    await dataSource.destroy();
+    throw error;
+  }
+  return {
+    async stop() {
+      // HTTP first (no new work comes in), then the worker (running jobs finish or are handed back).
+      for (const service of [...started].reverse()) await service.stop();
+      await dataSource.destroy();
+    },
+  };
+}
+
+async function startQueueWorker(config: Config, logger: Logger, dataSource: DataSource): Promise<Worker> {
+  const queue = createQueue(
+    dataSource,
+    {
+      pollIntervalMs: config.queue.pollIntervalMs,
+      lockLifetimeMs: config.queue.lockLifetimeMs,
+      concurrency: config.worker.concurrency,
+    },
+    createNotificationChannel(config.queue.redisUrl),
+  );
+  const worker = createWorker(queue, workflowJobs(), logger, config.worker.shutdownGraceMs);
+  await worker.start();
+  return worker;
+}

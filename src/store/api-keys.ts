@@ -1,0 +1,89 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { IsNull, type DataSource } from 'typeorm';
+import { userError } from '../core/errors.js';
+import { ApiKey } from './entities/api-key.entity.js';
+import { Organization } from './entities/organization.entity.js';
+
+/** `qa_<prefix>_<secret>`: 6 random bytes of public prefix (hex), 32 random bytes of secret (base64url). */
+const KEY_FORMAT = /^qa_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+const ORGANIZATION_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** `last_used_at` is written at most this often per key, so authentication is not a write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface CreatedApiKey {
+  /** The full key. It is not stored anywhere: show it to the user once. */
+  key: string;
+  prefix: string;
+  organization: Organization;
+}
+
+function sha256(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+async function findOrCreateOrganization(dataSource: DataSource, slug: string): Promise<Organization> {
+  // Insert-or-ignore then read: two concurrent callers for a new slug end up with the same organization.
+  await dataSource
+    .createQueryBuilder()
+    .insert()
+    .into(Organization)
+    .values({ id: randomUUID(), slug, name: slug })
+    .orIgnore()
+    .execute();
+  return dataSource.getRepository(Organization).findOneByOrFail({ slug });
+}
+
+/** Issues a key for the organization `orgSlug`, creating the organization (named after its slug) if needed. */
+export async function createApiKey(dataSource: DataSource, orgSlug: string, label?: string): Promise<CreatedApiKey> {
+  if (!ORGANIZATION_SLUG.test(orgSlug)) {
+    throw userError(
+      'organization.invalid_slug',
+      `Invalid organization slug ${JSON.stringify(orgSlug)}: use 1 to 64 lowercase letters, digits and inner hyphens`,
+    );
+  }
+  const organization = await findOrCreateOrganization(dataSource, orgSlug);
+  const prefix = randomBytes(6).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  await dataSource.getRepository(ApiKey).insert({
+    id: randomUUID(),
+    organizationId: organization.id,
+    prefix,
+    secretHash: sha256(secret).toString('hex'),
+    label: label ?? null,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  return { key: `qa_${prefix}_${secret}`, prefix, organization };
+}
+
+/**
+ * The organization a presented key belongs to, or null when the key is malformed, unknown, wrong or revoked.
+ * The secret is compared as SHA-256 digests in constant time.
+ */
+export async function verifyApiKey(
+  dataSource: DataSource,
+  presentedKey: string,
+  now: Date = new Date(),
+): Promise<Organization | null> {
+  const match = KEY_FORMAT.exec(presentedKey);
+  if (match === null) return null;
+  const [, prefix, secret] = match;
+
+  const repository = dataSource.getRepository(ApiKey);
+  const apiKey = await repository.findOne({ where: { prefix }, relations: { organization: true } });
+  const presented = sha256(secret);
+  const stored = apiKey === null ? Buffer.alloc(presented.length) : Buffer.from(apiKey.secretHash, 'hex');
+  const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
+  if (apiKey === null || !matches || apiKey.revokedAt !== null || apiKey.organization === undefined) return null;
+
+  if (apiKey.lastUsedAt === null || now.getTime() - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await repository.update({ id: apiKey.id }, { lastUsedAt: now });
+  }
+  return apiKey.organization;
+}
+
+/** Revokes the key with this prefix; false when there is no such key or it was already revoked. */
+export async function revokeApiKey(dataSource: DataSource, prefix: string, now: Date = new Date()): Promise<boolean> {
+  const result = await dataSource.getRepository(ApiKey).update({ prefix, revokedAt: IsNull() }, { revokedAt: now });
+  return (result.affected ?? 0) > 0;
+}

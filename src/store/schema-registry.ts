@@ -1,0 +1,18 @@
+/**
+ * Every entity and every migration of the service, as classes (never globs: bundlers and tsx cannot follow them).
+ * The one place that lists tables from other folders, so it is the one store module allowed to import them
+ * (see eslint.config.js). Add a new entity or migration here in the same change that writes it.
+ */
+import { CreateOrganizationsAndApiKeys1763690000000 } from '../../migrations/1763690000000-create-organizations-and-api-keys.js';
+import { CreateAgendaJobs1763700000000 } from '../../migrations/1763700000000-create-agenda-jobs.js';
+import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
+import { ApiKey } from './entities/api-key.entity.js';
+import { Organization } from './entities/organization.entity.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
+export type ClassList = readonly Function[];
+
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity];
+
+/** In timestamp order; TypeORM runs pending migrations in this order. */
+export const migrations: ClassList = [CreateOrganizationsAndApiKeys1763690000000, CreateAgendaJobs1763700000000];

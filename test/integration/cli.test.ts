@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
+
+const CONFIG_VARIABLES = [
+  'DATABASE_URL', 'SQLITE_PATH', 'HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'REDIS_URL', 'QUEUE_POLL_INTERVAL_MS',
+  'QUEUE_LOCK_LIFETIME_MS', 'WORKER_CONCURRENCY', 'ARTIFACTS_DIR', 'SHUTDOWN_GRACE_MS',
+];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real `qa` process, run from source through tsx, with only the given configuration variables set. */
+function spawnQa(args: string[], env: Record<string, string>) {
+  const inherited = { ...process.env };
+  for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete inherited[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    env: { ...inherited, LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run: Run = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+  const exited = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ...run, code }));
+  });
+  return { child, run, exited };
+}
+
+const qa = (args: string[], env: Record<string, string>): Promise<Run> => spawnQa(args, env).exited;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const messages = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+
+describe('qa (the real process)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'qa-test-cli-'));
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('qa migrate creates and migrates the embedded SQLite database, then exits 0', async () => {
+    const path = join(folder, 'data', 'qa.sqlite');
+
+    const run = await qa(['migrate'], { SQLITE_PATH: path });
+
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(path)).toBe(true);
+    expect(messages(run.stdout)).toContain('applied migration');
+    expect(messages(run.stdout).at(-1)).toBe('database schema is up to date');
+  });
+
+  (testDialects().includes('mysql') ? it : it.skip)('qa migrate creates a missing MySQL database', async () => {
+    const url = testMysqlUrl('_cli');
+    await dropMysqlDatabase(url);
+    try {
+      const run = await qa(['migrate'], { DATABASE_URL: url });
+
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(messages(run.stdout)[0]).toBe('created database');
+    } finally {
+      await dropMysqlDatabase(url);
+    }
+  });
+
+  it('exits 2 with the configuration error on stderr', async () => {
+    const run = await qa(['migrate'], { WORKER_CONCURRENCY: 'lots' });
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'Invalid configuration: WORKER_CONCURRENCY must be an integer between 1 and 256 (got "lots")\n',
+    );
+  });
+
+  it('exits 2 on an unknown verb, and 0 for --help', async () => {
+    const unknown = await qa(['frobnicate'], {});
+    const help = await qa(['--help'], {});
+
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/migrate[\s\S]*worker[\s\S]*start/);
+  });
+
+  it.each([['worker'], ['start']])(
+    'qa %s runs until SIGTERM, stops once however many signals follow, and exits 0',
+    async (verb) => {
+      const qaProcess = spawnQa([verb], {
+        SQLITE_PATH: join(folder, `${verb}.sqlite`),
+        ARTIFACTS_DIR: join(folder, `${verb}-artifacts`),
+        PORT: String(await freePort()),
+        SHUTDOWN_GRACE_MS: '2000',
+      });
+      const ready = () => qaProcess.run.stdout.includes('running; stop with SIGTERM or SIGINT');
+      await until(() => ready() || qaProcess.child.exitCode !== null, `qa ${verb} to run`);
+      if (!ready()) throw new Error(`qa ${verb} exited before running: ${(await qaProcess.exited).stderr}`);
+
+      qaProcess.child.kill('SIGTERM');
+      qaProcess.child.kill('SIGINT');
+      const run = await qaProcess.exited;
+
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(messages(run.stdout).filter((message) => message === 'stopping')).toHaveLength(1);
+      expect(messages(run.stdout).at(-1)).toBe('stopped');
+    },
+  );
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Column, Entity, PrimaryColumn, type DataSource } from 'typeorm';
+import { prepareDataSource } from '../../src/store/open-store.js';
+import { migrations } from '../../src/store/schema-registry.js';
+import { closeTestStore, freshDatabaseConfig, openUnmigratedTestStore } from '../support/databases.js';
+import { forEachDialect } from '../support/dialects.js';
+
+const migrationNames = migrations.map((migration) => migration.name);
+
+async function pendingSchemaChanges(dataSource: DataSource): Promise<string[]> {
+  const sql = await dataSource.driver.createSchemaBuilder().log();
+  return sql.upQueries.map((query) => query.query);
+}
+
+async function existingEntityTables(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    const present: string[] = [];
+    for (const { tableName } of dataSource.entityMetadatas) if (await runner.hasTable(tableName)) present.push(tableName);
+    return present;
+  } finally {
+    await runner.release();
+  }
+}
+
+/** An entity no migration creates: the drift check must notice it, or its "no changes" proves nothing. */
+@Entity({ name: 'drift_probe' })
+class DriftProbe {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ type: 'int' })
+  size!: number;
+}
+
+forEachDialect('migrations', (dialect) => {
+  let dataSource: DataSource | undefined;
+  const store = () => dataSource as DataSource;
+
+  beforeAll(async () => {
+    dataSource = await openUnmigratedTestStore(dialect);
+  });
+  afterAll(async () => {
+    await closeTestStore(dataSource);
+  });
+
+  it('applies every migration in order and leaves the tables exactly as the entities describe them', async () => {
+    const applied = await store().runMigrations({ transaction: 'each' });
+
+    expect(applied.map((migration) => migration.name)).toEqual(migrationNames);
+    expect(await pendingSchemaChanges(store())).toEqual([]);
+  });
+
+  it('undoes every migration, down to no tables, and applies them again without drift', async () => {
+    for (const _ of migrationNames) await store().undoLastMigration({ transaction: 'each' });
+    expect(await existingEntityTables(store())).toEqual([]);
+
+    const applied = await store().runMigrations({ transaction: 'each' });
+
+    expect(applied.map((migration) => migration.name)).toEqual(migrationNames);
+    expect((await existingEntityTables(store())).sort()).toEqual(store().entityMetadatas.map((m) => m.tableName).sort());
+    expect(await pendingSchemaChanges(store())).toEqual([]);
+  });
+
+  it('reports an entity without a migration as drift (the check is not vacuous)', async () => {
+    const probe = await prepareDataSource(await freshDatabaseConfig(dialect, '_probe'), undefined, {
+      entities: [DriftProbe],
+    });
+    await probe.initialize();
+    try {
+      await probe.runMigrations({ transaction: 'each' });
+      const changes = await pendingSchemaChanges(probe);
+      expect(changes).toHaveLength(1);
+      expect(changes[0]).toMatch(/^CREATE TABLE [`"]drift_probe[`"]/);
+    } finally {
+      await closeTestStore(probe);
+    }
+  });
+});
+
+describe('migration classes', () => {
+  it('carry a name that ends in their timestamp, and the registry lists them in timestamp order', () => {
+    const timestamps = migrationNames.map((name) => Number(/(\d{13})$/.exec(name)?.[1]));
+    expect(timestamps.every((timestamp) => Number.isFinite(timestamp))).toBe(true);
+    expect([...timestamps].sort((a, b) => a - b)).toEqual(timestamps);
+  });
+});

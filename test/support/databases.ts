@@ -1,0 +1,95 @@
+/**
+ * Real databases for tests, one per Jest worker so that workers never share rows: MySQL/MariaDB at
+ * TEST_DATABASE_URL with `_w<JEST_WORKER_ID>` appended to the database name, and a SQLite file in a fresh
+ * temporary folder. TEST_DIALECTS=sqlite (or mysql) narrows `forEachDialect` to one of them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import mysql from 'mysql2/promise';
+import type { DataSource } from 'typeorm';
+import type { DatabaseConfig } from '../../src/config.js';
+import { dialectOf, type Dialect } from '../../src/store/data-source.js';
+import { parseMysqlUrl } from '../../src/store/mysql-url.js';
+import { openStore, prepareDataSource } from '../../src/store/open-store.js';
+import { silentLogger } from './logger.js';
+
+export type { Dialect };
+
+export const DEFAULT_TEST_DATABASE_URL = 'mysql://root@127.0.0.1:3306/qa_test';
+const ALL_DIALECTS: readonly Dialect[] = ['mysql', 'sqlite'];
+
+export function baseTestDatabaseUrl(): string {
+  return process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
+}
+
+/** The dialects this run covers (TEST_DIALECTS, comma-separated; default both). */
+export function testDialects(): Dialect[] {
+  const wanted = (process.env.TEST_DIALECTS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (wanted.length === 0) return [...ALL_DIALECTS];
+  const unknown = wanted.filter((name) => !ALL_DIALECTS.includes(name as Dialect));
+  if (unknown.length > 0) throw new Error(`TEST_DIALECTS: unknown dialect(s) ${unknown.join(', ')}; use mysql, sqlite`);
+  return wanted as Dialect[];
+}
+
+/** This worker's MySQL URL: the base URL's database name + `_w<worker>` + `suffix`. */
+export function testMysqlUrl(suffix = ''): string {
+  const url = new URL(baseTestDatabaseUrl());
+  const base = parseMysqlUrl(url.href).database || 'qa_test';
+  url.pathname = `/${base}_w${process.env.JEST_WORKER_ID ?? '1'}${suffix}`;
+  return url.href;
+}
+
+/** A database config no other worker or test file uses; the MySQL one is dropped first, the SQLite one is new. */
+export async function freshDatabaseConfig(dialect: Dialect, mysqlSuffix = ''): Promise<DatabaseConfig> {
+  if (dialect === 'sqlite') {
+    const folder = mkdtempSync(join(tmpdir(), `qa-test-w${process.env.JEST_WORKER_ID ?? '1'}-`));
+    return { kind: 'sqlite', path: join(folder, 'qa.sqlite') };
+  }
+  const url = testMysqlUrl(mysqlSuffix);
+  await dropMysqlDatabase(url);
+  return { kind: 'mysql', url };
+}
+
+export async function dropMysqlDatabase(url: string): Promise<void> {
+  const { host, port, user, password, database } = parseMysqlUrl(url);
+  const connection = await mysql.createConnection({ host, port, user, password });
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** A fresh, migrated store for `dialect`. Close it with `closeTestStore`. */
+export async function openTestStore(dialect: Dialect): Promise<DataSource> {
+  return openStore({ database: await freshDatabaseConfig(dialect) }, silentLogger());
+}
+
+/** A fresh, connected store with no migrations run yet (for migration tests). */
+export async function openUnmigratedTestStore(dialect: Dialect): Promise<DataSource> {
+  const dataSource = await prepareDataSource(await freshDatabaseConfig(dialect));
+  return dataSource.initialize();
+}
+
+/** Closes the store and removes a SQLite test file's folder. */
+export async function closeTestStore(dataSource: DataSource | undefined): Promise<void> {
+  if (dataSource === undefined) return;
+  const sqlitePath = dialectOf(dataSource) === 'sqlite' ? String(dataSource.options.database) : undefined;
+  if (dataSource.isInitialized) await dataSource.destroy();
+  if (sqlitePath !== undefined) rmSync(dirname(sqlitePath), { recursive: true, force: true });
+}
+
+/** Deletes every row of every entity table (the migrations table is kept), foreign-key checks off meanwhile. */
+export async function cleanTables(dataSource: DataSource): Promise<void> {
+  const mysqlDialect = dialectOf(dataSource) === 'mysql';
+  const quote = (name: string) => (mysqlDialect ? `\`${name}\`` : `"${name}"`);
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.query(mysqlDialect ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
+    for (const { tableName } of dataSource.entityMetadatas) await runner.query(`DELETE FROM ${quote(tableName)}`);
+  } finally {
+    await runner.query(mysqlDialect ? 'SET FOREIGN_KEY_CHECKS = 1' : 'PRAGMA foreign_keys = ON');
+    await runner.release();
+  }
+}

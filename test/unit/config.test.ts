@@ -1,0 +1,119 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig, type Config } from '../../src/config.js';
+import { isAppError } from '../../src/core/errors.js';
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env, { isTTY: false });
+  } catch (error) {
+    if (isAppError(error) && error.code === 'config.invalid') return error.message;
+    throw error;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('gives every variable its documented default', () => {
+    const expected: Config = {
+      database: { kind: 'sqlite', path: './data/qa.sqlite' },
+      http: { host: '127.0.0.1', port: 3000 },
+      log: { level: 'info', format: 'json' },
+      queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined },
+      worker: { concurrency: 4, shutdownGraceMs: 30_000 },
+      artifacts: { dir: './data/artifacts' },
+    };
+    expect(loadConfig({}, { isTTY: false })).toEqual(expected);
+  });
+
+  it('logs pretty in a terminal and JSON elsewhere, unless LOG_FORMAT says otherwise', () => {
+    expect(loadConfig({}, { isTTY: true }).log.format).toBe('pretty');
+    expect(loadConfig({}, { isTTY: false }).log.format).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, { isTTY: true }).log.format).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, { isTTY: false }).log.format).toBe('pretty');
+  });
+
+  it('reads every variable into its group', () => {
+    const config = loadConfig(
+      {
+        DATABASE_URL: 'mysql://qa:s3cret@db.internal:3307/qa_prod',
+        SQLITE_PATH: '/ignored/when/mysql.sqlite',
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'json',
+        REDIS_URL: 'redis://cache:6379/2',
+        QUEUE_POLL_INTERVAL_MS: '100',
+        QUEUE_LOCK_LIFETIME_MS: '60000',
+        WORKER_CONCURRENCY: '8',
+        ARTIFACTS_DIR: '/var/lib/qa/artifacts',
+        SHUTDOWN_GRACE_MS: '0',
+      },
+      { isTTY: true },
+    );
+    expect(config).toEqual({
+      database: { kind: 'mysql', url: 'mysql://qa:s3cret@db.internal:3307/qa_prod' },
+      http: { host: '0.0.0.0', port: 8080 },
+      log: { level: 'debug', format: 'json' },
+      queue: { pollIntervalMs: 100, lockLifetimeMs: 60_000, redisUrl: 'redis://cache:6379/2' },
+      worker: { concurrency: 8, shutdownGraceMs: 0 },
+      artifacts: { dir: '/var/lib/qa/artifacts' },
+    });
+  });
+
+  it('uses SQLite at SQLITE_PATH when DATABASE_URL is unset or empty, and accepts mariadb:// URLs', () => {
+    expect(loadConfig({ DATABASE_URL: '', SQLITE_PATH: '/tmp/x.sqlite' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/tmp/x.sqlite',
+    });
+    expect(loadConfig({ DATABASE_URL: 'mariadb://root@127.0.0.1/qa' }).database.kind).toBe('mysql');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '' }, { isTTY: false })).toMatchObject({
+      http: { port: 3000 },
+      log: { level: 'info' },
+    });
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(() => loadConfig({ PATH: '/usr/bin', SOMETHING_ELSE: 'x' })).not.toThrow();
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer between 1 and 65535 (got "abc")'],
+    ['PORT', '0', 'PORT must be an integer between 1 and 65535 (got "0")'],
+    ['PORT', '65536', 'PORT must be an integer between 1 and 65535 (got "65536")'],
+    ['PORT', '80.5', 'PORT must be an integer between 1 and 65535 (got "80.5")'],
+    ['PORT', ' 80', 'PORT must be an integer between 1 and 65535 (got " 80")'],
+    ['QUEUE_POLL_INTERVAL_MS', '5', 'QUEUE_POLL_INTERVAL_MS must be an integer between 10 and 3600000 (got "5")'],
+    ['QUEUE_LOCK_LIFETIME_MS', '1e6', 'QUEUE_LOCK_LIFETIME_MS must be an integer between 1000 and 86400000 (got "1e6")'],
+    ['WORKER_CONCURRENCY', '0', 'WORKER_CONCURRENCY must be an integer between 1 and 256 (got "0")'],
+    ['SHUTDOWN_GRACE_MS', '-1', 'SHUTDOWN_GRACE_MS must be an integer between 0 and 3600000 (got "-1")'],
+    ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
+    ['LOG_FORMAT', 'text', 'LOG_FORMAT must be json or pretty (got "text")'],
+    ['HOST', '   ', 'HOST must not be blank (got "   ")'],
+    ['SQLITE_PATH', ' ', 'SQLITE_PATH must not be blank (got " ")'],
+    ['ARTIFACTS_DIR', ' ', 'ARTIFACTS_DIR must not be blank (got " ")'],
+    ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a URL like redis://127.0.0.1:6379 (got "http://cache:6379/")'],
+  ])('names %s and what it expects when it is %j', (name, value, message) => {
+    expect(configError({ [name]: value })).toBe(`Invalid configuration: ${message}`);
+  });
+
+  it('rejects a DATABASE_URL that is not mysql://…/<safe name>, without echoing its password', () => {
+    const expects = 'DATABASE_URL must be a URL like mysql://user:password@127.0.0.1:3306/qa';
+    expect(configError({ DATABASE_URL: 'postgres://qa:hunter2@db/qa' })).toBe(
+      `Invalid configuration: ${expects} (database name: letters, digits, _ $ -) (got "postgres://qa:***@db/qa")`,
+    );
+    expect(configError({ DATABASE_URL: 'mysql://qa:hunter2@db/' })).toContain('(got "mysql://qa:***@db/")');
+    expect(configError({ DATABASE_URL: 'mysql://db/qa;drop' })).toContain(expects);
+    expect(configError({ DATABASE_URL: 'mysql:qa:hunter2@db' })).not.toContain('hunter2');
+    expect(configError({ DATABASE_URL: 'qa:hunter2@db' })).toBe(
+      `Invalid configuration: ${expects} (database name: letters, digits, _ $ -) (got a value that is not a URL)`,
+    );
+  });
+
+  it('lists every wrong variable at once', () => {
+    const message = configError({ PORT: 'x', WORKER_CONCURRENCY: 'many' });
+    expect(message).toMatch(/^Invalid configuration: PORT must be .*; WORKER_CONCURRENCY must be /);
+  });
+});
