@@ -1,5 +1,6 @@
 import { RedisNotificationChannel } from '@agendajs/redis-backend';
-import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
+import type { NotificationChannel } from 'agenda';
+import { InProcessNotificationChannel } from './mysql-backend/index.js';
 
 /**
  * How workers learn that a job was saved. Without Redis: in-process only (producer and worker in one process,
@@ -8,5 +9,5 @@ import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
  */
 export function createNotificationChannel(redisUrl: string | undefined): NotificationChannel {
   if (redisUrl) return new RedisNotificationChannel({ connectionString: redisUrl, channelName: 'qa:agenda:jobs' });
-  return new InMemoryNotificationChannel();
+  return new InProcessNotificationChannel();
 }

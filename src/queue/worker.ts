@@ -26,10 +26,15 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
   let stopped: Promise<void> | undefined;
 
   // Runs in flight, from Agenda's 'start' (after its first write) to 'complete' (after its last write). Agenda's
-  // drain can miss a run that was starting at that very moment; this count cannot.
+  // drain can miss a run that was starting at that very moment; this count cannot. With a shared notification
+  // channel (Redis) Agenda also re-emits other processes' runs, as (notification, remote = true): not ours.
   const inFlight = new Set<string>();
-  agenda.on('start', (job: Job) => inFlight.add(String(job.attrs._id)));
-  agenda.on('complete', (job: Job) => inFlight.delete(String(job.attrs._id)));
+  agenda.on('start', (job: Job, remote?: boolean) => {
+    if (remote !== true) inFlight.add(String(job.attrs._id));
+  });
+  agenda.on('complete', (job: Job, remote?: boolean) => {
+    if (remote !== true) inFlight.delete(String(job.attrs._id));
+  });
   // Agenda emits 'error' for failures outside a job (a lost connection while polling). An EventEmitter with no
   // 'error' listener throws, which would take the process down.
   agenda.on('error', (error: unknown) => log.error({ err: error }, 'queue error'));

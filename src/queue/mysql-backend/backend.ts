@@ -1,7 +1,8 @@
-import { InMemoryNotificationChannel, type AgendaBackend, type NotificationChannel } from 'agenda';
+import type { AgendaBackend, NotificationChannel } from 'agenda';
 import type { Database } from 'better-sqlite3';
 import type { Pool as CallbackPool } from 'mysql2';
 import { DataSource } from 'typeorm';
+import { InProcessNotificationChannel } from './in-process-channel.js';
 import { MySqlExecutor } from './mysql-executor.js';
 import { SqlJobRepository, type ClaimOrder } from './repository.js';
 import { assertSafeTableName, DEFAULT_TABLE_NAME, ensureAgendaJobsTable } from './schema.js';
@@ -23,10 +24,11 @@ export interface MySqlBackendOptions {
   /** Claim order (default: earliest `nextRunAt` first, then highest priority). */
   sort?: ClaimOrder;
   /**
-   * Wakes workers when a job is saved. Default: in-process (producer and worker in one process). Across
-   * processes pass a shared channel (e.g. Agenda's Redis channel), or `false` and rely on polling alone.
+   * Wakes workers when a job is saved. MySQL has no LISTEN/NOTIFY, so by default there is none and workers
+   * poll (Agenda's `processEvery`), like Agenda's Mongo backend. Pass `'in-process'` when producer and worker
+   * share a process, or a shared channel (e.g. Agenda's Redis channel) across processes.
    */
-  notificationChannel?: NotificationChannel | false;
+  notificationChannel?: NotificationChannel | 'in-process';
 }
 
 /**
@@ -49,9 +51,8 @@ export class MySqlBackend implements AgendaBackend {
     this.ownsConnection = !('dataSource' in connection);
     this.dataSource = 'dataSource' in connection ? connection.dataSource : dataSourceFromUrl(connection.url);
     this.name = this.dataSource.options.type === 'better-sqlite3' ? 'SQLite' : 'MySQL';
-    if (options.notificationChannel !== false) {
-      this.notificationChannel = options.notificationChannel ?? new InMemoryNotificationChannel();
-    }
+    this.notificationChannel =
+      options.notificationChannel === 'in-process' ? new InProcessNotificationChannel() : options.notificationChannel;
     this.repository = new SqlJobRepository(() => this.openExecutor(), this.table, options.sort);
   }
 

@@ -1,4 +1,5 @@
 export { MySqlBackend, type MySqlBackendConnection, type MySqlBackendOptions } from './backend.js';
+export { InProcessNotificationChannel } from './in-process-channel.js';
 export { SqlJobRepository, type ClaimOrder } from './repository.js';
 export { AgendaJobEntity } from './agenda-job.entity.js';
 export {

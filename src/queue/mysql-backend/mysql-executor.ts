@@ -45,6 +45,10 @@ export class MySqlExecutor implements SqlExecutor {
     return mode === 'skip-locked' ? ' FOR UPDATE SKIP LOCKED' : ' FOR UPDATE';
   }
 
+  unionAll(selects: string[]): string {
+    return selects.map((select) => `(${select})`).join(' UNION ALL ');
+  }
+
   async atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -30,6 +30,8 @@ export interface ClaimOrder {
   priority?: 'asc' | 'desc';
 }
 
+type ClaimCandidate = Pick<JobRow, 'id' | 'next_run_at' | 'priority'>;
+
 /** How many times an upsert re-reads after losing an insert race on the unique index (one loss is the norm). */
 const UPSERT_ATTEMPTS = 5;
 
@@ -222,10 +224,12 @@ export class SqlJobRepository implements JobRepository {
 
   /**
    * Claims the next job of a name: due and unlocked, or locked before `lockDeadline` (its worker is presumed
-   * dead). One short transaction; on MySQL both reads are `FOR UPDATE SKIP LOCKED`, so concurrent claimers in
-   * other processes skip each other's candidates and no job is ever locked twice. The two reads (fresh and
-   * expired) each walk an index in claim order and stop at their first row; the earlier of the two wins, with
-   * jobs that have no next run last, as in Agenda's Postgres backend.
+   * dead). One short transaction: a single read of both candidates, each branch walking the claim index in claim
+   * order and stopping at its first row, then the lock. On MySQL both branches are `FOR UPDATE SKIP LOCKED`, so
+   * claimers in other processes skip each other's candidates and no job is ever locked twice. The branches read
+   * only indexed columns: a wider read makes MariaDB walk (and row-lock) every finished job of the name. The
+   * earlier candidate wins, jobs with no next run last, as in Agenda's Postgres backend; the full row is read by
+   * primary key after the commit, while the job is already ours.
    */
   async getNextJobToRun(
     jobName: string,
@@ -237,35 +241,23 @@ export class SqlJobRepository implements JobRepository {
     const lockedAt = toSqlDate(now ?? new Date());
     const lastModifiedBy = options?.lastModifiedBy || null;
     const lock = this.sql.lockClause('skip-locked');
-    const from = `SELECT ${SELECT_COLUMNS} FROM \`${this.table}\` WHERE name = ? AND disabled = 0`;
-    return this.sql.atomically(
-      [
-        {
-          sql: `${from} AND locked_at IS NULL AND next_run_at <= ? ORDER BY ${this.claimOrder} LIMIT 1${lock}`,
-          params: [jobName, toSqlDate(nextScanAt)],
-        },
-        {
-          sql: `${from} AND locked_at <= ? ORDER BY (next_run_at IS NULL) ASC, ${this.claimOrder} LIMIT 1${lock}`,
-          params: [jobName, toSqlDate(lockDeadline)],
-        },
-      ],
-      ([due, expired]) => {
-        const row = this.earlier((due as JobRow[])[0], (expired as JobRow[])[0]);
+    const from = `SELECT id, next_run_at, priority FROM \`${this.table}\` WHERE name = ? AND disabled = 0`;
+    const due = `${from} AND locked_at IS NULL AND next_run_at <= ? ORDER BY ${this.claimOrder} LIMIT 1${lock}`;
+    const expired = `${from} AND locked_at <= ? ORDER BY (next_run_at IS NULL) ASC, ${this.claimOrder} LIMIT 1${lock}`;
+    const claimedId = await this.sql.atomically(
+      [{ sql: this.sql.unionAll([due, expired]), params: [jobName, toSqlDate(nextScanAt), jobName, toSqlDate(lockDeadline)] }],
+      ([candidates]) => {
+        const [first, second] = candidates as ClaimCandidate[];
+        const row = this.earlier(first, second);
         if (!row) return { writes: [], result: undefined };
-        return {
-          writes: [
-            updateStatement(this.table, { locked_at: lockedAt, last_modified_by: lastModifiedBy }, {
-              sql: 'id = ?',
-              params: [row.id],
-            }),
-          ],
-          result: rowToJob({ ...row, locked_at: lockedAt, last_modified_by: lastModifiedBy }),
-        };
+        const lockIt = updateStatement(this.table, { locked_at: lockedAt, last_modified_by: lastModifiedBy }, { sql: 'id = ?', params: [row.id] });
+        return { writes: [lockIt], result: row.id };
       },
     );
+    return claimedId === undefined ? undefined : ((await this.getJobById(claimedId)) ?? undefined);
   }
 
-  private earlier(a: JobRow | undefined, b: JobRow | undefined): JobRow | undefined {
+  private earlier(a: ClaimCandidate | undefined, b: ClaimCandidate | undefined): ClaimCandidate | undefined {
     if (!a || !b) return a ?? b;
     if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? b : a;
     if (a.next_run_at !== b.next_run_at) {
@@ -286,7 +278,7 @@ export class SqlJobRepository implements JobRepository {
         next_run_at: toSqlDate(job.nextRunAt),
         last_run_at: toSqlDate(job.lastRunAt),
         progress: job.progress ?? null,
-        fail_reason: job.failReason ?? null,
+        fail_reason: failReasonText(job.failReason),
         fail_count: job.failCount ?? null,
         failed_at: toSqlDate(job.failedAt),
         last_finished_at: toSqlDate(job.lastFinishedAt),
@@ -321,7 +313,7 @@ export class SqlJobRepository implements JobRepository {
   private async update(job: JobParameters, by: string | undefined): Promise<JobParameters> {
     const values = {
       ...definitionValues(job, by),
-      fail_reason: job.failReason ?? null,
+      fail_reason: failReasonText(job.failReason),
       fail_count: job.failCount ?? null,
       failed_at: toSqlDate(job.failedAt),
     };
@@ -375,4 +367,13 @@ export class SqlJobRepository implements JobRepository {
       }
     }
   }
+}
+
+/**
+ * Agenda types `failReason` as a string, but a forked worker reports its error as `JSON.parse(JSON.stringify(err))`,
+ * an object (often `{}`). Stored as JSON text rather than rejected, so the run's end is still recorded.
+ */
+function failReasonText(reason: unknown): string | null {
+  if (reason === undefined || reason === null) return null;
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }

@@ -13,6 +13,6 @@ export function toSqlDate(value: Date | string | number | null | undefined): str
 export function fromSqlDate(value: unknown): Date | undefined {
   if (value === null || value === undefined) return undefined;
   if (value instanceof Date) return value;
-  const text = String(value);
-  return new Date(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`);
+  if (typeof value !== 'string') throw new TypeError(`Unexpected ${typeof value} for a date column`);
+  return new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
 }

@@ -30,6 +30,8 @@ export interface SqlExecutor {
   atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T>;
   /** The suffix that row-locks a read inside `atomically`: `FOR UPDATE [SKIP LOCKED]` on MySQL, nothing on SQLite. */
   lockClause(mode: 'wait' | 'skip-locked'): string;
+  /** One read from several SELECTs that each carry their own ORDER BY / LIMIT / lock clause, rows in order. */
+  unionAll(selects: string[]): string;
 }
 
 export class DuplicateKeyError extends Error {

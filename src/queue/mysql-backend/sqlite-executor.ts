@@ -35,6 +35,11 @@ export class SqliteExecutor implements SqlExecutor {
     return '';
   }
 
+  unionAll(selects: string[]): string {
+    // SQLite takes ORDER BY / LIMIT in a compound member only inside a subquery.
+    return selects.map((select) => `SELECT * FROM (${select})`).join(' UNION ALL ');
+  }
+
   async atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T> {
     await this.outsideForeignTransaction();
     const transaction = this.db.transaction(() => {

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryNotificationChannel } from 'agenda';
+import { afterEach, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { operationalError, userError } from '../../../src/core/errors.js';
-import { createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
+import { createNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
 
@@ -41,7 +40,7 @@ forEachDialect('worker', (dialect) => {
   });
 
   function start(definitions: Parameters<typeof createWorker>[1], graceMs = 5_000, lockLifetimeMs = settings.lockLifetimeMs): Worker {
-    queue = createQueue(store(), { ...settings, lockLifetimeMs }, new InMemoryNotificationChannel());
+    queue = createQueue(store(), { ...settings, lockLifetimeMs }, createNotificationChannel(undefined));
     worker = createWorker(queue, definitions, silentLogger(), graceMs);
     return worker;
   }
