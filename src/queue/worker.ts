@@ -65,6 +65,8 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
           finished = await waitForRuns(ABORT_SETTLE_MS);
         }
         const released = await queue.backend.repository.releaseLocksHeldBy(queue.owner);
+        // The store's DataSource stays open (it is not the backend's); the backend's claim connections close.
+        await queue.backend.disconnect();
         log.info({ abandoned, unsettled: inFlight.size, released }, 'worker stopped');
       })();
       return stopped;

@@ -1,10 +1,12 @@
 import type { AgendaBackend, NotificationChannel } from 'agenda';
 import type { Database } from 'better-sqlite3';
 import type { Pool as CallbackPool } from 'mysql2';
-import { DataSource } from 'typeorm';
+import { createPool, type Pool as PromisePool, type PoolOptions } from 'mysql2/promise';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { InProcessNotificationChannel } from './in-process-channel.js';
 import { MySqlExecutor } from './mysql-executor.js';
-import { SqlJobRepository, type ClaimOrder } from './repository.js';
+import type { ClaimOrder } from './claim.js';
+import { SqlJobRepository } from './repository.js';
 import { assertSafeTableName, DEFAULT_TABLE_NAME, ensureAgendaJobsTable } from './schema.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { SqliteExecutor } from './sqlite-executor.js';
@@ -44,6 +46,7 @@ export class MySqlBackend implements AgendaBackend {
   private readonly dataSource: DataSource;
   private readonly ensureSchema: boolean;
   private readonly table: string;
+  private executor: SqlExecutor | undefined;
 
   constructor(connection: MySqlBackendConnection, options: MySqlBackendOptions = {}) {
     this.table = assertSafeTableName(options.tableName ?? DEFAULT_TABLE_NAME);
@@ -60,8 +63,16 @@ export class MySqlBackend implements AgendaBackend {
     await this.repository.connect();
   }
 
+  /**
+   * Closes what the backend opened: its claim connections always, the database connection only when it made it
+   * from a URL. Agenda calls this from `stop()` only for a backend that owns its connection; with a DataSource,
+   * call it yourself after `agenda.stop()` (the service's worker does).
+   */
   async disconnect(): Promise<void> {
+    const executor = this.executor;
+    this.executor = undefined;
     this.repository.detach();
+    await executor?.close();
     if (this.ownsConnection && this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 
@@ -75,7 +86,8 @@ export class MySqlBackend implements AgendaBackend {
         await runner.release();
       }
     }
-    return executorFor(this.dataSource);
+    this.executor = executorFor(this.dataSource);
+    return this.executor;
   }
 }
 
@@ -85,7 +97,7 @@ function executorFor(dataSource: DataSource): SqlExecutor {
     case 'mysql':
     case 'mariadb':
       if (!driver.pool) throw new Error('MySqlBackend: the DataSource has no connection pool (replication is not supported)');
-      return new MySqlExecutor(driver.pool.promise());
+      return new MySqlExecutor(driver.pool.promise(), () => claimPoolFor(dataSource.options as MysqlOptions));
     case 'better-sqlite3':
       return new SqliteExecutor(driver.databaseConnection!);
     default:
@@ -103,4 +115,23 @@ function dataSourceFromUrl(url: string): DataSource {
     throw new Error(`MySqlBackend: unsupported URL scheme "${scheme}:" (use mysql://, mariadb:// or sqlite:)`);
   }
   return new DataSource({ type: scheme, url: `mysql${url.slice(scheme.length)}`, timezone: 'Z', charset: 'utf8mb4' });
+}
+
+/** CLAIM_POOL_SIZE connections to the DataSource's server for claims only (see MySqlExecutor). */
+const CLAIM_POOL_SIZE = 4;
+
+type MysqlOptions = Extract<DataSourceOptions, { type: 'mysql' | 'mariadb' }>;
+
+function claimPoolFor(options: MysqlOptions): PromisePool {
+  const where = options.url
+    ? { uri: options.url }
+    : { host: options.host, port: options.port, user: options.username, password: options.password, database: options.database };
+  return createPool({
+    ...where,
+    ssl: options.ssl as PoolOptions['ssl'],
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    connectionLimit: CLAIM_POOL_SIZE,
+    multipleStatements: true,
+  });
 }

@@ -13,7 +13,7 @@ import type { JobParameters } from 'agenda';
  *
  * The match is on the identity a job was saved with, not on whatever rows happen to hold matching data.
  */
-export function dedupeKeyOf(job: Pick<JobParameters, 'name' | 'type' | 'unique'>): string | null {
+export function dedupeKeyOf(job: JobParameters): string | null {
   if (job.type === 'single') return sha256(`single\u0000${job.name}`);
   if (!job.unique || Object.keys(job.unique).length === 0) return null;
   const entries = Object.entries(job.unique)

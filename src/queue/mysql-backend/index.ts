@@ -1,6 +1,7 @@
 export { MySqlBackend, type MySqlBackendConnection, type MySqlBackendOptions } from './backend.js';
 export { InProcessNotificationChannel } from './in-process-channel.js';
-export { SqlJobRepository, type ClaimOrder } from './repository.js';
+export { SqlJobRepository } from './repository.js';
+export type { ClaimOrder } from './claim.js';
 export { AgendaJobEntity } from './agenda-job.entity.js';
 export {
   agendaJobsTableV1,

@@ -10,6 +10,7 @@ import {
   type JobWithState,
   type RemoveJobsOptions,
 } from 'agenda';
+import type { ClaimOrder } from './claim.js';
 import { dedupeKeyOf } from './dedupe-key.js';
 import { queryFilter, queryOrder, selectionFilter } from './job-filters.js';
 import { newJobId } from './job-id.js';
@@ -25,13 +26,6 @@ import {
 } from './sql-executor.js';
 import { planSingle, planUnique, type UpsertPlan } from './upsert-plan.js';
 
-export interface ClaimOrder {
-  nextRunAt?: 'asc' | 'desc';
-  priority?: 'asc' | 'desc';
-}
-
-type ClaimCandidate = Pick<JobRow, 'id' | 'next_run_at' | 'priority'>;
-
 /** How many times an upsert re-reads after losing an insert race on the unique index (one loss is the norm). */
 const UPSERT_ATTEMPTS = 5;
 
@@ -40,17 +34,11 @@ const UPSERT_ATTEMPTS = 5;
  * field for field); where this one differs it says so on the method.
  */
 export class SqlJobRepository implements JobRepository {
-  private readonly claimOrder: string;
-
   constructor(
     private readonly connectExecutor: () => Promise<SqlExecutor>,
     private readonly table: string,
-    order: ClaimOrder = {},
-  ) {
-    const nextRunAt = order.nextRunAt === 'desc' ? 'DESC' : 'ASC';
-    const priority = order.priority === 'asc' ? 'ASC' : 'DESC';
-    this.claimOrder = `next_run_at ${nextRunAt}, priority ${priority}`;
-  }
+    private readonly order: ClaimOrder = {},
+  ) {}
 
   private executor: SqlExecutor | undefined;
   private connecting: Promise<void> | undefined;
@@ -224,12 +212,9 @@ export class SqlJobRepository implements JobRepository {
 
   /**
    * Claims the next job of a name: due and unlocked, or locked before `lockDeadline` (its worker is presumed
-   * dead). One short transaction: a single read of both candidates, each branch walking the claim index in claim
-   * order and stopping at its first row, then the lock. On MySQL both branches are `FOR UPDATE SKIP LOCKED`, so
-   * claimers in other processes skip each other's candidates and no job is ever locked twice. The branches read
-   * only indexed columns: a wider read makes MariaDB walk (and row-lock) every finished job of the name. The
-   * earlier candidate wins, jobs with no next run last, as in Agenda's Postgres backend; the full row is read by
-   * primary key after the commit, while the job is already ours.
+   * dead). One short transaction that reads both candidates, picks the earlier (jobs with no next run last, as in
+   * Agenda's Postgres backend) and locks it. On MySQL the reads are `FOR UPDATE SKIP LOCKED`, so claimers in
+   * other processes skip each other's candidates and no job is ever locked twice (see the executors).
    */
   async getNextJobToRun(
     jobName: string,
@@ -238,34 +223,16 @@ export class SqlJobRepository implements JobRepository {
     now: Date | undefined,
     options: JobRepositoryOptions | undefined,
   ): Promise<JobParameters | undefined> {
-    const lockedAt = toSqlDate(now ?? new Date());
-    const lastModifiedBy = options?.lastModifiedBy || null;
-    const lock = this.sql.lockClause('skip-locked');
-    const from = `SELECT id, next_run_at, priority FROM \`${this.table}\` WHERE name = ? AND disabled = 0`;
-    const due = `${from} AND locked_at IS NULL AND next_run_at <= ? ORDER BY ${this.claimOrder} LIMIT 1${lock}`;
-    const expired = `${from} AND locked_at <= ? ORDER BY (next_run_at IS NULL) ASC, ${this.claimOrder} LIMIT 1${lock}`;
-    const claimedId = await this.sql.atomically(
-      [{ sql: this.sql.unionAll([due, expired]), params: [jobName, toSqlDate(nextScanAt), jobName, toSqlDate(lockDeadline)] }],
-      ([candidates]) => {
-        const [first, second] = candidates as ClaimCandidate[];
-        const row = this.earlier(first, second);
-        if (!row) return { writes: [], result: undefined };
-        const lockIt = updateStatement(this.table, { locked_at: lockedAt, last_modified_by: lastModifiedBy }, { sql: 'id = ?', params: [row.id] });
-        return { writes: [lockIt], result: row.id };
-      },
-    );
-    return claimedId === undefined ? undefined : ((await this.getJobById(claimedId)) ?? undefined);
-  }
-
-  private earlier(a: ClaimCandidate | undefined, b: ClaimCandidate | undefined): ClaimCandidate | undefined {
-    if (!a || !b) return a ?? b;
-    if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? b : a;
-    if (a.next_run_at !== b.next_run_at) {
-      const ascending = this.claimOrder.startsWith('next_run_at ASC');
-      return (a.next_run_at < b.next_run_at) === ascending ? a : b;
-    }
-    const descending = this.claimOrder.endsWith('priority DESC');
-    return (Number(a.priority) >= Number(b.priority)) === descending ? a : b;
+    const row = await this.sql.claim({
+      table: this.table,
+      jobName,
+      nextScanAt: toSqlDate(nextScanAt)!,
+      lockDeadline: toSqlDate(lockDeadline)!,
+      lockedAt: toSqlDate(now ?? new Date())!,
+      lastModifiedBy: options?.lastModifiedBy || null,
+      order: this.order,
+    });
+    return row ? rowToJob(row) : undefined;
   }
 
   /** Writes the fields a run changes; fails loudly if the job was removed meanwhile, as Agenda expects. */

@@ -1,3 +1,6 @@
+import type { ClaimSpec } from './claim.js';
+import type { JobRow } from './job-row.js';
+
 /** One SQL statement with `?` placeholders (the same syntax on mysql2 and better-sqlite3). */
 export interface Statement {
   sql: string;
@@ -30,8 +33,10 @@ export interface SqlExecutor {
   atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T>;
   /** The suffix that row-locks a read inside `atomically`: `FOR UPDATE [SKIP LOCKED]` on MySQL, nothing on SQLite. */
   lockClause(mode: 'wait' | 'skip-locked'): string;
-  /** One read from several SELECTs that each carry their own ORDER BY / LIMIT / lock clause, rows in order. */
-  unionAll(selects: string[]): string;
+  /** Claims one job as `ClaimSpec` says, in one short transaction; resolves with its row after the lock. */
+  claim(spec: ClaimSpec): Promise<JobRow | undefined>;
+  /** Releases what the executor itself opened (not the DataSource). */
+  close(): Promise<void>;
 }
 
 export class DuplicateKeyError extends Error {

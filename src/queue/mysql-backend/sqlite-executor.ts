@@ -1,6 +1,8 @@
 import type { Database, Statement as Prepared } from 'better-sqlite3';
 import { jsonContainsText } from './json-contains.js';
-import { DuplicateKeyError, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
+import { candidateReads, earlier, type ClaimCandidate, type ClaimSpec } from './claim.js';
+import { SELECT_COLUMNS, type JobRow } from './job-row.js';
+import { DuplicateKeyError, updateStatement, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
 
 const FOREIGN_TRANSACTION_WAIT_MS = 10_000;
 
@@ -35,9 +37,31 @@ export class SqliteExecutor implements SqlExecutor {
     return '';
   }
 
-  unionAll(selects: string[]): string {
-    // SQLite takes ORDER BY / LIMIT in a compound member only inside a subquery.
-    return selects.map((select) => `SELECT * FROM (${select})`).join(' UNION ALL ');
+  /** Both candidate reads, the choice and the lock in one synchronous BEGIN IMMEDIATE transaction. */
+  async claim(spec: ClaimSpec): Promise<JobRow | undefined> {
+    const { due, expired } = candidateReads(spec, '');
+    const id = await this.atomically(
+      [
+        { sql: due, params: [spec.jobName, spec.nextScanAt] },
+        { sql: expired, params: [spec.jobName, spec.lockDeadline] },
+      ],
+      ([dueRows, expiredRows]) => {
+        const chosen = earlier(spec.order, (dueRows as ClaimCandidate[])[0], (expiredRows as ClaimCandidate[])[0]);
+        if (!chosen) return { writes: [], result: undefined };
+        const lock = updateStatement(spec.table, { locked_at: spec.lockedAt, last_modified_by: spec.lastModifiedBy }, {
+          sql: 'id = ?',
+          params: [chosen.id],
+        });
+        return { writes: [lock], result: chosen.id };
+      },
+    );
+    if (id === undefined) return undefined;
+    const [row] = await this.select<JobRow>(`SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = ?`, [id]);
+    return row;
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
   }
 
   async atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T> {

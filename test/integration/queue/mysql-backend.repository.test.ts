@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { JobParameters } from 'agenda';
 import { MySqlBackend, type SqlJobRepository } from '../../../src/queue/mysql-backend/index.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
@@ -14,11 +14,17 @@ function job(overrides: Partial<JobParameters> & { name: string }): JobParameter
 forEachDialect('MySqlBackend repository', (dialect) => {
   const store = useTestStore(dialect);
   let repo: SqlJobRepository;
+  let backend: MySqlBackend;
 
   beforeEach(async () => {
-    const backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false });
+    backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false });
     await backend.connect();
     repo = backend.repository;
+  });
+
+  afterEach(async () => {
+    await backend.disconnect();
+    expect(store().isInitialized).toBe(true);
   });
 
   describe('saving', () => {

@@ -36,6 +36,7 @@ forEachDialect('worker', (dialect) => {
 
   afterEach(async () => {
     await worker?.stop();
+    await queue?.backend.disconnect();
     worker = undefined;
   });
 
@@ -45,7 +46,11 @@ forEachDialect('worker', (dialect) => {
     return worker;
   }
 
-  const jobRow = async (id: unknown) => queue.backend.repository.getJobById(String(id));
+  // A stopped worker has disconnected its backend; connect() is idempotent and reconnects after a disconnect.
+  const jobRow = async (id: unknown) => {
+    await queue.backend.connect();
+    return queue.backend.repository.getJobById(String(id));
+  };
 
   it('runs a typed job with its parsed payload', async () => {
     const seen: unknown[] = [];
@@ -70,6 +75,7 @@ forEachDialect('worker', (dialect) => {
       kind: 'user',
       message: expect.stringContaining('id'),
     });
+    await queue.backend.connect();
     expect(await queue.backend.repository.getDistinctJobNames()).toEqual([]);
   });
 
@@ -214,5 +220,6 @@ forEachDialect('worker', (dialect) => {
     expect(row!.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
     const next = await queue.backend.repository.getNextJobToRun('deaf', new Date(), new Date(0), undefined, undefined);
     expect(next?._id).toBe(job.attrs._id);
+    await queue.backend.disconnect();
   });
 });

@@ -1,0 +1,46 @@
+import type { JobRow } from './job-row.js';
+
+/** What one claim asks for (see SqlJobRepository.getNextJobToRun). Dates are SQL text (sql-dates.ts). */
+export interface ClaimSpec {
+  table: string;
+  jobName: string;
+  /** Due jobs: next run at or before this. */
+  nextScanAt: string;
+  /** Expired locks: locked at or before this. */
+  lockDeadline: string;
+  lockedAt: string;
+  lastModifiedBy: string | null;
+  order: ClaimOrder;
+}
+
+export interface ClaimOrder {
+  nextRunAt?: 'asc' | 'desc';
+  priority?: 'asc' | 'desc';
+}
+
+export type ClaimCandidate = Pick<JobRow, 'id' | 'next_run_at' | 'priority'>;
+
+export function orderBy(order: ClaimOrder): string {
+  return `next_run_at ${order.nextRunAt === 'desc' ? 'DESC' : 'ASC'}, priority ${order.priority === 'asc' ? 'ASC' : 'DESC'}`;
+}
+
+/**
+ * The two candidate reads: the first due unlocked job and the first job whose lock expired. Each reads only
+ * columns of the claim index, so it is a range scan that stops at its first row; a wider read makes MariaDB
+ * walk (and row-lock) every finished job of the name, since their NULL next run sorts first.
+ */
+export function candidateReads(spec: ClaimSpec, lock: string): { due: string; expired: string } {
+  const from = `SELECT id, next_run_at, priority FROM \`${spec.table}\` WHERE name = ? AND disabled = 0`;
+  return {
+    due: `${from} AND locked_at IS NULL AND next_run_at <= ? ORDER BY ${orderBy(spec.order)} LIMIT 1${lock}`,
+    expired: `${from} AND locked_at <= ? ORDER BY (next_run_at IS NULL) ASC, ${orderBy(spec.order)} LIMIT 1${lock}`,
+  };
+}
+
+/** The candidate to claim: earlier in claim order, jobs without a next run last (as Agenda's Postgres backend). */
+export function earlier(order: ClaimOrder, a: ClaimCandidate | undefined, b: ClaimCandidate | undefined): ClaimCandidate | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? b : a;
+  if (a.next_run_at !== b.next_run_at) return (a.next_run_at < b.next_run_at) === (order.nextRunAt !== 'desc') ? a : b;
+  return (Number(a.priority) >= Number(b.priority)) === (order.priority !== 'asc') ? a : b;
+}
