@@ -8,8 +8,9 @@
  *    Round trips and time per statement are counted by wrapping the driver pools.
  * 3. Concurrent claimers (2 and 8 loops, as several fill loops in several workers) over the same queue.
  * 4. EXPLAIN / ANALYZE of the claim statements with N jobs queued.
- * 5. Alternative claim statements on MariaDB (prototypes here, not in the backend), same table and index,
- *    to show what fewer round trips would buy.
+ * 5. Alternative claim statements on MariaDB, same table and index, sized against each other: A and B cut
+ *    round trips inside a normal transaction, C is one autocommit UPDATE (deadlocks), D is one multi-statement
+ *    batch, which is what the backend's MySqlExecutor.claim does since this profile measured it.
  */
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import type { JobParameters, JobRepository } from 'agenda';
@@ -373,7 +374,7 @@ function summarizeMariaAnalyze(json: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Alternative claim statements on MariaDB (prototypes to size the gain; the queue stays as it is)
+// Alternative claim statements on MariaDB (D is the one the backend adopted; see the header)
 
 say('');
 say('Alternative claim statements on MariaDB, same table and index (serial, then 8 concurrent claimers):');
