@@ -120,6 +120,11 @@ function shownValue(name: string, raw: string | undefined): string {
  * Reads and validates the environment once. An empty variable counts as unset. Throws an `AppError`
  * (`config.invalid`) whose message names every wrong variable and what it expects.
  */
+/** The process environment, for entry points that pass it on to `loadConfig` (this module is its only reader). */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
   const isTTY = options.isTTY ?? process.stdout.isTTY === true;
   const input: Partial<Record<EnvName, string>> = {};

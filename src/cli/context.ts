@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, processEnvironment, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 
 export interface CliContext {
@@ -6,7 +6,7 @@ export interface CliContext {
   load(): { config: Config; logger: Logger };
 }
 
-export function createCliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
+export function createCliContext(env: NodeJS.ProcessEnv = processEnvironment()): CliContext {
   let loaded: { config: Config; logger: Logger } | undefined;
   return {
     load() {

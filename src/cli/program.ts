@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { processEnvironment } from '../config.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
@@ -25,7 +26,7 @@ export interface CliIo {
 }
 
 /** Runs one command line and returns the process exit code; never throws. */
-export async function runCli(argv: readonly string[], io: CliIo = { env: process.env, stderr: process.stderr }): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo = { env: processEnvironment(), stderr: process.stderr }): Promise<number> {
   const program = createProgram(createCliContext(io.env));
   try {
     await program.parseAsync([...argv]);
