@@ -1,0 +1,103 @@
+/**
+ * The built-in planner: no network, no model. Its first duty is the clarification policy of spec 3: a task that
+ * could cause a real side effect, or that is too vague to know what to check, stops with questions; answers given
+ * in `Clarifications:` blocks (core/interpretation.ts) resolve them.
+ */
+import { splitClarifications, type ClarificationRound, type Interpretation } from '../core/interpretation.js';
+import type { Planner, PlannerContext } from './planner.js';
+import { findSideEffects, SIDE_EFFECTS, type SideEffectHit } from './side-effects.js';
+import { describesCheck, isEvasive, VAGUE_QUESTION, vagueness } from './vagueness.js';
+
+export const BASE_URL_ASSUMPTION = 'Runs against the given baseUrl and the hosts of networkAllowlist only.';
+export const READ_ONLY_ASSUMPTION =
+  'Read-only: the run does not buy, delete, send, invite, publish, transfer, change accounts, sign up users or submit forms.';
+export const OTHER_SIDE_EFFECTS_ASSUMPTION = 'Side effects other than those answered above are avoided.';
+
+export function createRulePlanner(): Planner {
+  return {
+    interpret: (task, context) => Promise.resolve(interpretTask(task, context)),
+  };
+}
+
+interface Open {
+  question: string;
+  ambiguity: string;
+  /** Where in the task the need arose: questions are asked in this order. */
+  index: number;
+}
+
+/** The whole policy as one pure function (`createRulePlanner` wraps it). */
+export function interpretTask(task: string, context: PlannerContext): Interpretation {
+  const { original, rounds } = splitClarifications(task);
+  const answered: string[] = [];
+  const open: Open[] = [];
+
+  // A vague task is resolved by answers that say what to check; those answers then count as part of the task.
+  let scanned = original;
+  const vague = vagueness(original);
+  if (vague !== undefined) {
+    const descriptions = answersTo(rounds, VAGUE_QUESTION).filter(describesCheck);
+    if (descriptions.length === 0) open.push({ question: VAGUE_QUESTION, ambiguity: withEarlier(vague, rounds, VAGUE_QUESTION), index: -1 });
+    for (const description of descriptions) {
+      answered.push(answeredAssumption(VAGUE_QUESTION, description));
+      scanned += `\n${description}`;
+    }
+  }
+
+  const hits = findSideEffects(scanned);
+  for (const rule of SIDE_EFFECTS) {
+    const ofKind = hits.filter((hit) => hit.kind === rule.kind);
+    if (ofKind.length === 0) continue;
+    const decision = answersTo(rounds, rule.question).filter((answer) => !isEvasive(answer)).at(-1);
+    if (decision !== undefined) {
+      answered.push(answeredAssumption(rule.question, decision));
+      continue;
+    }
+    const ambiguity = `${rule.risk}: ${excerpts(ofKind)}.`;
+    open.push({ question: rule.question, ambiguity: withEarlier(ambiguity, rounds, rule.question), index: ofKind[0].index });
+  }
+
+  const assumptions = [BASE_URL_ASSUMPTION, testValueAssumption(context.testValueNames), ...answered];
+  if (open.length > 0) {
+    open.sort((a, b) => a.index - b.index);
+    return {
+      kind: 'needs_clarification',
+      questions: open.map((item) => item.question),
+      ambiguities: open.map((item) => item.ambiguity),
+      assumptions,
+    };
+  }
+  const authorised = hits.length > 0;
+  return { kind: 'runnable', task, assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION] };
+}
+
+/** Every answer given to `question`, oldest round first. */
+function answersTo(rounds: ClarificationRound[], question: string): string[] {
+  return rounds.flatMap((round) =>
+    round.questions.flatMap((asked, i) => (asked === question ? [round.answers[i] ?? ''] : [])),
+  );
+}
+
+function withEarlier(ambiguity: string, rounds: ClarificationRound[], question: string): string {
+  const earlier = answersTo(rounds, question).at(-1);
+  return earlier === undefined ? ambiguity : `${ambiguity} The earlier answer ${JSON.stringify(earlier)} does not decide it.`;
+}
+
+function answeredAssumption(question: string, answer: string): string {
+  return `Answered ${JSON.stringify(answer)} to ${JSON.stringify(question)}`;
+}
+
+function excerpts(hits: SideEffectHit[]): string {
+  const unique = [...new Set(hits.map((hit) => shorten(hit.excerpt)))];
+  return unique.map((excerpt) => JSON.stringify(excerpt)).join(', ');
+}
+
+function shorten(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 117)}…`;
+}
+
+function testValueAssumption(names: string[]): string {
+  return names.length === 0
+    ? 'No test values are configured, so the run uses no stored credentials or inputs.'
+    : `Uses the configured test values (${names.join(', ')}) where the task needs credentials or inputs; their values are never shown.`;
+}

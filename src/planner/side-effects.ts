@@ -1,0 +1,360 @@
+/**
+ * The side effects a QA run must not cause without being told to (spec 3: "a real side effect is possible"): each
+ * kind with the words that trigger it, the question to ask and the reason to give. Whether a trigger word is an
+ * action or only a thing to look at is decided by `isPerformed` (trigger-context.ts).
+ */
+import { quotedSpans, splitClauses, straightenQuotes } from './clauses.js';
+import { isPerformed } from './trigger-context.js';
+
+export type SideEffectKind =
+  | 'purchase'
+  | 'delete'
+  | 'message'
+  | 'invite'
+  | 'publish'
+  | 'transfer'
+  | 'account_change'
+  | 'sign_up'
+  | 'form_submission';
+
+export interface Trigger {
+  /** Global, case-insensitive. */
+  pattern: RegExp;
+  past: boolean;
+  weak: boolean;
+  /** Tested against the clause text before the match (lower case): a hit means "not this side effect". */
+  notBefore?: RegExp;
+  /** Tested against the clause text after the match (lower case). */
+  notAfter?: RegExp;
+}
+
+export interface SideEffectRule {
+  kind: SideEffectKind;
+  /** Asked as is; the planner matches answers to it by its exact text, so change it only with care. */
+  question: string;
+  /** What is at stake, before the quoted excerpts of the task. */
+  risk: string;
+  triggers: Trigger[];
+}
+
+interface Options {
+  weak?: boolean;
+  notBefore?: RegExp;
+  notAfter?: RegExp;
+}
+
+/** Triggers for a verb's present forms (`buy|buys|buying`) and past forms (`bought`), each followed by `tail`. */
+function verb(present: string, past: string, tail = '', options: Options = {}): Trigger[] {
+  const make = (forms: string, isPast: boolean): Trigger => ({
+    pattern: new RegExp(`\\b(?:${forms})${tail}\\b`, 'gi'),
+    past: isPast,
+    weak: options.weak ?? false,
+    notBefore: options.notBefore,
+    notAfter: options.notAfter,
+  });
+  return past === '' ? [make(present, false)] : [make(present, false), make(past, true)];
+}
+
+const DET = '(?:\\s+(?:an?|the|my|your|our|their|this|that|these|those|another|new|real|test|demo|one|some|all|\\d+))';
+const OWNER = "(?:\\s+(?:the|my|your|their|his|her|its|a|an|new|current|demo|test|admin|user|account|[\\w-]+'s))";
+const ACCOUNT_THING =
+  '(?:password|passcode|pin|e-?mail(?:\\s+address)?|username|user\\s?name|login|account(?:\\s+(?:settings|details|info(?:rmation)?|name|email|password))?|profile(?:\\s+(?:details|info(?:rmation)?|name|picture|photo))?|phone(?:\\s+number)?|billing\\s+(?:details|address|info(?:rmation)?|email)|payment\\s+(?:method|details|card)|credit\\s+card|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa|security\\s+(?:settings|questions?)|display\\s+name|avatar|plan|subscription|role|permissions?|settings)';
+const HARMLESS_REMOVAL =
+  /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,4}?from\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b/;
+const MONEY = '(?:\\s+(?:the|some|all|my|your))?\\s+(?:money|funds|cash|[$€£]\\s?\\d[\\d.,]*\\d|[$€£]\\s?\\d|\\d[\\d.,]*\\s?(?:dollars|euros|pounds|usd|eur|gbp))';
+
+export const SIDE_EFFECTS: readonly SideEffectRule[] = [
+  {
+    kind: 'purchase',
+    question:
+      'Should the run really buy or pay (place an order or charge a payment method), or stop before the final payment step? If it may pay, which test payment method should it use?',
+    risk: 'Buying or paying places a real order or charges a real payment method',
+    triggers: [
+      ...verb('buy|buys|buying', 'bought'),
+      ...verb('purchase|purchases|purchasing', 'purchased'),
+      ...verb('order|ordering', 'ordered', '', { weak: true }),
+      ...verb('place|places|placing', 'placed', `${DET}*\\s+orders?`),
+      ...verb(
+        'submit|submits|submitting|confirm|confirms|confirming|complete|completes|completing|finali[sz]e|finali[sz]es|finali[sz]ing|finish|finishes|finishing|go through|goes through|going through',
+        'submitted|confirmed|completed|finali[sz]ed|finished|went through|gone through',
+        `${DET}?\\s+(?:orders?|purchases?|payments?|checkout|bookings?)`,
+      ),
+      ...verb('checkout', '', '', { weak: true }),
+      ...verb(
+        'check[ -]out|checks[ -]out|checking[ -]out',
+        'checked[ -]out',
+        '(?=\\s*(?:$|[,.;!?]|(?:with|using|as|via|by|now|securely)\\b|(?:(?:the|my|your|our|this)\\s+)?(?:cart|basket|bag|orders?|items?|purchases?)\\b))',
+      ),
+      ...verb('pay|pays|paying', 'paid', '', { notBefore: /\b(?:apple|google|samsung|amazon|shop|union)\s+$/ }),
+      ...verb(
+        'make|makes|making|process|processes|processing|authori[sz]e|authori[sz]es|authori[sz]ing|send|sends|sending',
+        'made|processed|authori[sz]ed|sent',
+        `${DET}?\\s+payments?`,
+      ),
+      ...verb('charge|charges|charging', 'charged', '', { weak: true }),
+      ...verb('upgrade|upgrades|upgrading|downgrade|downgrades|downgrading', 'upgraded|downgraded'),
+      ...verb(
+        'subscribe|subscribes|subscribing',
+        'subscribed',
+        '(?:\\s+[\\w-]+){0,3}?\\s+(?:paid|pro|premium|plus|business|team|enterprise|annual|monthly|yearly)(?:\\s+(?:plan|tier|subscription|version))?',
+      ),
+      ...verb(
+        'book|books|booking|reserve|reserves|reserving|rent|rents|renting',
+        'booked|reserved|rented',
+        `${DET}?(?:\\s+[\\w-]+)?\\s+(?:tables?|flights?|rooms?|hotels?|tickets?|appointments?|reservations?|seats?|trips?|stays?|cars?|slots?|nights?)`,
+      ),
+      ...verb(
+        'cancel|cancels|cancelling|canceling',
+        'cancelled|canceled',
+        `${DET}?\\s+(?:orders?|bookings?|reservations?|purchases?)`,
+      ),
+    ],
+  },
+  {
+    kind: 'delete',
+    question:
+      'Should the run really delete or remove this data? It cannot be undone: is it disposable test data, or should the run stop at the confirmation step?',
+    risk: 'Deleting or removing data cannot be undone',
+    triggers: [
+      ...verb(
+        'delete|deletes|deleting|remove|removes|removing|erase|erases|erasing|wipe|wipes|wiping|destroy|destroys|destroying|purge|purges|purging',
+        'deleted|removed|erased|wiped|destroyed|purged',
+        '',
+        { notAfter: HARMLESS_REMOVAL },
+      ),
+      ...verb('empty|empties|emptying', 'emptied', '(?:\\s+the)?\\s+(?:trash|bin|recycle bin)'),
+      ...verb(
+        'clear|clears|clearing',
+        'cleared',
+        '(?:\\s+(?:all|the|my|your|of))*\\s+(?:data|history|records|database|inbox|messages|orders)',
+      ),
+    ],
+  },
+  {
+    kind: 'message',
+    question:
+      'Should the run really send this message, email or notification to real recipients? If yes, to which address; if not, should it stop before sending?',
+    risk: 'Sending a message, email or notification reaches real people',
+    triggers: [
+      ...verb('send|sends|sending', 'sent', '', {
+        notAfter: /^\s+(?:(?:the|a|an)\s+)?(?:search|query|(?:get|post|put|patch|delete|http|api)\s+requests?)\b/,
+      }),
+      ...verb('e-?mail|e-?mails|e-?mailing', 'e-?mailed', '', { weak: true }),
+      ...verb('message|messages|messaging', 'messaged', '', { weak: true }),
+      ...verb('text|texts|texting', 'texted', '(?=\\s+(?:the|a|an|my|your|our|their|this|that|them|him|her|me|us|everyone|all|\\+?\\d))', {
+        weak: true,
+      }),
+      ...verb('notify|notifies|notifying', 'notified'),
+      ...verb(
+        'reply|replies|replying|respond|responds|responding',
+        'replied|responded',
+        `\\s+to${DET}?(?:\\s+[\\w-]+)?\\s+(?:messages?|e-?mails?|comments?|reviews?|customers?|users?|tickets?|threads?|posts?|inquir(?:y|ies)|enquir(?:y|ies)|sellers?)`,
+      ),
+    ],
+  },
+  {
+    kind: 'invite',
+    question: 'Should the run really invite someone or add a person to the account? If yes, which address may it invite?',
+    risk: 'Inviting or adding a person sends them an invitation and grants access',
+    triggers: [
+      ...verb('invite|invites|inviting', 'invited'),
+      ...verb(
+        'add|adds|adding',
+        'added',
+        `${DET}*\\s+(?:team\\s?mates?|team\\s+members?|members?|collaborators?|users?|admins?|administrators?|seats?|guest\\s+users?)`,
+      ),
+    ],
+  },
+  {
+    kind: 'publish',
+    question: 'Should the run really publish or post this where others can see it? If not, should it stop before publishing?',
+    risk: 'Publishing or posting makes content visible to others',
+    triggers: [
+      ...verb('publish|publishes|publishing|unpublish|unpublishes|unpublishing', 'published|unpublished'),
+      ...verb('post|posts|posting', 'posted', '', { weak: true }),
+      ...verb(
+        'post|posts|posting|share|shares|sharing',
+        'posted|shared',
+        '(?:\\s+[\\w-]+){0,3}?\\s+(?:publicly|in public|to (?:the )?public|on (?:social(?: media)?|twitter|facebook|linkedin|instagram|mastodon|reddit|the (?:forum|blog|feed|timeline|wall)))',
+      ),
+      ...verb('go|goes|going', 'went|gone', '[ -]live'),
+      ...verb('make|makes|making', 'made', "(?:\\s+(?:it|this|that|(?:the|my|your)\\s+[\\w-]+))?\\s+public"),
+      ...verb(
+        'leave|leaves|leaving|write|writes|writing|post|posts|posting|add|adds|adding|submit|submits|submitting',
+        'left|wrote|written|posted|added|submitted',
+        `${DET}?(?:\\s+[\\w-]+)?\\s+(?:reviews?|comments?|ratings?|replies|reply|tweets?)`,
+      ),
+      ...verb(
+        'deploy|deploys|deploying|release|releases|releasing',
+        'deployed|released',
+        '(?:\\s+[\\w-]+){0,3}?\\s+to\\s+(?:prod|production|live|customers|everyone)',
+      ),
+    ],
+  },
+  {
+    kind: 'transfer',
+    question:
+      'Should the run really move money or ownership (transfer, wire, refund or withdrawal)? If yes, between which test accounts, and what amount?',
+    risk: 'Transferring, wiring or refunding moves real money or ownership',
+    triggers: [
+      ...verb('transfer|transfers|transferring', 'transferred', '', { notBefore: /\b(?:bank|wire|sepa|ach|balance)\s+$/ }),
+      ...verb('wire|wires|wiring', 'wired', MONEY),
+      ...verb('refund|refunds|refunding', 'refunded'),
+      ...verb(
+        'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving',
+        'issued|requested|processed|gave|given',
+        `${DET}*(?:\\s+(?:full|partial))?\\s+refunds?`,
+      ),
+      ...verb(
+        'send|sends|sending|move|moves|moving|withdraw|withdraws|withdrawing|deposit|deposits|depositing',
+        'sent|moved|withdrew|withdrawn|deposited',
+        MONEY,
+      ),
+    ],
+  },
+  {
+    kind: 'account_change',
+    question:
+      'Should the run really change this account (such as its password, email address, plan or status)? If yes, which test account may it change, and should it restore the old value afterwards?',
+    risk: 'Changing a password, email address or account setting can lock people out',
+    triggers: [
+      ...verb(
+        'change|changes|changing|reset|resets|resetting|update|updates|updating|edit|edits|editing|modify|modifies|modifying|rename|renames|renaming|replace|replaces|replacing',
+        'changed|updated|edited|modified|renamed|replaced',
+        `${OWNER}{0,3}\\s+${ACCOUNT_THING}`,
+      ),
+      ...verb(
+        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating',
+        'closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated',
+        `${OWNER}{0,3}\\s+(?:accounts?|subscriptions?|memberships?|plans?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
+      ),
+      ...verb('unsubscribe|unsubscribes|unsubscribing', 'unsubscribed'),
+      ...verb(
+        'add|adds|adding',
+        'added',
+        `${DET}*\\s+(?:credit\\s+card|card|payment\\s+method|billing\\s+address|phone\\s+number|e-?mail\\s+address)`,
+      ),
+    ],
+  },
+  {
+    kind: 'sign_up',
+    question:
+      'Should the run really sign up or register a new account? If yes, which test email address or user may it use?',
+    risk: 'Signing up or registering creates a real user account',
+    triggers: [
+      ...verb('sign[ -]?up|signs[ -]?up|signing[ -]?up', 'signed[ -]?up'),
+      ...verb('register|registers|registering', 'registered'),
+      ...verb('enrol|enroll|enrols|enrolls|enrolling', 'enrolled|enroled'),
+      ...verb('subscribe|subscribes|subscribing', 'subscribed'),
+      ...verb(
+        'create|creates|creating|make|makes|making|open|opens|opening|set up|sets up|setting up',
+        'created|made|opened',
+        `${DET}{0,3}(?:\\s+(?:user|customer|fresh|second))?\\s+(?:accounts?|users?|logins?|profiles?|memberships?|customers?)`,
+      ),
+      ...verb(
+        'join|joins|joining',
+        'joined',
+        '(?:\\s+(?:the|a|an|our|my))?\\s+(?:waitlist|waiting list|wait list|newsletter|mailing list|beta|community|organi[sz]ation|workspace)',
+      ),
+    ],
+  },
+  {
+    kind: 'form_submission',
+    question:
+      'Should the run really submit this form or request? It may reach real people (support, sales, other users). If not, should it fill it in and stop before submitting?',
+    risk: 'Submitting a form or request can reach real people',
+    triggers: [
+      ...verb('submit|submits|submitting', 'submitted', '', {
+        notAfter: /^\s+(?:(?:the|a|an|my|your)\s+)?(?:search|query|filters?|log\s?in|login|sign[ -]?in)\b/,
+      }),
+      ...verb(
+        'send|sends|sending|fill in and send|fill out and send',
+        'sent',
+        `${DET}?(?:\\s+[\\w-]+)?\\s+(?:forms?|feedback|enquiry|enquiries|inquiry|inquiries|applications?|surveys?)`,
+      ),
+      ...verb(
+        'contact|contacts|contacting',
+        'contacted',
+        '\\s+(?:the\\s+)?(?:support|sales|us|owner|seller|vendor|host|team|customer\\s+service|help\\s?desk|someone|a\\s+(?:human|person|agent))',
+      ),
+      ...verb(
+        'request|requests|requesting|book|books|booking|schedule|schedules|scheduling',
+        'requested|booked|scheduled',
+        '(?:\\s+(?:an?|the))?\\s+(?:demo|quote|callback|call\\s?back|call|meeting|consultation|trial)',
+      ),
+      ...verb(
+        'file|files|filing|open|opens|opening|create|creates|creating|raise|raises|raising|log|logs|logging',
+        'filed|opened|created|raised|logged',
+        '(?:\\s+(?:an?|the|new))?(?:\\s+support)?\\s+(?:tickets?|cases?|complaints?)',
+      ),
+      ...verb(
+        'apply|applies|applying',
+        'applied',
+        '\\s+(?:for|to)\\s+(?:an?\\s+|the\\s+)?(?:job|position|role|loan|grant|program(?:me)?|credit)',
+      ),
+    ],
+  },
+];
+
+/** A place in the task where it asks to perform a side effect. */
+export interface SideEffectHit {
+  kind: SideEffectKind;
+  /** Offset of the trigger in the task text. */
+  index: number;
+  /** The clause that asks for it, as written. */
+  excerpt: string;
+}
+
+interface Match {
+  rule: SideEffectRule;
+  trigger: Trigger;
+  start: number;
+  end: number;
+}
+
+/** The side effects `text` asks to perform, in text order (several hits of one kind are all listed). */
+export function findSideEffects(text: string): SideEffectHit[] {
+  const normal = straightenQuotes(text);
+  const hits: SideEffectHit[] = [];
+  for (const clause of splitClauses(normal)) {
+    const lower = clause.text.toLowerCase();
+    const quotes = quotedSpans(lower);
+    const matches = outermost(matchesIn(lower));
+    for (const { rule, trigger, start, end } of matches) {
+      const before = lower.slice(0, start);
+      const after = lower.slice(end);
+      if (trigger.notBefore?.test(before) || trigger.notAfter?.test(after)) continue;
+      const quoted = quotes.some(([from, to]) => start > from && end < to);
+      if (!isPerformed({ before, after, past: trigger.past, weak: trigger.weak, quoted })) continue;
+      const excerpt = text.slice(clause.start, clause.start + clause.text.length);
+      hits.push({ kind: rule.kind, index: clause.start + start, excerpt });
+    }
+  }
+  return hits.sort((a, b) => a.index - b.index);
+}
+
+function matchesIn(lower: string): Match[] {
+  const matches: Match[] = [];
+  for (const rule of SIDE_EFFECTS) {
+    for (const trigger of rule.triggers) {
+      for (const match of lower.matchAll(trigger.pattern)) {
+        matches.push({ rule, trigger, start: match.index, end: match.index + match[0].length });
+      }
+    }
+  }
+  return matches;
+}
+
+/** Drops a match inside a longer one ("send" inside "send money"): the longer phrase names the side effect. */
+function outermost(matches: Match[]): Match[] {
+  return matches.filter(
+    (inner) =>
+      !matches.some(
+        (outer) =>
+          outer !== inner &&
+          outer.start <= inner.start &&
+          outer.end >= inner.end &&
+          outer.end - outer.start > inner.end - inner.start,
+      ),
+  );
+}
