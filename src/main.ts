@@ -3,11 +3,15 @@
  * (src/cli) imports this file; everything else receives its dependencies from here.
  */
 import type { DataSource } from 'typeorm';
+import { createApp } from './api/app.js';
 import { startHttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { createNotificationChannel, createQueue, createWorker, type Worker } from './queue/index.js';
+import { createJobService } from './jobs/job-service.js';
+import { createRulePlanner } from './planner/rule-planner.js';
+import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
 import { openStore } from './store/open-store.js';
+import { enqueueQaRun } from './workflows/qa-run.js';
 import { workflowJobs } from './workflows/registry.js';
 
 /** A started role of the service. `stop()` finishes or hands back in-flight work and releases every resource. */
@@ -47,8 +51,14 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
   const dataSource = await openStore(config, logger);
   const started: RunningService[] = [];
   try {
-    started.push(await startQueueWorker(config, logger, dataSource));
-    const http = await startHttpServer(config.http, dataSource);
+    const worker = await startQueueWorker(config, logger, dataSource);
+    started.push(worker);
+    const jobs = createJobService({
+      dataSource,
+      planner: createRulePlanner(),
+      startRun: (jobId) => enqueueQaRun(worker.queue.agenda, jobId),
+    });
+    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, logger }));
     logger.info({ host: config.http.host, port: http.port }, 'listening');
     started.push({ stop: () => http.close() });
   } catch (error) {
@@ -65,7 +75,7 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
   };
 }
 
-async function startQueueWorker(config: Config, logger: Logger, dataSource: DataSource): Promise<Worker> {
+async function startQueueWorker(config: Config, logger: Logger, dataSource: DataSource): Promise<Worker & { queue: Queue }> {
   const queue = createQueue(
     dataSource,
     {
@@ -77,5 +87,5 @@ async function startQueueWorker(config: Config, logger: Logger, dataSource: Data
   );
   const worker = createWorker(queue, workflowJobs(), logger, config.worker.shutdownGraceMs);
   await worker.start();
-  return worker;
+  return Object.assign(worker, { queue });
 }

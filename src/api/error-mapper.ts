@@ -1,0 +1,42 @@
+import type { ErrorRequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError, toAppError } from '../core/errors.js';
+import type { Logger } from '../logger.js';
+
+/** A zod failure as the API's 400: `details.field` names the first offending field, `details.issues` all of them. */
+export function validationError(error: z.ZodError): AppError {
+  const issues = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  return new AppError({
+    kind: 'user',
+    code: 'request.invalid',
+    status: 400,
+    message: `Invalid request: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+    details: { field: issues[0]?.field, issues },
+  });
+}
+
+/** Body-parser failures carry `type` and `status`; they are the client's (malformed JSON, too large, wrong charset). */
+function bodyParserError(error: unknown): AppError | undefined {
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const code = type === 'entity.parse.failed' ? 'request.invalid_json' : type === 'entity.too.large' ? 'request.too_large' : 'request.unreadable';
+  const message = type === 'entity.parse.failed' ? 'The body is not valid JSON' : type === 'entity.too.large' ? 'The body is too large' : 'The body cannot be read';
+  return new AppError({ kind: 'user', code, status, message });
+}
+
+/** The one error mapper of the HTTP edge: `{ "error": { "code", "message", "details"? } }`. */
+export function errorMapper(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      // A stream already under way (NDJSON events): end it; the client resumes with `after`.
+      logger.error({ err: error, method: req.method, path: req.path }, 'stream failed');
+      res.end();
+      return;
+    }
+    const appError = error instanceof z.ZodError ? validationError(error) : (bodyParserError(error) ?? toAppError(error));
+    const status = appError.status ?? 500;
+    if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    const message = appError.kind === 'unexpected' ? 'Internal error' : appError.message;
+    res.status(status).json({ error: { code: appError.code, message, ...(appError.details ? { details: appError.details } : {}) } });
+  };
+}

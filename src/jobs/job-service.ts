@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
+import { AppError, userError } from '../core/errors.js';
+import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
+import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
+import type { Planner } from '../planner/planner.js';
+import { Check } from '../store/entities/check.entity.js';
+import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
+import { JobEvent } from '../store/entities/job-event.entity.js';
+import { Job } from '../store/entities/job.entity.js';
+import { appendJobEvent } from './job-events.js';
+
+/** A validated create request, independent of the naming set it arrived in. */
+export interface CreateJobInput {
+  repositoryId: string;
+  checkId?: string;
+  naturalLanguageTask?: string;
+  commitSha?: string;
+  baseUrl: string;
+  networkAllowlist: string[];
+  trigger: JobTrigger;
+  channelContext?: Record<string, unknown>;
+}
+
+/** What creating a job led to: a started workflow, or questions to answer first. */
+export type CreatedJob =
+  | { kind: 'runnable'; jobId: string; workflowId: string; checkId: string; parentJobId: string | null }
+  | { kind: 'review_required'; jobId: string; resolution: Resolution; parentJobId: string | null };
+
+export interface JobView {
+  job: Job;
+  childJobIds: string[];
+  events: JobEvent[];
+}
+
+export interface JobServiceDeps {
+  dataSource: DataSource;
+  planner: Planner;
+  /** Starts the durable workflow of a runnable job; resolves with the workflow id. */
+  startRun(jobId: string): Promise<string>;
+}
+
+const FINISHED = new Set<JobStatus>(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
+
+export const notFound = (what: 'job' | 'repository' | 'check', field?: string): AppError =>
+  new AppError({
+    kind: 'user',
+    code: `${what}.not_found`,
+    status: 404,
+    message: `No ${what} with that id in this organization`,
+    details: field ? { field } : undefined,
+  });
+
+/**
+ * The job use cases. Every read and write is scoped by the caller's organization; another organization's ids are
+ * "not found", never "forbidden", so existence is not revealed.
+ */
+export function createJobService({ dataSource, planner, startRun }: JobServiceDeps) {
+  async function repositoryOf(organizationId: string, repositoryId: string): Promise<ConnectedRepository> {
+    const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
+    if (!repository) throw notFound('repository', 'repositoryId');
+    return repository;
+  }
+
+  async function interpret(task: string, repository: ConnectedRepository): Promise<Interpretation> {
+    return planner.interpret(task, { testValueNames: Object.keys(repository.testValueSecretRefs) });
+  }
+
+  /**
+   * Writes the job (with a draft check for a runnable natural-language task) and its first events in one
+   * transaction, and starts the workflow only after the commit, so a workflow never sees an uncommitted job.
+   */
+  async function record(
+    organizationId: string,
+    input: CreateJobInput,
+    interpretation: Interpretation | undefined,
+    parentJobId: string | null,
+  ): Promise<CreatedJob> {
+    const jobId = randomUUID();
+    const needsAnswers = interpretation?.kind === 'needs_clarification';
+    const resolution: Resolution | null = needsAnswers
+      ? { kind: 'needs_clarification', questions: interpretation.questions, ambiguities: interpretation.ambiguities, assumptions: interpretation.assumptions }
+      : null;
+    const status: JobStatus = needsAnswers ? 'review_required' : 'queued';
+    let checkId = input.checkId ?? null;
+    await dataSource.transaction(async (manager: EntityManager) => {
+      if (!needsAnswers && checkId === null) {
+        checkId = randomUUID();
+        await manager.insert(Check, {
+          id: checkId,
+          organizationId,
+          repositoryId: input.repositoryId,
+          status: 'draft',
+          task: input.naturalLanguageTask!,
+          version: 0,
+        });
+      }
+      await manager.insert(Job, {
+        id: jobId,
+        organizationId,
+        repositoryId: input.repositoryId,
+        checkId,
+        parentJobId,
+        status,
+        task: input.naturalLanguageTask ?? null,
+        baseUrl: input.baseUrl,
+        commitSha: input.commitSha ?? null,
+        trigger: input.trigger,
+        networkAllowlist: input.networkAllowlist,
+        channelContext: input.channelContext ?? null,
+        resolution,
+        workflowId: null,
+      });
+      await appendJobEvent(manager, jobId, 'job.created', { trigger: input.trigger, parentJobId });
+      if (resolution) await appendJobEvent(manager, jobId, 'job.review_required', { ...resolution });
+    });
+    if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
+
+    const workflowId = await startRun(jobId);
+    await dataSource.transaction(async (manager) => {
+      await manager.update(Job, { id: jobId }, { workflowId });
+      await appendJobEvent(manager, jobId, 'job.queued', { workflowId });
+    });
+    return { kind: 'runnable', jobId, workflowId, checkId: checkId!, parentJobId };
+  }
+
+  return {
+    /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
+    async create(organizationId: string, input: CreateJobInput): Promise<CreatedJob> {
+      const repository = await repositoryOf(organizationId, input.repositoryId);
+      if (input.checkId !== undefined) {
+        const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
+        if (!check) throw notFound('check', 'checkId');
+        if (check.repositoryId !== input.repositoryId) {
+          throw userError('check.other_repository', 'That check belongs to another repository', { details: { field: 'checkId' } });
+        }
+        return record(organizationId, input, undefined, null);
+      }
+      return record(organizationId, input, await interpret(input.naturalLanguageTask!, repository), null);
+    },
+
+    /**
+     * Answers a review_required job: the job stays as it is, and a linked child job carries the task with the
+     * questions and answers. The child is runnable, or itself review_required if the answers do not settle it.
+     */
+    async answer(organizationId: string, jobId: string, answers: string[]): Promise<CreatedJob> {
+      const parent = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
+      if (!parent) throw notFound('job');
+      if (parent.status !== 'review_required' || !parent.resolution || parent.task === null) {
+        throw new AppError({
+          kind: 'user',
+          code: 'job.not_awaiting_answers',
+          status: 409,
+          message: `Job is ${parent.status}; only a review_required job takes answers`,
+        });
+      }
+      const { questions } = parent.resolution;
+      if (answers.length !== questions.length) {
+        throw userError('clarification.answer_count', `Expected ${questions.length} answer(s), one per question in order; got ${answers.length}`, {
+          details: { field: 'answers', expected: questions.length, received: answers.length },
+        });
+      }
+      const task = taskWithAnswers(parent.task, { questions, answers: answers.map((answer) => answer.trim()) });
+      const repository = await repositoryOf(organizationId, parent.repositoryId);
+      const input: CreateJobInput = {
+        repositoryId: parent.repositoryId,
+        naturalLanguageTask: task,
+        commitSha: parent.commitSha ?? undefined,
+        baseUrl: parent.baseUrl,
+        networkAllowlist: parent.networkAllowlist,
+        trigger: parent.trigger as JobTrigger,
+        channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
+      };
+      const child = await record(organizationId, input, await interpret(task, repository), parent.id);
+      await dataSource.transaction((manager) => appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId }));
+      return child;
+    },
+
+    /**
+     * Events after index `after`, and whether the job is finished (no more events will come): a terminal status,
+     * or review_required, which starts no workflow.
+     */
+    async eventsAfter(organizationId: string, jobId: string, after: number): Promise<{ events: JobEvent[]; finished: boolean }> {
+      const job = await dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId, organizationId } });
+      if (!job) throw notFound('job');
+      const events = await dataSource.getRepository(JobEvent).find({ where: { jobId, seq: MoreThan(after) }, order: { seq: 'ASC' } });
+      return { events, finished: FINISHED.has(job.status as JobStatus) };
+    },
+
+    /** A job with its children and ordered history. */
+    async get(organizationId: string, jobId: string): Promise<JobView> {
+      const job = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
+      if (!job) throw notFound('job');
+      const [children, events] = await Promise.all([
+        dataSource.getRepository(Job).find({ select: { id: true }, where: { parentJobId: job.id, organizationId }, order: { createdAt: 'ASC' } }),
+        dataSource.getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } }),
+      ]);
+      return { job, childJobIds: children.map((child) => child.id), events };
+    },
+  };
+}
+
+export type JobService = ReturnType<typeof createJobService>;

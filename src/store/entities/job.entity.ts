@@ -1,0 +1,75 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { Resolution } from '../../core/job.js';
+import { Check } from './check.entity.js';
+import { ConnectedRepository } from './connected-repository.entity.js';
+import { Organization } from './organization.entity.js';
+
+/** A QA job (Set A) / run (Set B): one request to check something, and what became of it. */
+@Entity({ name: 'jobs' })
+@Index('IDX_jobs_organization_id', ['organizationId'])
+@Index('IDX_jobs_parent_job_id', ['parentJobId'])
+export class Job {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'organization_id', type: 'varchar', length: 36 })
+  organizationId!: string;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'FK_jobs_organization_id' })
+  organization?: Relation<Organization>;
+
+  @Column({ name: 'repository_id', type: 'varchar', length: 36 })
+  repositoryId!: string;
+
+  @ManyToOne(() => ConnectedRepository, { onDelete: 'CASCADE', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'repository_id', foreignKeyConstraintName: 'FK_jobs_repository_id' })
+  repository?: Relation<ConnectedRepository>;
+
+  /** The check it replays or, for a natural-language job, the draft it created; null while it needs clarification. */
+  @Column({ name: 'check_id', type: 'varchar', length: 36, nullable: true })
+  checkId!: string | null;
+
+  @ManyToOne(() => Check, { onDelete: 'SET NULL', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'check_id', foreignKeyConstraintName: 'FK_jobs_check_id' })
+  check?: Relation<Check>;
+
+  /** The job whose clarification questions this job answers. */
+  @Column({ name: 'parent_job_id', type: 'varchar', length: 36, nullable: true })
+  parentJobId!: string | null;
+
+  @ManyToOne(() => Job, { onDelete: 'SET NULL', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'parent_job_id', foreignKeyConstraintName: 'FK_jobs_parent_job_id' })
+  parent?: Relation<Job>;
+
+  @Column({ type: 'varchar', length: 32 })
+  status!: string;
+
+  @Column({ type: 'text', nullable: true })
+  task!: string | null;
+
+  @Column({ name: 'base_url', type: 'varchar', length: 2048 })
+  baseUrl!: string;
+
+  @Column({ name: 'commit_sha', type: 'varchar', length: 64, nullable: true })
+  commitSha!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  trigger!: string;
+
+  @Column({ name: 'network_allowlist', type: 'json' })
+  networkAllowlist!: string[];
+
+  @Column({ name: 'channel_context', type: 'json', nullable: true })
+  channelContext!: object | null;
+
+  @Column({ type: 'json', nullable: true })
+  resolution!: Resolution | null;
+
+  /** The durable workflow's id (the queue job); null when none was started. */
+  @Column({ name: 'workflow_id', type: 'varchar', length: 36, nullable: true })
+  workflowId!: string | null;
+
+  @CreateDateColumn({ name: 'created_at' })
+  createdAt!: Date;
+}
