@@ -10,6 +10,7 @@ import type { Logger } from './logger.js';
 import { createJobService } from './jobs/job-service.js';
 import { createRulePlanner } from './planner/rule-planner.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
+import { createApiKey } from './store/api-keys.js';
 import { openStore } from './store/open-store.js';
 import { enqueueQaRun } from './workflows/qa-run.js';
 import { workflowJobs } from './workflows/registry.js';
@@ -24,6 +25,16 @@ export async function migrate(config: Config, logger: Logger): Promise<void> {
   const dataSource = await openStore(config, logger);
   await dataSource.destroy();
   logger.info('database schema is up to date');
+}
+
+/** `qa keys create`: a new API key for the organization `orgSlug` (created if needed). Returns the full key. */
+export async function issueApiKey(config: Config, logger: Logger, orgSlug: string, label?: string): Promise<string> {
+  const dataSource = await openStore(config, logger);
+  try {
+    return (await createApiKey(dataSource, orgSlug, label)).key;
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** `qa worker`: runs queued work until stopped. Scale out by running more of these against one MySQL. */

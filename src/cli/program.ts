@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
+import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
@@ -9,7 +10,7 @@ import { createCliContext, type CliContext } from './context.js';
 export const EXIT_FAILURE = 2;
 
 /** Every verb lives in its own file under ./commands and registers itself here. */
-export function createProgram(context: CliContext): Command {
+export function createProgram(context: CliContext, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Command {
   const program = new Command('qa')
     .description('QA job service: plain-language checks run in a real browser')
     .exitOverride() // set before the verbs are added, so they inherit it
@@ -17,6 +18,7 @@ export function createProgram(context: CliContext): Command {
   registerMigrate(program, context);
   registerWorker(program, context);
   registerStart(program, context);
+  registerKeys(program, context, print);
   return program;
 }
 

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { verifyApiKey } from '../../src/store/api-keys.js';
+import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
+import { silentLogger } from '../support/logger.js';
 
 const CONFIG_VARIABLES = [
   'DATABASE_URL', 'SQLITE_PATH', 'HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'REDIS_URL', 'QUEUE_POLL_INTERVAL_MS',
@@ -63,6 +66,23 @@ describe('qa (the real process)', () => {
   const folder = mkdtempSync(join(tmpdir(), 'qa-test-cli-'));
   afterAll(() => {
     rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('qa keys create prints a working key alone on the last line, and rejects a bad slug with exit 2', async () => {
+    const path = join(folder, 'keys.sqlite');
+    const run = await qa(['keys', 'create', '--org', 'acme-qa'], { SQLITE_PATH: path, LOG_LEVEL: 'silent' });
+    expect(run.code).toBe(0);
+    const key = run.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^qa_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+    const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+    try {
+      expect((await verifyApiKey(dataSource, key))?.slug).toBe('acme-qa');
+    } finally {
+      await dataSource.destroy();
+    }
+    const bad = await qa(['keys', 'create', '--org', 'Not A Slug'], { SQLITE_PATH: path, LOG_LEVEL: 'silent' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/slug/i);
   });
 
   it('qa migrate creates and migrates the embedded SQLite database, then exits 0', async () => {
