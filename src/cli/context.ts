@@ -1,18 +1,26 @@
 import { loadConfig, processEnvironment, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 
+export interface LoadOptions {
+  /**
+   * Where log lines go. Services log to stdout; a verb whose stdout is its result (`qa keys create` prints a key
+   * to capture with `| tail -n 1`) logs to stderr instead.
+   */
+  logsTo?: 'stdout' | 'stderr';
+}
+
 export interface CliContext {
   /** The configuration and logger, read from the environment on first use and kept for the rest of the run. */
-  load(): { config: Config; logger: Logger };
+  load(options?: LoadOptions): { config: Config; logger: Logger };
 }
 
 export function createCliContext(env: NodeJS.ProcessEnv = processEnvironment()): CliContext {
   let loaded: { config: Config; logger: Logger } | undefined;
   return {
-    load() {
+    load(options = {}) {
       if (loaded === undefined) {
         const config = loadConfig(env);
-        loaded = { config, logger: createLogger(config.log) };
+        loaded = { config, logger: options.logsTo === 'stderr' ? createLogger(config.log, process.stderr) : createLogger(config.log) };
       }
       return loaded;
     },

@@ -70,8 +70,11 @@ describe('qa (the real process)', () => {
 
   it('qa keys create prints a working key alone on the last line, and rejects a bad slug with exit 2', async () => {
     const path = join(folder, 'keys.sqlite');
-    const run = await qa(['keys', 'create', '--org', 'acme-qa'], { SQLITE_PATH: path, LOG_LEVEL: 'silent' });
+    // A fresh database, so the run also migrates and logs: the logs must not reach stdout.
+    const run = await qa(['keys', 'create', '--org', 'acme-qa'], { SQLITE_PATH: path, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
     expect(run.code).toBe(0);
+    expect(run.stderr).toContain('applied migration');
+    expect(run.stdout).not.toContain('"level"');
     const key = run.stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^qa_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
     const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());

@@ -11,7 +11,7 @@ export function registerKeys(program: Command, context: CliContext, print: (line
     .option('--label <text>', 'a note on what the key is for')
     .action(async (options: { org: string; label?: string }) => {
       const { issueApiKey } = await import('../../main.js');
-      const { config, logger } = context.load();
+      const { config, logger } = context.load({ logsTo: 'stderr' });
       const key = await issueApiKey(config, logger, options.org, options.label);
       print(`Created an API key for organization "${options.org}". It is shown once; store it now:`);
       print(key);
