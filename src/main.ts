@@ -10,7 +10,11 @@ import type { Logger } from './logger.js';
 import { createJobService } from './jobs/job-service.js';
 import { createRulePlanner } from './planner/rule-planner.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
+import { userError } from './core/errors.js';
+import type { Capability } from './core/execution.js';
 import { createApiKey } from './store/api-keys.js';
+import { Organization } from './store/entities/organization.entity.js';
+import { setCapabilityPaused } from './store/execution-flags.js';
 import { openStore } from './store/open-store.js';
 import { enqueueQaRun } from './workflows/qa-run.js';
 import { workflowJobs } from './workflows/registry.js';
@@ -32,6 +36,19 @@ export async function issueApiKey(config: Config, logger: Logger, orgSlug: strin
   const dataSource = await openStore(config, logger);
   try {
     return (await createApiKey(dataSource, orgSlug, label)).key;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** `qa flags pause|resume`: switches a capability for every organization, or for the one with slug `orgSlug`. */
+export async function setExecutionFlag(config: Config, logger: Logger, capability: Capability, paused: boolean, orgSlug?: string): Promise<void> {
+  const dataSource = await openStore(config, logger);
+  try {
+    const organization = orgSlug === undefined ? undefined : await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
+    if (orgSlug !== undefined && !organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
+    await setCapabilityPaused(dataSource, capability, paused, organization?.id);
+    logger.info({ capability, paused, organization: orgSlug ?? 'all' }, 'execution flag set');
   } finally {
     await dataSource.destroy();
   }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
+import { registerFlags } from './commands/flags.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
@@ -19,6 +20,7 @@ export function createProgram(context: CliContext, print: (line: string) => void
   registerWorker(program, context);
   registerStart(program, context);
   registerKeys(program, context, print);
+  registerFlags(program, context, print);
   return program;
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, userError } from '../core/errors.js';
+import { pausedError, type Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
 import type { Planner } from '../planner/planner.js';
@@ -8,6 +9,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
+import { pausedCapabilities } from '../store/execution-flags.js';
 import { appendJobEvent } from './job-events.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
@@ -60,6 +62,13 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
     const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
     if (!repository) throw notFound('repository', 'repositoryId');
     return repository;
+  }
+
+  /** 503 before anything is written when an operator has paused what this work needs. */
+  async function assertRunning(organizationId: string, needed: Capability[]): Promise<void> {
+    const paused = await pausedCapabilities(dataSource, organizationId);
+    const blocked = needed.find((capability) => paused.has(capability));
+    if (blocked) throw pausedError(blocked);
   }
 
   async function interpret(task: string, repository: ConnectedRepository): Promise<Interpretation> {
@@ -128,6 +137,8 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
     async create(organizationId: string, input: CreateJobInput): Promise<CreatedJob> {
       const repository = await repositoryOf(organizationId, input.repositoryId);
+      // A replay needs the browser only; a natural-language task needs the planner too.
+      await assertRunning(organizationId, input.checkId !== undefined ? ['live'] : ['live', 'ai']);
       if (input.checkId !== undefined) {
         const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
         if (!check) throw notFound('check', 'checkId');
@@ -160,6 +171,7 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
           details: { field: 'answers', expected: questions.length, received: answers.length },
         });
       }
+      await assertRunning(organizationId, ['live', 'ai']);
       const task = taskWithAnswers(parent.task, { questions, answers: answers.map((answer) => answer.trim()) });
       const repository = await repositoryOf(organizationId, parent.repositoryId);
       const input: CreateJobInput = {

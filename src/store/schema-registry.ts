@@ -6,9 +6,11 @@
 import { CreateOrganizationsAndApiKeys1763690000000 } from '../../migrations/1763690000000-create-organizations-and-api-keys.js';
 import { CreateAgendaJobs1763700000000 } from '../../migrations/1763700000000-create-agenda-jobs.js';
 import { CreateJobs1763710000000 } from '../../migrations/1763710000000-create-jobs.js';
+import { CreateExecutionFlags1763720000000 } from '../../migrations/1763720000000-create-execution-flags.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Check } from './entities/check.entity.js';
+import { ExecutionFlag } from './entities/execution-flag.entity.js';
 import { ConnectedRepository } from './entities/connected-repository.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
 import { Job } from './entities/job.entity.js';
@@ -17,11 +19,12 @@ import { Organization } from './entities/organization.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
   CreateOrganizationsAndApiKeys1763690000000,
   CreateAgendaJobs1763700000000,
   CreateJobs1763710000000,
+  CreateExecutionFlags1763720000000,
 ];

@@ -88,6 +88,30 @@ describe('qa (the real process)', () => {
     expect(bad.stderr).toMatch(/slug/i);
   });
 
+  it('qa flags pauses and resumes a capability for one organization or all, and refuses unknown ones', async () => {
+    const path = join(folder, 'flags.sqlite');
+    const env = { SQLITE_PATH: path, LOG_LEVEL: 'silent' };
+    expect((await qa(['keys', 'create', '--org', 'acme'], env)).code).toBe(0);
+    const paused = await qa(['flags', 'pause', 'ai', '--org', 'acme'], env);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain('ai execution paused for organization "acme"');
+    expect((await qa(['flags', 'pause', 'live'], env)).code).toBe(0);
+    const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+    try {
+      const { pausedCapabilities } = await import('../../src/store/execution-flags.js');
+      const [{ id }] = (await dataSource.query("SELECT id FROM organizations WHERE slug = 'acme'")) as { id: string }[];
+      expect([...(await pausedCapabilities(dataSource, id!))].sort()).toEqual(['ai', 'live']);
+      expect((await qa(['flags', 'resume', 'live'], env)).code).toBe(0);
+      expect([...(await pausedCapabilities(dataSource, id!))]).toEqual(['ai']);
+    } finally {
+      await dataSource.destroy();
+    }
+    const unknownOrg = await qa(['flags', 'pause', 'ai', '--org', 'nobody'], env);
+    expect([unknownOrg.code, unknownOrg.stderr.includes('No organization with slug "nobody"')]).toEqual([2, true]);
+    const unknownCapability = await qa(['flags', 'pause', 'everything'], env);
+    expect([unknownCapability.code, unknownCapability.stderr.includes('Unknown capability')]).toEqual([2, true]);
+  });
+
   it('qa migrate creates and migrates the embedded SQLite database, then exits 0', async () => {
     const path = join(folder, 'data', 'qa.sqlite');
 

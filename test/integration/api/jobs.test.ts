@@ -311,6 +311,30 @@ forEachDialect('job API', (dialect) => {
     });
   });
 
+  describe('paused execution', () => {
+    it('answers 503 when what the work needs is paused: AI for tasks and answers, live for everything', async () => {
+      const { setCapabilityPaused } = await import('../../../src/store/execution-flags.js');
+      const stored = await createA({ naturalLanguageTask: RUNNABLE });
+      const review = await createA({ naturalLanguageTask: SIDE_EFFECT });
+      await setCapabilityPaused(store(), 'ai', true);
+      const task = await createA({ naturalLanguageTask: RUNNABLE });
+      expect([task.status, task.body.error.code, task.body.error.details.capability]).toEqual([503, 'execution.paused', 'ai']);
+      const answer = await call('POST', `/api/jobs/${review.body.jobId}/clarifications`, { answers: review.body.resolution.questions.map(() => 'no') });
+      expect(answer.status).toBe(503);
+      expect((await createA({ testId: stored.body.testId })).status).toBe(202);
+
+      await setCapabilityPaused(store(), 'ai', false);
+      const organizationId = (await store().query('SELECT organization_id FROM repositories WHERE id = ?', [repositoryId]))[0].organization_id;
+      await setCapabilityPaused(store(), 'live', true, organizationId);
+      const replay = await createA({ testId: stored.body.testId });
+      expect([replay.status, replay.body.error.details.capability]).toEqual([503, 'live']);
+      const elsewhere = await call('POST', '/api/jobs', { projectId: otherRepositoryId, baseUrl: 'https://shop.example', trigger: 'cli', naturalLanguageTask: RUNNABLE }, otherKey);
+      expect(elsewhere.status).toBe(202);
+      await setCapabilityPaused(store(), 'live', false, organizationId);
+      expect((await createA({ naturalLanguageTask: RUNNABLE })).status).toBe(202);
+    });
+  });
+
   it('answers health and readiness without a key', async () => {
     expect((await call('GET', '/healthz', undefined, null)).body).toEqual({ status: 'ok' });
     expect((await call('GET', '/readyz', undefined, null)).body).toEqual({ status: 'ready' });

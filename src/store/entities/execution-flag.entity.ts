@@ -1,0 +1,20 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * An operator's pause of a capability (`live` or `ai`), for every organization (`scope` = 'global') or for one
+ * (`scope` = its id). A missing row means running.
+ */
+@Entity({ name: 'execution_flags' })
+export class ExecutionFlag {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  scope!: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 16 })
+  capability!: string;
+
+  @Column({ type: 'boolean', default: false })
+  paused!: boolean;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}

@@ -1,0 +1,25 @@
+import type { DataSource } from 'typeorm';
+import type { Capability } from '../core/execution.js';
+import { ExecutionFlag } from './entities/execution-flag.entity.js';
+
+export const GLOBAL_SCOPE = 'global';
+
+/** Pauses or resumes a capability for everyone (organizationId undefined) or for one organization. */
+export async function setCapabilityPaused(
+  dataSource: DataSource,
+  capability: Capability,
+  paused: boolean,
+  organizationId?: string,
+): Promise<void> {
+  await dataSource
+    .getRepository(ExecutionFlag)
+    .upsert({ scope: organizationId ?? GLOBAL_SCOPE, capability, paused, updatedAt: new Date() }, ['scope', 'capability']);
+}
+
+/** The capabilities paused for this organization, globally or for it alone. */
+export async function pausedCapabilities(dataSource: DataSource, organizationId: string): Promise<Set<Capability>> {
+  const rows = await dataSource
+    .getRepository(ExecutionFlag)
+    .find({ select: { capability: true }, where: [{ scope: GLOBAL_SCOPE, paused: true }, { scope: organizationId, paused: true }] });
+  return new Set(rows.map((row) => row.capability as Capability));
+}
