@@ -39,6 +39,11 @@ export interface WorkerConfig {
   readonly shutdownGraceMs: number;
 }
 
+export interface RepositoriesConfig {
+  /** Owners whose repositories are refused before anything is stored (lowercase); `qa owners exclude` adds more. */
+  readonly excludedOwners: readonly string[];
+}
+
 export interface ArtifactsConfig {
   readonly dir: string;
 }
@@ -50,6 +55,7 @@ export interface Config {
   readonly queue: QueueConfig;
   readonly worker: WorkerConfig;
   readonly artifacts: ArtifactsConfig;
+  readonly repositories: RepositoriesConfig;
 }
 
 export interface LoadConfigOptions {
@@ -85,6 +91,9 @@ function url(protocols: readonly string[], example: string, check: (url: URL) =>
   );
 }
 
+/** A code-host owner (user or organization) name. */
+export const OWNER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,38})$/i;
+
 const envSchema = z.object({
   DATABASE_URL: url(
     ['mysql:', 'mariadb:'],
@@ -102,6 +111,13 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: integer(1, 256).default(4),
   ARTIFACTS_DIR: nonEmpty().default('./data/artifacts'),
   SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
+  EXCLUDED_OWNERS: z
+    .string()
+    .transform((raw) => raw.split(',').map((owner) => owner.trim().toLowerCase()).filter(Boolean))
+    .refine((owners) => owners.every((owner) => OWNER_NAME.test(owner)), {
+      error: 'must be a comma-separated list of code-host owner names (letters, digits, hyphens)',
+    })
+    .optional(),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
@@ -116,15 +132,15 @@ function shownValue(name: string, raw: string | undefined): string {
   return URL.canParse(raw) && new URL(raw).host !== '' ? JSON.stringify(redactUrl(raw)) : 'a value that is not a URL';
 }
 
-/**
- * Reads and validates the environment once. An empty variable counts as unset. Throws an `AppError`
- * (`config.invalid`) whose message names every wrong variable and what it expects.
- */
 /** The process environment, for entry points that pass it on to `loadConfig` (this module is its only reader). */
 export function processEnvironment(): NodeJS.ProcessEnv {
   return process.env;
 }
 
+/**
+ * Reads and validates the environment once. An empty variable counts as unset. Throws an `AppError`
+ * (`config.invalid`) whose message names every wrong variable and what it expects.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
   const isTTY = options.isTTY ?? process.stdout.isTTY === true;
   const input: Partial<Record<EnvName, string>> = {};
@@ -162,5 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     worker: { concurrency: vars.WORKER_CONCURRENCY, shutdownGraceMs: vars.SHUTDOWN_GRACE_MS },
     artifacts: { dir: vars.ARTIFACTS_DIR },
+    repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
   };
 }

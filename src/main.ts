@@ -15,6 +15,7 @@ import type { Capability } from './core/execution.js';
 import { createApiKey } from './store/api-keys.js';
 import { Organization } from './store/entities/organization.entity.js';
 import { setCapabilityPaused } from './store/execution-flags.js';
+import { connectInstallation, excludeOwner } from './store/repository-admission.js';
 import { openStore } from './store/open-store.js';
 import { enqueueQaRun } from './workflows/qa-run.js';
 import { workflowJobs } from './workflows/registry.js';
@@ -33,22 +34,34 @@ export async function migrate(config: Config, logger: Logger): Promise<void> {
 
 /** `qa keys create`: a new API key for the organization `orgSlug` (created if needed). Returns the full key. */
 export async function issueApiKey(config: Config, logger: Logger, orgSlug: string, label?: string): Promise<string> {
-  const dataSource = await openStore(config, logger);
-  try {
-    return (await createApiKey(dataSource, orgSlug, label)).key;
-  } finally {
-    await dataSource.destroy();
-  }
+  return withStore(config, logger, async (dataSource) => (await createApiKey(dataSource, orgSlug, label)).key);
 }
 
 /** `qa flags pause|resume`: switches a capability for every organization, or for the one with slug `orgSlug`. */
 export async function setExecutionFlag(config: Config, logger: Logger, capability: Capability, paused: boolean, orgSlug?: string): Promise<void> {
-  const dataSource = await openStore(config, logger);
-  try {
+  await withStore(config, logger, async (dataSource) => {
     const organization = orgSlug === undefined ? undefined : await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
     if (orgSlug !== undefined && !organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
     await setCapabilityPaused(dataSource, capability, paused, organization?.id);
     logger.info({ capability, paused, organization: orgSlug ?? 'all' }, 'execution flag set');
+  });
+}
+
+/** `qa owners exclude`: refuses the owner's repositories from now on. */
+export async function excludeRepositoryOwner(config: Config, logger: Logger, owner: string): Promise<void> {
+  await withStore(config, logger, (dataSource) => excludeOwner(dataSource, owner));
+}
+
+/** `qa installations connect`: accepts the installation's repositories for the organization with slug `orgSlug`. */
+export async function connectCodeHostInstallation(config: Config, logger: Logger, provider: string, installationId: string, orgSlug: string): Promise<void> {
+  await withStore(config, logger, (dataSource) => connectInstallation(dataSource, provider, installationId, orgSlug));
+}
+
+/** Opens the store for one administrator verb and closes it again. */
+async function withStore<T>(config: Config, logger: Logger, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  const dataSource = await openStore(config, logger);
+  try {
+    return await work(dataSource);
   } finally {
     await dataSource.destroy();
   }

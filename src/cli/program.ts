@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
 import { registerFlags } from './commands/flags.js';
+import { registerInstallations } from './commands/installations.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerOwners } from './commands/owners.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
 import { createCliContext, type CliContext } from './context.js';
@@ -21,6 +23,8 @@ export function createProgram(context: CliContext, print: (line: string) => void
   registerStart(program, context);
   registerKeys(program, context, print);
   registerFlags(program, context, print);
+  registerOwners(program, context, print);
+  registerInstallations(program, context, print);
   return program;
 }
 

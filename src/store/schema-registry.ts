@@ -7,10 +7,13 @@ import { CreateOrganizationsAndApiKeys1763690000000 } from '../../migrations/176
 import { CreateAgendaJobs1763700000000 } from '../../migrations/1763700000000-create-agenda-jobs.js';
 import { CreateJobs1763710000000 } from '../../migrations/1763710000000-create-jobs.js';
 import { CreateExecutionFlags1763720000000 } from '../../migrations/1763720000000-create-execution-flags.js';
+import { CreateOwnerExclusionsAndInstallations1763730000000 } from '../../migrations/1763730000000-create-owner-exclusions-and-installations.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Check } from './entities/check.entity.js';
+import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
+import { Installation } from './entities/installation.entity.js';
 import { ConnectedRepository } from './entities/connected-repository.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
 import { Job } from './entities/job.entity.js';
@@ -19,7 +22,7 @@ import { Organization } from './entities/organization.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -27,4 +30,5 @@ export const migrations: ClassList = [
   CreateAgendaJobs1763700000000,
   CreateJobs1763710000000,
   CreateExecutionFlags1763720000000,
+  CreateOwnerExclusionsAndInstallations1763730000000,
 ];

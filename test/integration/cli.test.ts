@@ -11,7 +11,7 @@ import { silentLogger } from '../support/logger.js';
 
 const CONFIG_VARIABLES = [
   'DATABASE_URL', 'SQLITE_PATH', 'HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'REDIS_URL', 'QUEUE_POLL_INTERVAL_MS',
-  'QUEUE_LOCK_LIFETIME_MS', 'WORKER_CONCURRENCY', 'ARTIFACTS_DIR', 'SHUTDOWN_GRACE_MS',
+  'QUEUE_LOCK_LIFETIME_MS', 'WORKER_CONCURRENCY', 'ARTIFACTS_DIR', 'SHUTDOWN_GRACE_MS', 'EXCLUDED_OWNERS',
 ];
 
 interface Run {
@@ -110,6 +110,30 @@ describe('qa (the real process)', () => {
     expect([unknownOrg.code, unknownOrg.stderr.includes('No organization with slug "nobody"')]).toEqual([2, true]);
     const unknownCapability = await qa(['flags', 'pause', 'everything'], env);
     expect([unknownCapability.code, unknownCapability.stderr.includes('Unknown capability')]).toEqual([2, true]);
+  });
+
+  it('qa owners exclude and qa installations connect record what the repository rules check', async () => {
+    const path = join(folder, 'admission.sqlite');
+    const env = { SQLITE_PATH: path, LOG_LEVEL: 'silent' };
+    expect((await qa(['keys', 'create', '--org', 'acme'], env)).code).toBe(0);
+    const excluded = await qa(['owners', 'exclude', 'Spam-Bot'], env);
+    expect([excluded.code, excluded.stdout.trim()]).toEqual([0, 'Owner "spam-bot" is excluded']);
+    const connected = await qa(['installations', 'connect', '--installation', '42', '--org', 'acme'], env);
+    expect(connected.code).toBe(0);
+    const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+    try {
+      const admission = await import('../../src/store/repository-admission.js');
+      const [{ id }] = (await dataSource.query("SELECT id FROM organizations WHERE slug = 'acme'")) as { id: string }[];
+      expect(await admission.isOwnerExcluded(dataSource, [], 'spam-bot')).toBe(true);
+      expect(await admission.isInstallationConnected(dataSource, 'codehost', '42', id!)).toBe(true);
+    } finally {
+      await dataSource.destroy();
+    }
+    const badOwner = await qa(['owners', 'exclude', 'not/an owner'], env);
+    expect([badOwner.code, /not a code-host owner name/.test(badOwner.stderr)]).toEqual([2, true]);
+    const noOrg = await qa(['installations', 'connect', '--installation', '7', '--org', 'nobody'], env);
+    expect([noOrg.code, /No organization with slug "nobody"/.test(noOrg.stderr)]).toEqual([2, true]);
+    expect((await qa(['installations', 'connect', '--org', 'acme'], env)).code).toBe(2);
   });
 
   it('qa migrate creates and migrates the embedded SQLite database, then exits 0', async () => {

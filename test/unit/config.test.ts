@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined },
       worker: { concurrency: 4, shutdownGraceMs: 30_000 },
       artifacts: { dir: './data/artifacts' },
+      repositories: { excludedOwners: [] },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
         WORKER_CONCURRENCY: '8',
         ARTIFACTS_DIR: '/var/lib/qa/artifacts',
         SHUTDOWN_GRACE_MS: '0',
+        EXCLUDED_OWNERS: ' Evil-Corp, spam-bot ,',
       },
       { isTTY: true },
     );
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 100, lockLifetimeMs: 60_000, redisUrl: 'redis://cache:6379/2' },
       worker: { concurrency: 8, shutdownGraceMs: 0 },
       artifacts: { dir: '/var/lib/qa/artifacts' },
+      repositories: { excludedOwners: ['evil-corp', 'spam-bot'] },
     });
   });
 
@@ -66,6 +69,10 @@ describe('loadConfig', () => {
       path: '/tmp/x.sqlite',
     });
     expect(loadConfig({ DATABASE_URL: 'mariadb://root@127.0.0.1/qa' }).database.kind).toBe('mysql');
+  });
+
+  it('refuses an excluded-owners list with something that is not an owner name, naming the variable', () => {
+    expect(() => loadConfig({ EXCLUDED_OWNERS: 'ok-owner, not/an owner' })).toThrow(/EXCLUDED_OWNERS must be a comma-separated list/);
   });
 
   it('treats an empty variable as unset', () => {

@@ -1,0 +1,34 @@
+import type { DataSource } from 'typeorm';
+import { userError } from '../core/errors.js';
+import { ExcludedOwner } from './entities/excluded-owner.entity.js';
+import { Installation } from './entities/installation.entity.js';
+import { Organization } from './entities/organization.entity.js';
+
+/** Adds an owner to the exclusion list (idempotent). */
+export async function excludeOwner(dataSource: DataSource, owner: string): Promise<void> {
+  await dataSource.createQueryBuilder().insert().into(ExcludedOwner).values({ owner: owner.toLowerCase() }).orIgnore().execute();
+}
+
+/** Whether an owner is excluded, by configuration (`EXCLUDED_OWNERS`) or by `qa owners exclude`. */
+export async function isOwnerExcluded(dataSource: DataSource, configured: readonly string[], owner: string): Promise<boolean> {
+  const name = owner.toLowerCase();
+  if (configured.includes(name)) return true;
+  return (await dataSource.getRepository(ExcludedOwner).countBy({ owner: name })) > 0;
+}
+
+/**
+ * Connects an installation to the organization with slug `orgSlug`. An installation belongs to one organization:
+ * connecting it elsewhere moves it (the administrator's decision, as in a dashboard).
+ */
+export async function connectInstallation(dataSource: DataSource, provider: string, installationId: string, orgSlug: string): Promise<void> {
+  const organization = await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
+  if (!organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
+  await dataSource
+    .getRepository(Installation)
+    .upsert({ provider, providerInstallationId: installationId, organizationId: organization.id }, ['provider', 'providerInstallationId']);
+}
+
+/** Whether the installation is connected to this organization. */
+export async function isInstallationConnected(dataSource: DataSource, provider: string, installationId: string, organizationId: string): Promise<boolean> {
+  return (await dataSource.getRepository(Installation).countBy({ provider, providerInstallationId: installationId, organizationId })) > 0;
+}
