@@ -5,10 +5,11 @@
 import type { DataSource } from 'typeorm';
 import { createApp } from './api/app.js';
 import { startHttpServer } from './api/server.js';
-import type { Config } from './config.js';
+import { processEnvironment, type Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createJobService } from './jobs/job-service.js';
 import { createRulePlanner } from './planner/rule-planner.js';
+import { createRepositoryService } from './repos/repository-service.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
 import { userError } from './core/errors.js';
 import type { Capability } from './core/execution.js';
@@ -17,6 +18,7 @@ import { Organization } from './store/entities/organization.entity.js';
 import { setCapabilityPaused } from './store/execution-flags.js';
 import { connectInstallation, excludeOwner } from './store/repository-admission.js';
 import { openStore } from './store/open-store.js';
+import { enqueueOnboarding } from './workflows/onboarding.js';
 import { enqueueQaRun } from './workflows/qa-run.js';
 import { workflowJobs } from './workflows/registry.js';
 
@@ -99,7 +101,14 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       planner: createRulePlanner(),
       startRun: (jobId) => enqueueQaRun(worker.queue.agenda, jobId),
     });
-    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, logger }));
+    const environment = processEnvironment();
+    const repositories = createRepositoryService({
+      dataSource,
+      config: config.repositories,
+      readSecret: (name) => environment[name],
+      startOnboarding: (ingestionRunId) => enqueueOnboarding(worker.queue.agenda, ingestionRunId),
+    });
+    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, repositories, logger }));
     logger.info({ host: config.http.host, port: http.port }, 'listening');
     started.push({ stop: () => http.close() });
   } catch (error) {

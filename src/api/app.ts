@@ -3,14 +3,17 @@ import type { DataSource } from 'typeorm';
 import { SET_A, SET_B } from '../core/naming.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { Logger } from '../logger.js';
+import type { RepositoryService } from '../repos/repository-service.js';
 import { requireApiKey } from './auth.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
 import { createJobsRouter } from './jobs.router.js';
+import { createRepositoriesRouter } from './repositories.router.js';
 
 export interface AppDeps {
   dataSource: DataSource;
   jobs: JobService;
+  repositories: RepositoryService;
   logger: Logger;
 }
 
@@ -18,12 +21,13 @@ export interface AppDeps {
  * The Express app. Bodies are parsed per router, never globally: signature-checked webhook routes (later issues)
  * must see the raw bytes.
  */
-export function createApp({ dataSource, jobs, logger }: AppDeps): Express {
+export function createApp({ dataSource, jobs, repositories, logger }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
   const auth = requireApiKey(dataSource);
   for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs));
+  app.use('/api/repositories', auth, createRepositoriesRouter(repositories));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'route.not_found', message: 'No such endpoint' } });
   });

@@ -5,8 +5,8 @@ import { JOB_TRIGGERS } from '../core/job.js';
 import type { NamingSet } from '../core/naming.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
 import { validationError } from './error-mapper.js';
+import { commitSha, hostnameList, httpUrl } from './fields.js';
 
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const id = z.string().min(1).max(64);
 
 /** The create body under one naming set: unknown fields rejected, exactly one of the check id and the task. */
@@ -23,9 +23,9 @@ function createBody(names: NamingSet) {
         .max(4_000)
         .refine((task) => splitClarifications(task).rounds.length === 0, 'may not carry a Clarifications section; answer through /clarifications')
         .optional(),
-      commitSha: z.string().regex(/^[0-9a-f]{7,64}$/i, 'must be 7 to 64 hexadecimal characters').optional(),
-      baseUrl: z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: 'must be an http(s) URL' }),
-      networkAllowlist: z.array(z.string().regex(HOSTNAME, 'must be a hostname')).max(100).default([]),
+      commitSha: commitSha.optional(),
+      baseUrl: httpUrl,
+      networkAllowlist: hostnameList,
       trigger: z.enum(JOB_TRIGGERS),
       channelContext: z.record(z.string(), z.unknown()).optional(),
     })
@@ -42,7 +42,7 @@ function createBody(names: NamingSet) {
         naturalLanguageTask: body.naturalLanguageTask,
         commitSha: body.commitSha,
         baseUrl: body.baseUrl,
-        networkAllowlist: body.networkAllowlist.map((host) => host.toLowerCase()),
+        networkAllowlist: body.networkAllowlist,
         trigger: body.trigger,
         channelContext: body.channelContext,
       };
@@ -51,7 +51,7 @@ function createBody(names: NamingSet) {
 
 const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1) });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error);
   return result.data;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, userError } from '../core/errors.js';
-import { pausedError, type Capability } from '../core/execution.js';
+import type { Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
 import type { Planner } from '../planner/planner.js';
@@ -9,7 +9,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
-import { pausedCapabilities } from '../store/execution-flags.js';
+import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { appendJobEvent } from './job-events.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
@@ -65,11 +65,7 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
   }
 
   /** 503 before anything is written when an operator has paused what this work needs. */
-  async function assertRunning(organizationId: string, needed: Capability[]): Promise<void> {
-    const paused = await pausedCapabilities(dataSource, organizationId);
-    const blocked = needed.find((capability) => paused.has(capability));
-    if (blocked) throw pausedError(blocked);
-  }
+  const assertRunning = (organizationId: string, needed: Capability[]) => assertCapabilitiesRunning(dataSource, organizationId, needed);
 
   async function interpret(task: string, repository: ConnectedRepository): Promise<Interpretation> {
     return planner.interpret(task, { testValueNames: Object.keys(repository.testValueSecretRefs) });

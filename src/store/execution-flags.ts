@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Capability } from '../core/execution.js';
+import { pausedError, type Capability } from '../core/execution.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
 
 export const GLOBAL_SCOPE = 'global';
@@ -22,4 +22,11 @@ export async function pausedCapabilities(dataSource: DataSource, organizationId:
     .getRepository(ExecutionFlag)
     .find({ select: { capability: true }, where: [{ scope: GLOBAL_SCOPE, paused: true }, { scope: organizationId, paused: true }] });
   return new Set(rows.map((row) => row.capability as Capability));
+}
+
+/** Throws the 503 `execution.paused` when any capability this work needs is paused for the organization. */
+export async function assertCapabilitiesRunning(dataSource: DataSource, organizationId: string, needed: Capability[]): Promise<void> {
+  const paused = await pausedCapabilities(dataSource, organizationId);
+  const blocked = needed.find((capability) => paused.has(capability));
+  if (blocked) throw pausedError(blocked);
 }

@@ -8,11 +8,13 @@ import { CreateAgendaJobs1763700000000 } from '../../migrations/1763700000000-cr
 import { CreateJobs1763710000000 } from '../../migrations/1763710000000-create-jobs.js';
 import { CreateExecutionFlags1763720000000 } from '../../migrations/1763720000000-create-execution-flags.js';
 import { CreateOwnerExclusionsAndInstallations1763730000000 } from '../../migrations/1763730000000-create-owner-exclusions-and-installations.js';
+import { CreateIngestionRuns1763740000000 } from '../../migrations/1763740000000-create-ingestion-runs.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Check } from './entities/check.entity.js';
 import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
+import { IngestionRun } from './entities/ingestion-run.entity.js';
 import { Installation } from './entities/installation.entity.js';
 import { ConnectedRepository } from './entities/connected-repository.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
@@ -22,7 +24,7 @@ import { Organization } from './entities/organization.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -31,4 +33,5 @@ export const migrations: ClassList = [
   CreateJobs1763710000000,
   CreateExecutionFlags1763720000000,
   CreateOwnerExclusionsAndInstallations1763730000000,
+  CreateIngestionRuns1763740000000,
 ];

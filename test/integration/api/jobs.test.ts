@@ -1,23 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../../src/api/app.js';
-import { startHttpServer, type HttpServer } from '../../../src/api/server.js';
-import { createJobService } from '../../../src/jobs/job-service.js';
-import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
+import type { Queue } from '../../../src/queue/index.js';
 import { createApiKey, revokeApiKey } from '../../../src/store/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
-import { enqueueQaRun, QA_RUN_JOB } from '../../../src/workflows/qa-run.js';
+import { QA_RUN_JOB } from '../../../src/workflows/qa-run.js';
+import { startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
-import { silentLogger } from '../../support/logger.js';
 
 const RUNNABLE = 'Check that the pricing page lists three plans';
 const SIDE_EFFECT = 'Buy the cheapest item with the saved card';
 
 forEachDialect('job API', (dialect) => {
   const store = useTestStore(dialect);
-  let server: HttpServer;
+  let api: TestApi;
   let queue: Queue;
   let base: string;
   let key: string;
@@ -26,15 +22,13 @@ forEachDialect('job API', (dialect) => {
   let otherRepositoryId: string;
 
   beforeAll(async () => {
-    queue = createQueue(store(), { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, createNotificationChannel(undefined));
-    const jobs = createJobService({ dataSource: store(), planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId) });
-    server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource: store(), jobs, logger: silentLogger() }));
-    base = `http://127.0.0.1:${server.port}`;
+    api = await startTestApi(store());
+    queue = api.queue;
+    base = api.base;
   });
 
   afterAll(async () => {
-    await server.close();
-    await queue.backend.disconnect();
+    await api.close();
   });
 
   async function connectRepository(organizationId: string): Promise<string> {

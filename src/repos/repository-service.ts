@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { RepositoriesConfig } from '../config.js';
+import { AppError, userError } from '../core/errors.js';
+import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
+import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
+import { assertCapabilitiesRunning } from '../store/execution-flags.js';
+import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
+
+/** A validated connect request (spec 2.3). */
+export interface ConnectRepositoryInput {
+  provider: string;
+  providerInstallationId: string;
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  cloneUrl: string;
+  baseUrl: string;
+  networkAllowlist: string[];
+  testValueSecretRefs: Record<string, string>;
+  evidenceProbeRefs: Record<string, EvidenceProbeRef>;
+  revision?: string;
+}
+
+export interface ConnectedRepositoryResult {
+  organizationId: string;
+  repositoryId: string;
+  ingestionRunId: string;
+  workflowId: string;
+}
+
+export interface RepositoryServiceDeps {
+  dataSource: DataSource;
+  config: RepositoriesConfig;
+  /** The server's value of an environment secret by name (probe URLs are checked against the allowlist). */
+  readSecret(name: string): string | undefined;
+  /** Starts the onboarding workflow of an ingestion run; resolves with the workflow id. */
+  startOnboarding(ingestionRunId: string): Promise<string>;
+}
+
+const forbidden = (code: string, message: string) => new AppError({ kind: 'user', code, status: 403, message });
+
+/**
+ * The evidence-probe rules: both refs name configured test values, and the probe URL (the server's value of the
+ * secret the URL ref names) is https on an allowlisted host. Messages name refs and variables, never values.
+ */
+function checkProbes(input: ConnectRepositoryInput, readSecret: (name: string) => string | undefined): void {
+  const allowlist = new Set(input.networkAllowlist);
+  for (const [criterion, probe] of Object.entries(input.evidenceProbeRefs)) {
+    for (const ref of ['urlValueRef', 'tokenValueRef'] as const) {
+      if (!Object.hasOwn(input.testValueSecretRefs, probe[ref])) {
+        throw userError('repository.probe_ref_unknown', `evidenceProbeRefs.${criterion}.${ref} "${probe[ref]}" is not a key of testValueSecretRefs`, {
+          details: { field: `evidenceProbeRefs.${criterion}.${ref}` },
+        });
+      }
+    }
+    const variable = input.testValueSecretRefs[probe.urlValueRef]!;
+    const field = `evidenceProbeRefs.${criterion}.urlValueRef`;
+    const value = readSecret(variable);
+    if (value === undefined || value === '') {
+      throw userError('repository.probe_url_unset', `The probe URL secret ${variable} is not set on the server`, { details: { field, variable } });
+    }
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    if (!url || url.protocol !== 'https:') {
+      throw userError('repository.probe_not_https', `The probe URL in ${variable} must be an https URL`, { details: { field, variable } });
+    }
+    if (!allowlist.has(url.hostname.toLowerCase())) {
+      throw userError('repository.probe_host_not_allowed', `The probe URL's host (from ${variable}) must be in networkAllowlist`, {
+        details: { field, variable },
+      });
+    }
+  }
+}
+
+export function createRepositoryService({ dataSource, config, readSecret, startOnboarding }: RepositoryServiceDeps) {
+  return {
+    /**
+     * Connects a repository and starts its onboarding. Every rule is checked before anything is stored: live
+     * and AI execution on (discovery drives a browser and the planner), the owner not excluded, the installation
+     * connected to this organization, the evidence probes sound.
+     */
+    async connect(organizationId: string, input: ConnectRepositoryInput): Promise<ConnectedRepositoryResult> {
+      await assertCapabilitiesRunning(dataSource, organizationId, ['live', 'ai']);
+      if (await isOwnerExcluded(dataSource, config.excludedOwners, input.owner)) {
+        throw forbidden('repository.owner_excluded', `Repositories of "${input.owner}" cannot be connected`);
+      }
+      if (!(await isInstallationConnected(dataSource, input.provider, input.providerInstallationId, organizationId))) {
+        throw forbidden(
+          'repository.installation_not_connected',
+          `Installation ${input.providerInstallationId} is not connected to this organization; an administrator connects it first`,
+        );
+      }
+      checkProbes(input, readSecret);
+
+      const repositoryId = randomUUID();
+      const ingestionRunId = randomUUID();
+      await dataSource.transaction(async (manager) => {
+        await manager.insert(ConnectedRepository, { id: repositoryId, organizationId, ...input, revision: input.revision ?? null });
+        await manager.insert(IngestionRun, { id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: null });
+      });
+      const workflowId = await startOnboarding(ingestionRunId);
+      await dataSource.getRepository(IngestionRun).update({ id: ingestionRunId }, { workflowId });
+      return { organizationId, repositoryId, ingestionRunId, workflowId };
+    },
+
+    async list(organizationId: string): Promise<ConnectedRepository[]> {
+      return dataSource.getRepository(ConnectedRepository).find({ where: { organizationId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    },
+
+    async get(organizationId: string, repositoryId: string): Promise<{ repository: ConnectedRepository; ingestionRuns: IngestionRun[] }> {
+      const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
+      if (!repository) {
+        throw new AppError({ kind: 'user', code: 'repository.not_found', status: 404, message: 'No repository with that id in this organization' });
+      }
+      const ingestionRuns = await dataSource.getRepository(IngestionRun).find({ where: { repositoryId }, order: { createdAt: 'ASC' } });
+      return { repository, ingestionRuns };
+    },
+  };
+}
+
+export type RepositoryService = ReturnType<typeof createRepositoryService>;

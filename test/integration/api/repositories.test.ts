@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createApiKey } from '../../../src/store/api-keys.js';
+import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
+import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
+import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
+import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { forEachDialect, useTestStore } from '../../support/dialects.js';
+
+const SECRETS = {
+  PROBE_URL: 'https://probe.shop.example/orders?token-in-url=s3cr3t-url',
+  PROBE_TOKEN: 's3cr3t-token',
+  PLAIN_PROBE_URL: 'http://probe.shop.example/orders',
+  FOREIGN_PROBE_URL: 'https://elsewhere.example/orders',
+};
+
+function validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    provider: 'codehost',
+    providerInstallationId: '42',
+    owner: 'acme',
+    name: 'shop',
+    defaultBranch: 'main',
+    cloneUrl: 'https://code.example/acme/shop.git',
+    baseUrl: 'https://shop.example',
+    networkAllowlist: ['Probe.Shop.Example'],
+    testValueSecretRefs: { orderProbeUrl: 'PROBE_URL', orderProbeToken: 'PROBE_TOKEN', demoPassword: 'DEMO_PASSWORD' },
+    evidenceProbeRefs: { orderCreated: { urlValueRef: 'orderProbeUrl', tokenValueRef: 'orderProbeToken' } },
+    ...overrides,
+  };
+}
+
+forEachDialect('repositories API', (dialect) => {
+  const store = useTestStore(dialect);
+  let api: TestApi;
+  let key: string;
+  let otherKey: string;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    api = await startTestApi(store(), { secrets: SECRETS, excludedOwners: ['evil-corp'] });
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  beforeEach(async () => {
+    const mine = await createApiKey(store(), 'acme');
+    const theirs = await createApiKey(store(), 'globex');
+    key = mine.key;
+    otherKey = theirs.key;
+    organizationId = mine.organization.id;
+    await connectInstallation(store(), 'codehost', '42', 'acme');
+    await connectInstallation(store(), 'codehost', '99', 'globex');
+  });
+
+  async function call(method: string, path: string, body?: unknown, auth = key) {
+    const response = await fetch(`${api.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read field by field
+    return { status: response.status, text, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
+  }
+
+  const stored = async () => Number((await store().query('SELECT COUNT(*) AS n FROM repositories'))[0].n) + Number((await store().query('SELECT COUNT(*) AS n FROM ingestion_runs'))[0].n);
+
+  it('connects a repository, queues its onboarding, and lists it; no secret value ever appears', async () => {
+    const connected = await call('POST', '/api/repositories', validBody({ revision: 'abcdef1' }));
+    expect(connected.status).toBe(202);
+    expect(Object.keys(connected.body).sort()).toEqual(['ingestionRunId', 'organizationId', 'repositoryId', 'workflowRunId']);
+    expect(connected.body.organizationId).toBe(organizationId);
+    const workflow = await api.queue.backend.repository.getJobById(connected.body.workflowRunId);
+    expect(workflow).toMatchObject({ name: ONBOARDING_JOB, data: { ingestionRunId: connected.body.ingestionRunId } });
+
+    const one = await call('GET', `/api/repositories/${connected.body.repositoryId}`);
+    expect(one.body.repository).toMatchObject({ repositoryId: connected.body.repositoryId, owner: 'acme', networkAllowlist: ['probe.shop.example'], revision: 'abcdef1' });
+    expect(one.body.ingestionRuns).toEqual([
+      expect.objectContaining({ ingestionRunId: connected.body.ingestionRunId, status: 'queued', workflowRunId: connected.body.workflowRunId }),
+    ]);
+    const list = await call('GET', '/api/repositories');
+    expect(list.body.repositories.map((r: { repositoryId: string }) => r.repositoryId)).toEqual([connected.body.repositoryId]);
+    for (const text of [connected.text, one.text, list.text]) {
+      for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+    }
+
+    const job = await call('POST', '/api/jobs', { projectId: connected.body.repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl: 'https://shop.example', trigger: 'cli' });
+    expect(job.status).toBe(202);
+  });
+
+  it.each([
+    ['a probe URL ref that is not a test value', { evidenceProbeRefs: { orderCreated: { urlValueRef: 'nope', tokenValueRef: 'orderProbeToken' } } }, 'repository.probe_ref_unknown', 'evidenceProbeRefs.orderCreated.urlValueRef'],
+    ['a probe token ref that is not a test value', { evidenceProbeRefs: { orderCreated: { urlValueRef: 'orderProbeUrl', tokenValueRef: 'nope' } } }, 'repository.probe_ref_unknown', 'evidenceProbeRefs.orderCreated.tokenValueRef'],
+    ['a probe URL secret not set on the server', { testValueSecretRefs: { orderProbeUrl: 'UNSET_URL', orderProbeToken: 'PROBE_TOKEN' } }, 'repository.probe_url_unset', 'evidenceProbeRefs.orderCreated.urlValueRef'],
+    ['a plain-http probe', { testValueSecretRefs: { orderProbeUrl: 'PLAIN_PROBE_URL', orderProbeToken: 'PROBE_TOKEN' } }, 'repository.probe_not_https', 'evidenceProbeRefs.orderCreated.urlValueRef'],
+    ['a probe host outside the allowlist', { testValueSecretRefs: { orderProbeUrl: 'FOREIGN_PROBE_URL', orderProbeToken: 'PROBE_TOKEN' } }, 'repository.probe_host_not_allowed', 'evidenceProbeRefs.orderCreated.urlValueRef'],
+    ['an unknown field', { organizationId: 'theirs' }, 'request.invalid', '(body)'],
+    ['another provider', { provider: 'elsewhere' }, 'request.invalid', 'provider'],
+    ['a plain-http clone URL', { cloneUrl: 'http://code.example/acme/shop.git' }, 'request.invalid', 'cloneUrl'],
+    ['an owner with a slash', { owner: 'acme/evil' }, 'request.invalid', 'owner'],
+    ['a secret ref that is not a variable name', { testValueSecretRefs: { demo: 'lower-case' } }, 'request.invalid', 'testValueSecretRefs.demo'],
+    ['a branch with a space', { defaultBranch: 'main branch' }, 'request.invalid', 'defaultBranch'],
+  ])('rejects %s with 400, storing nothing', async (_what, overrides, code, field) => {
+    const response = await call('POST', '/api/repositories', validBody(overrides));
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code, details: { field } });
+    for (const secret of Object.values(SECRETS)) expect(response.text).not.toContain(secret);
+    expect(await stored()).toBe(0);
+  });
+
+  describe('refusals before anything is stored', () => {
+    it('refuses an excluded owner, by configuration or by record, with 403', async () => {
+      const configured = await call('POST', '/api/repositories', validBody({ owner: 'Evil-Corp' }));
+      expect([configured.status, configured.body.error.code]).toEqual([403, 'repository.owner_excluded']);
+      await excludeOwner(store(), 'acme');
+      const recorded = await call('POST', '/api/repositories', validBody());
+      expect([recorded.status, recorded.body.error.code]).toEqual([403, 'repository.owner_excluded']);
+      expect(await stored()).toBe(0);
+    });
+
+    it('refuses an installation not connected to the caller’s organization with 403', async () => {
+      const unknown = await call('POST', '/api/repositories', validBody({ providerInstallationId: '7' }));
+      expect([unknown.status, unknown.body.error.code]).toEqual([403, 'repository.installation_not_connected']);
+      const theirs = await call('POST', '/api/repositories', validBody({ providerInstallationId: '99' }));
+      expect(theirs.status).toBe(403);
+      expect((await call('POST', '/api/repositories', validBody({ providerInstallationId: '99' }), otherKey)).status).toBe(202);
+    });
+
+    it('answers 503 while live or AI execution is paused', async () => {
+      await setCapabilityPaused(store(), 'ai', true);
+      const ai = await call('POST', '/api/repositories', validBody());
+      expect([ai.status, ai.body.error.details.capability]).toEqual([503, 'ai']);
+      await setCapabilityPaused(store(), 'ai', false);
+      await setCapabilityPaused(store(), 'live', true, organizationId);
+      expect((await call('POST', '/api/repositories', validBody())).status).toBe(503);
+      expect(await stored()).toBe(0);
+    });
+  });
+
+  it('hides other organizations’ repositories: 404 by id, absent from the list', async () => {
+    const theirs = await call('POST', '/api/repositories', validBody({ providerInstallationId: '99' }), otherKey);
+    const lookup = await call('GET', `/api/repositories/${theirs.body.repositoryId}`);
+    expect([lookup.status, lookup.body.error.code]).toEqual([404, 'repository.not_found']);
+    expect((await call('GET', '/api/repositories')).body.repositories).toEqual([]);
+  });
+});

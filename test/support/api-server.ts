@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { createApp } from '../../src/api/app.js';
+import { startHttpServer } from '../../src/api/server.js';
+import { createJobService } from '../../src/jobs/job-service.js';
+import { createRulePlanner } from '../../src/planner/rule-planner.js';
+import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
+import { createRepositoryService } from '../../src/repos/repository-service.js';
+import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
+import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+import { silentLogger } from './logger.js';
+
+export interface TestApi {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  /** The queue the API enqueues workflows on (no worker runs them). */
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's real HTTP app on a random loopback port, wired as `qa start` wires it, over a test store. The
+ * server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS.
+ */
+export async function startTestApi(dataSource: DataSource, options: { secrets?: Record<string, string>; excludedOwners?: string[] } = {}): Promise<TestApi> {
+  const queue = createQueue(dataSource, { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, createNotificationChannel(undefined));
+  const jobs = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId) });
+  const repositories = createRepositoryService({
+    dataSource,
+    config: { excludedOwners: options.excludedOwners ?? [] },
+    readSecret: (name) => options.secrets?.[name],
+    startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
+  });
+  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, repositories, logger: silentLogger() }));
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    queue,
+    async close() {
+      await server.close();
+      await queue.backend.disconnect();
+    },
+  };
+}
