@@ -40,3 +40,24 @@ export async function startTestApi(dataSource: DataSource, options: { secrets?: 
     },
   };
 }
+
+export interface ApiResponse {
+  status: number;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read field by field in tests
+  body: Record<string, any>;
+}
+
+/**
+ * One HTTP call to the API: `body` is sent as JSON (a string is sent as it is, for malformed-JSON tests); `auth`
+ * is the API key, or null for none.
+ */
+export async function callApi(base: string, method: string, path: string, body: unknown, auth: string | null): Promise<ApiResponse> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: (text ? JSON.parse(text) : undefined) as ApiResponse['body'] };
+}

@@ -5,7 +5,7 @@ import { createApiKey, revokeApiKey } from '../../../src/store/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { QA_RUN_JOB } from '../../../src/workflows/qa-run.js';
-import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const RUNNABLE = 'Check that the pricing page lists three plans';
@@ -60,16 +60,7 @@ forEachDialect('job API', (dialect) => {
     otherRepositoryId = await connectRepository(theirs.organization.id);
   });
 
-  async function call(method: string, path: string, body?: unknown, auth: string | null = key) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read field by field
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
-  }
+  const call = (method: string, path: string, body?: unknown, auth: string | null = key) => callApi(base, method, path, body, auth);
 
   const createA = (fields: Record<string, unknown>) =>
     call('POST', '/api/jobs', { projectId: repositoryId, baseUrl: 'https://shop.example', trigger: 'cli', ...fields });

@@ -3,7 +3,7 @@ import { createApiKey } from '../../../src/store/api-keys.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
-import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const SECRETS = {
@@ -54,16 +54,7 @@ forEachDialect('repositories API', (dialect) => {
     await connectInstallation(store(), 'codehost', '99', 'globex');
   });
 
-  async function call(method: string, path: string, body?: unknown, auth = key) {
-    const response = await fetch(`${api.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read field by field
-    return { status: response.status, text, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
-  }
+  const call = (method: string, path: string, body?: unknown, auth = key) => callApi(api.base, method, path, body, auth);
 
   const stored = async () => Number((await store().query('SELECT COUNT(*) AS n FROM repositories'))[0].n) + Number((await store().query('SELECT COUNT(*) AS n FROM ingestion_runs'))[0].n);
 
