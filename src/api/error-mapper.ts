@@ -15,6 +15,13 @@ export function validationError(error: z.ZodError): AppError {
   });
 }
 
+/** Parses a request part with its schema; a failure is the API's 400 naming the field. */
+export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
 /** Body-parser failures carry `type` and `status`; they are the client's (malformed JSON, too large, wrong charset). */
 function bodyParserError(error: unknown): AppError | undefined {
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };

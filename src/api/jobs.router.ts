@@ -1,10 +1,11 @@
-import express, { Router, type Response } from 'express';
+import express, { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
 import type { NamingSet } from '../core/naming.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
-import { validationError } from './error-mapper.js';
+import { organizationOf } from './auth.js';
+import { parse } from './error-mapper.js';
 import { commitSha, hostnameList, httpUrl } from './fields.js';
 
 const id = z.string().min(1).max(64);
@@ -51,12 +52,6 @@ function createBody(names: NamingSet) {
 
 const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1) });
 
-export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error);
-  return result.data;
-}
-
 /** 202 body for a created job, in this naming set's words. */
 function createdBody(names: NamingSet, created: CreatedJob): Record<string, unknown> {
   const parent = created.parentJobId ? { [names.parentId]: created.parentJobId } : {};
@@ -92,8 +87,6 @@ function viewBody(names: NamingSet, { job, childJobIds, events }: JobView): Reco
   };
 }
 
-const orgOf = (res: Response): string => res.locals.organizationId as string;
-
 /** How often a follower looks for new events while its job runs (the worker may be another process). */
 const FOLLOW_POLL_MS = 200;
 const afterQuery = z.strictObject({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
@@ -104,14 +97,14 @@ export function createJobsRouter(names: NamingSet, jobs: JobService): Router {
   router.use(express.json({ limit: '256kb' }));
 
   router.post('/', async (req, res) => {
-    const created = await jobs.create(orgOf(res), parse(createBody(names), req.body));
+    const created = await jobs.create(organizationOf(res), parse(createBody(names), req.body));
     res.status(202).json(createdBody(names, created));
   });
 
   router.post('/:id/clarifications', async (req, res) => {
     const { answers } = parse(answersBody, req.body);
-    const created = await jobs.answer(orgOf(res), req.params.id, answers);
-    res.status(202).json(createdBody(names, { ...created, parentJobId: req.params.id }));
+    const created = await jobs.answer(organizationOf(res), req.params.id, answers);
+    res.status(202).json(createdBody(names, created));
   });
 
   /**
@@ -121,7 +114,7 @@ export function createJobsRouter(names: NamingSet, jobs: JobService): Router {
    */
   router.get('/:id/events', async (req, res) => {
     const { after = -1 } = parse(afterQuery, req.query);
-    const organizationId = orgOf(res);
+    const organizationId = organizationOf(res);
     let batch = await jobs.eventsAfter(organizationId, req.params.id, after);
     let closed = false;
     req.on('close', () => {
@@ -148,7 +141,7 @@ export function createJobsRouter(names: NamingSet, jobs: JobService): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(viewBody(names, await jobs.get(orgOf(res), req.params.id)));
+    res.json(viewBody(names, await jobs.get(organizationOf(res), req.params.id)));
   });
 
   return router;

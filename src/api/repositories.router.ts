@@ -1,10 +1,11 @@
-import express, { Router, type Response } from 'express';
+import express, { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
 import type { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { RepositoryService } from '../repos/repository-service.js';
+import { organizationOf } from './auth.js';
 import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
-import { parse } from './jobs.router.js';
+import { parse } from './error-mapper.js';
 
 const SEMANTIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
@@ -43,15 +44,13 @@ function repositoryBody(repository: ConnectedRepository): Record<string, unknown
   return { repositoryId: id, ...fields };
 }
 
-const orgOf = (res: Response): string => res.locals.organizationId as string;
-
 /** `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`. */
 export function createRepositoriesRouter(repositories: RepositoryService): Router {
   const router = Router();
   router.use(express.json({ limit: '256kb' }));
 
   router.post('/', async (req, res) => {
-    const connected = await repositories.connect(orgOf(res), parse(connectBody, req.body));
+    const connected = await repositories.connect(organizationOf(res), parse(connectBody, req.body));
     res.status(202).json({
       organizationId: connected.organizationId,
       repositoryId: connected.repositoryId,
@@ -61,11 +60,11 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
   });
 
   router.get('/', async (_req, res) => {
-    res.json({ repositories: (await repositories.list(orgOf(res))).map(repositoryBody) });
+    res.json({ repositories: (await repositories.list(organizationOf(res))).map(repositoryBody) });
   });
 
   router.get('/:id', async (req, res) => {
-    const { repository, ingestionRuns } = await repositories.get(orgOf(res), req.params.id);
+    const { repository, ingestionRuns } = await repositories.get(organizationOf(res), req.params.id);
     res.json({
       repository: repositoryBody(repository),
       ingestionRuns: ingestionRuns.map((run) => ({

@@ -43,6 +43,20 @@ export function userError(code: string, message: string, options: FactoryOptions
   return new AppError({ status: 400, ...options, kind: 'user', code, message });
 }
 
+/**
+ * An id that does not exist in the caller's organization: 404, also for another organization's ids, so existence
+ * is never revealed. `field` names the request field that held the id, when there is one.
+ */
+export function notFoundError(what: string, field?: string): AppError {
+  return new AppError({
+    kind: 'user',
+    code: `${what}.not_found`,
+    status: 404,
+    message: `No ${what} with that id in this organization`,
+    details: field ? { field } : undefined,
+  });
+}
+
 /** The environment failed; HTTP 503 unless another status is given. */
 export function operationalError(code: string, message: string, options: FactoryOptions = {}): AppError {
   return new AppError({ status: 503, ...options, kind: 'operational', code, message });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
-import { AppError, userError } from '../core/errors.js';
+import { AppError, notFoundError as notFound, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
@@ -43,15 +43,6 @@ export interface JobServiceDeps {
 }
 
 const FINISHED = new Set<JobStatus>(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
-
-export const notFound = (what: 'job' | 'repository' | 'check', field?: string): AppError =>
-  new AppError({
-    kind: 'user',
-    code: `${what}.not_found`,
-    status: 404,
-    message: `No ${what} with that id in this organization`,
-    details: field ? { field } : undefined,
-  });
 
 /**
  * The job use cases. Every read and write is scoped by the caller's organization; another organization's ids are

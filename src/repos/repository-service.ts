@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { RepositoriesConfig } from '../config.js';
-import { AppError, userError } from '../core/errors.js';
+import { AppError, notFoundError, userError } from '../core/errors.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
@@ -110,7 +110,7 @@ export function createRepositoryService({ dataSource, config, readSecret, startO
     async get(organizationId: string, repositoryId: string): Promise<{ repository: ConnectedRepository; ingestionRuns: IngestionRun[] }> {
       const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
       if (!repository) {
-        throw new AppError({ kind: 'user', code: 'repository.not_found', status: 404, message: 'No repository with that id in this organization' });
+        throw notFoundError('repository');
       }
       const ingestionRuns = await dataSource.getRepository(IngestionRun).find({ where: { repositoryId }, order: { createdAt: 'ASC' } });
       return { repository, ingestionRuns };

@@ -46,7 +46,6 @@ export class MySqlBackend implements AgendaBackend {
   private readonly dataSource: DataSource;
   private readonly ensureSchema: boolean;
   private readonly table: string;
-  private executor: SqlExecutor | undefined;
 
   constructor(connection: MySqlBackendConnection, options: MySqlBackendOptions = {}) {
     this.table = assertSafeTableName(options.tableName ?? DEFAULT_TABLE_NAME);
@@ -69,10 +68,7 @@ export class MySqlBackend implements AgendaBackend {
    * call it yourself after `agenda.stop()` (the service's worker does).
    */
   async disconnect(): Promise<void> {
-    const executor = this.executor;
-    this.executor = undefined;
-    this.repository.detach();
-    await executor?.close();
+    await this.repository.detach()?.close();
     if (this.ownsConnection && this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 
@@ -86,8 +82,7 @@ export class MySqlBackend implements AgendaBackend {
         await runner.release();
       }
     }
-    this.executor = executorFor(this.dataSource);
-    return this.executor;
+    return executorFor(this.dataSource);
   }
 }
 

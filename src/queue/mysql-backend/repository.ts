@@ -62,10 +62,12 @@ export class SqlJobRepository implements JobRepository {
     await this.connecting;
   }
 
-  /** Forgets the executor; the backend closes the connection it owns. A later `connect` starts afresh. */
-  detach(): void {
+  /** Forgets the executor and hands it back for closing; a later `connect` starts afresh. */
+  detach(): SqlExecutor | undefined {
+    const executor = this.executor;
     this.executor = undefined;
     this.connecting = undefined;
+    return executor;
   }
 
   async getJobById(id: string): Promise<JobParameters | null> {
