@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 
 /** Event kinds written so far; the workflow adds its own (step.started, step.passed, …). */
-export type JobEventType = 'job.created' | 'job.review_required' | 'job.queued' | 'job.answered';
+export type JobEventType = 'job.created' | 'job.review_required' | 'job.queued' | 'job.answered' | 'job.errored';
 
 /**
  * Appends an event at the job's next index. Inside the caller's transaction; the `(job_id, seq)` key makes a

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
-import { AppError, notFoundError as notFound, userError } from '../core/errors.js';
+import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
@@ -112,7 +112,20 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
     });
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
 
-    const workflowId = await startRun(jobId);
+    let workflowId: string;
+    try {
+      workflowId = await startRun(jobId);
+    } catch (error) {
+      // The job is committed but nothing will run it: say so on the job instead of leaving it queued forever.
+      await dataSource.transaction(async (manager) => {
+        await manager.update(Job, { id: jobId }, { status: 'errored' });
+        await appendJobEvent(manager, jobId, 'job.errored', { reason: 'the workflow could not be started' });
+      });
+      throw operationalError('job.start_failed', 'The job was recorded but its workflow could not be started; it is marked errored, try again', {
+        cause: error,
+        details: { jobId },
+      });
+    }
     await dataSource.transaction(async (manager) => {
       await manager.update(Job, { id: jobId }, { workflowId });
       await appendJobEvent(manager, jobId, 'job.queued', { workflowId });

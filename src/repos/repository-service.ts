@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { RepositoriesConfig } from '../config.js';
-import { AppError, notFoundError, userError } from '../core/errors.js';
+import { AppError, notFoundError, operationalError, userError } from '../core/errors.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
@@ -98,7 +98,17 @@ export function createRepositoryService({ dataSource, config, readSecret, startO
         await manager.insert(ConnectedRepository, { id: repositoryId, organizationId, ...input, revision: input.revision ?? null });
         await manager.insert(IngestionRun, { id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: null });
       });
-      const workflowId = await startOnboarding(ingestionRunId);
+      let workflowId: string;
+      try {
+        workflowId = await startOnboarding(ingestionRunId);
+      } catch (error) {
+        // The repository is connected but its onboarding will not run: mark the run, so a retry is visible.
+        await dataSource.getRepository(IngestionRun).update({ id: ingestionRunId }, { status: 'errored' });
+        throw operationalError('repository.onboarding_start_failed', 'The repository was connected but its onboarding could not be started', {
+          cause: error,
+          details: { repositoryId, ingestionRunId },
+        });
+      }
       await dataSource.getRepository(IngestionRun).update({ id: ingestionRunId }, { workflowId });
       return { organizationId, repositoryId, ingestionRunId, workflowId };
     },

@@ -208,7 +208,19 @@ forEachDialect('job API', (dialect) => {
         expect(child.body.run.naturalLanguageTask).toContain(question);
         expect(child.body.run.naturalLanguageTask).toContain(answers[i]);
       }
-      if (answered.body.status === undefined) expect(answered.body).toMatchObject({ workflowIdentity: expect.any(String), testId: expect.any(String) });
+      // A decisive answer settles the side effect: the child is runnable and its workflow is queued.
+      expect(answered.body).toMatchObject({ workflowIdentity: expect.any(String), testId: expect.any(String) });
+      expect(answered.body.status).toBeUndefined();
+      expect(child.body.run.status).toBe('queued');
+    });
+
+    it('an evasive answer leaves the child itself waiting for review, asking again', async () => {
+      const { jobId, questions } = await reviewJob();
+      const answered = await call('POST', `/api/jobs/${jobId}/clarifications`, { answers: questions.map(() => 'not sure') });
+      expect(answered.status).toBe(202);
+      expect(answered.body).toMatchObject({ status: 'review_required', parentJobId: jobId, resolution: { kind: 'needs_clarification' } });
+      expect(answered.body.resolution.questions).toEqual(questions);
+      expect(answered.body.workflowIdentity).toBeUndefined();
     });
 
     it('rejects the wrong number of answers, empty answers, and a job that is not waiting for answers', async () => {
