@@ -64,6 +64,7 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
           for (const { controller } of running.values()) controller.abort(new Error('worker shutting down'));
           finished = await waitForRuns(ABORT_SETTLE_MS);
         }
+        await queue.backend.repository.stopClaiming(queue.owner);
         const released = await queue.backend.repository.releaseLocksHeldBy(queue.owner);
         // The store's DataSource stays open (it is not the backend's); the backend's claim connections close.
         await queue.backend.disconnect();

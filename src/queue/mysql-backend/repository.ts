@@ -42,6 +42,34 @@ export class SqlJobRepository implements JobRepository {
 
   private executor: SqlExecutor | undefined;
   private connecting: Promise<void> | undefined;
+  /** Agenda instances (by name) that may not claim any more, and the claims still in flight per instance. */
+  private readonly stoppedOwners = new Set<string>();
+  private readonly claimsInFlight = new Map<string, Set<Promise<unknown>>>();
+
+  /** Counts a claim of `owner` as in flight until it settles, so `stopClaiming` can wait for it. */
+  private tracked<T>(owner: string | null, claim: () => Promise<T>): Promise<T> {
+    if (owner === null) return claim();
+    const running = claim();
+    let claims = this.claimsInFlight.get(owner);
+    if (!claims) this.claimsInFlight.set(owner, (claims = new Set()));
+    claims.add(running);
+    const settled = () => {
+      claims.delete(running);
+      if (claims.size === 0 && this.claimsInFlight.get(owner) === claims) this.claimsInFlight.delete(owner);
+    };
+    running.then(settled, settled);
+    return running;
+  }
+
+  /**
+   * Refuses every further claim by one Agenda instance and waits for its claims in flight. For a worker that
+   * stops: Agenda's queue filling keeps claiming due jobs after `drain()` (it only checks between scans), so a
+   * lock taken after `releaseLocksHeldBy` would otherwise stay until it expires. Not part of Agenda's interface.
+   */
+  async stopClaiming(owner: string): Promise<void> {
+    this.stoppedOwners.add(owner);
+    await Promise.allSettled([...(this.claimsInFlight.get(owner) ?? [])]);
+  }
 
   private get sql(): SqlExecutor {
     if (!this.executor) throw new Error('MySqlBackend is not connected: call connect() (Agenda does) first');
@@ -203,11 +231,13 @@ export class SqlJobRepository implements JobRepository {
    */
   async lockJob(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<JobParameters | undefined> {
     if (!job._id) return undefined;
-    const locked = await this.sql.execute(
+    const owner = options?.lastModifiedBy || null;
+    if (owner !== null && this.stoppedOwners.has(owner)) return undefined;
+    const locked = await this.tracked(owner, () => this.sql.execute(
       `UPDATE \`${this.table}\` SET locked_at = ?, last_modified_by = ?
         WHERE id = ? AND name = ? AND locked_at IS NULL AND next_run_at = ? AND disabled = 0`,
-      [toSqlDate(new Date()), options?.lastModifiedBy || null, String(job._id), job.name, toSqlDate(job.nextRunAt)],
-    );
+      [toSqlDate(new Date()), owner, String(job._id), job.name, toSqlDate(job.nextRunAt)],
+    ));
     if (locked !== 1) return undefined;
     return (await this.getJobById(String(job._id))) ?? undefined;
   }
@@ -225,15 +255,17 @@ export class SqlJobRepository implements JobRepository {
     now: Date | undefined,
     options: JobRepositoryOptions | undefined,
   ): Promise<JobParameters | undefined> {
-    const row = await this.sql.claim({
+    const owner = options?.lastModifiedBy || null;
+    if (owner !== null && this.stoppedOwners.has(owner)) return undefined;
+    const row = await this.tracked(owner, () => this.sql.claim({
       table: this.table,
       jobName,
       nextScanAt: toSqlDate(nextScanAt)!,
       lockDeadline: toSqlDate(lockDeadline)!,
       lockedAt: toSqlDate(now ?? new Date())!,
-      lastModifiedBy: options?.lastModifiedBy || null,
+      lastModifiedBy: owner,
       order: this.order,
-    });
+    }));
     return row ? rowToJob(row) : undefined;
   }
 
