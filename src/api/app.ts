@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { DataSource } from 'typeorm';
 import { SET_A, SET_B } from '../core/naming.js';
+import type { EventFeed } from '../jobs/event-feed.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
@@ -13,6 +14,8 @@ import { createRepositoriesRouter } from './repositories.router.js';
 export interface AppDeps {
   dataSource: DataSource;
   jobs: JobService;
+  /** Shared pollers behind GET …/:id/events. */
+  feed: EventFeed;
   repositories: RepositoryService;
   logger: Logger;
 }
@@ -21,12 +24,12 @@ export interface AppDeps {
  * The Express app. Bodies are parsed per router, never globally: signature-checked webhook routes (later issues)
  * must see the raw bytes.
  */
-export function createApp({ dataSource, jobs, repositories, logger }: AppDeps): Express {
+export function createApp({ dataSource, jobs, feed, repositories, logger }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
   const auth = requireApiKey(dataSource);
-  for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs));
+  for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs, feed));
   app.use('/api/repositories', auth, createRepositoriesRouter(repositories));
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'route.not_found', message: 'No such endpoint' } });

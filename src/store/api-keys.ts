@@ -70,7 +70,12 @@ export async function verifyApiKey(
   const [, prefix, secret] = match;
 
   const repository = dataSource.getRepository(ApiKey);
-  const apiKey = await repository.findOne({ where: { prefix }, relations: { organization: true } });
+  // One query (findOne with a relation adds a DISTINCT id query first): this runs on every API request.
+  const apiKey = await repository
+    .createQueryBuilder('apiKey')
+    .innerJoinAndSelect('apiKey.organization', 'organization')
+    .where('apiKey.prefix = :prefix', { prefix })
+    .getOne();
   const presented = sha256(secret);
   const stored = apiKey === null ? Buffer.alloc(presented.length) : Buffer.from(apiKey.secretHash, 'hex');
   const matches = stored.length === presented.length && timingSafeEqual(stored, presented);

@@ -1,0 +1,82 @@
+/**
+ * The two HTTP servers `bench/api.bench.ts` measures: the service's app wired as `startAll` in src/main.ts wires it,
+ * minus the worker (runnable jobs are only enqueued), and a bare Express app as the peer.
+ */
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import type { DataSource } from 'typeorm';
+import { createApp } from '../../src/api/app.js';
+import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
+import { startHttpServer, type HttpServer } from '../../src/api/server.js';
+import type { Config } from '../../src/config.js';
+import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
+import { createJobService } from '../../src/jobs/job-service.js';
+import { readJobProgress } from '../../src/jobs/job-progress.js';
+import type { Logger } from '../../src/logger.js';
+import { createRulePlanner } from '../../src/planner/rule-planner.js';
+import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
+import { createRepositoryService } from '../../src/repos/repository-service.js';
+import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
+import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+
+export interface BenchApi {
+  base: string;
+  feed: EventFeed;
+  queue: Queue;
+  /** Reads the event feed has made so far. */
+  feedReads(): number;
+  close(): Promise<void>;
+}
+
+/** The real app on a random loopback port. Nothing runs the queue: no worker is started. */
+export async function startServiceApi(config: Config, logger: Logger, dataSource: DataSource): Promise<BenchApi> {
+  const queue = createQueue(
+    dataSource,
+    { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
+    createNotificationChannel(config.queue.redisUrl),
+  );
+  const jobs = createJobService({
+    dataSource,
+    planner: createRulePlanner(),
+    startRun: (jobId) => enqueueQaRun(queue.agenda, jobId),
+    artifacts: createFileArtifactStorage(config.artifacts.dir), // only read (downloads); no worker writes here
+  });
+  const repositories = createRepositoryService({
+    dataSource,
+    config: config.repositories,
+    readSecret: () => undefined,
+    startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
+  });
+  let reads = 0;
+  const read: ReadProgress = (jobId, after) => {
+    reads++;
+    return readJobProgress(dataSource, jobId, after);
+  };
+  const feed = createEventFeed({ read, logger });
+  const server = await startHttpServer({ ...config.http, port: 0 }, createApp({ dataSource, jobs, feed, repositories, logger }));
+  return {
+    base: `http://${config.http.host}:${server.port}`,
+    feed,
+    queue,
+    feedReads: () => reads,
+    async close() {
+      feed.close();
+      await server.close();
+      await queue.backend.disconnect();
+    },
+  };
+}
+
+/** The peer: Express with its JSON body parser, a POST answering 202 and a GET answering a small JSON object. */
+export async function startBareExpress(host: string): Promise<{ base: string; server: HttpServer }> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.post('/things', express.json({ limit: '256kb' }), (req, res) => {
+    res.status(202).json({ id: randomUUID(), received: Object.keys(req.body as object).length });
+  });
+  app.get('/things/:id', (req, res) => {
+    res.json({ thing: { id: req.params.id, status: 'queued', createdAt: new Date() }, events: [] });
+  });
+  const server = await startHttpServer({ host, port: 0 }, app);
+  return { base: `http://${host}:${server.port}`, server };
+}
