@@ -1,19 +1,32 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
+import { registerAnswer } from './commands/answer.js';
 import { registerFlags } from './commands/flags.js';
+import { registerFollow } from './commands/follow.js';
 import { registerInstallations } from './commands/installations.js';
+import { registerJobs } from './commands/jobs.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOwners } from './commands/owners.js';
+import { registerRepos } from './commands/repos.js';
+import { registerRuns } from './commands/runs.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
 import { createCliContext, type CliContext } from './context.js';
+import { JobNotPassedError } from './job-outcome.js';
+import { processTerminal, type Terminal } from './terminal.js';
 
 /** Exit code of a run that failed: bad configuration, bad usage, or an error from the verb. */
 export const EXIT_FAILURE = 2;
+/** Exit code of a client verb whose job ended without passing (failed, errored, cancelled, review_required). */
+export const EXIT_JOB_NOT_PASSED = 1;
 
 /** Every verb lives in its own file under ./commands and registers itself here. */
-export function createProgram(context: CliContext, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Command {
+export function createProgram(
+  context: CliContext,
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  terminal: Terminal = processTerminal(),
+): Command {
   const program = new Command('qa')
     .description('QA job service: plain-language checks run in a real browser')
     .exitOverride() // set before the verbs are added, so they inherit it
@@ -25,6 +38,12 @@ export function createProgram(context: CliContext, print: (line: string) => void
   registerFlags(program, context, print);
   registerOwners(program, context, print);
   registerInstallations(program, context, print);
+  // Client verbs: they call the running service's REST API (QA_API_URL, QA_API_KEY), never the database.
+  registerJobs(program, context, terminal);
+  registerRuns(program, context, terminal);
+  registerFollow(program, context, terminal);
+  registerAnswer(program, context, terminal);
+  registerRepos(program, context, terminal);
   return program;
 }
 
@@ -35,13 +54,17 @@ export interface CliIo {
 
 /** Runs one command line and returns the process exit code; never throws. */
 export async function runCli(argv: readonly string[], io: CliIo = { env: processEnvironment(), stderr: process.stderr }): Promise<number> {
-  const program = createProgram(createCliContext(io.env));
+  const program = createProgram(createCliContext(io.env), undefined, { stdout: process.stdout, stderr: io.stderr });
   try {
     await program.parseAsync([...argv]);
     return 0;
   } catch (error) {
     // Commander has already printed its own usage errors and help.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_FAILURE;
+    if (error instanceof JobNotPassedError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT_JOB_NOT_PASSED;
+    }
     io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_FAILURE;
   }

@@ -1,60 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { verifyApiKey } from '../../src/store/api-keys.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
-
-const CONFIG_VARIABLES = [
-  'DATABASE_URL', 'SQLITE_PATH', 'HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'REDIS_URL', 'QUEUE_POLL_INTERVAL_MS',
-  'QUEUE_LOCK_LIFETIME_MS', 'WORKER_CONCURRENCY', 'ARTIFACTS_DIR', 'SHUTDOWN_GRACE_MS', 'EXCLUDED_OWNERS',
-];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real `qa` process, run from source through tsx, with only the given configuration variables set. */
-function spawnQa(args: string[], env: Record<string, string>) {
-  const inherited = { ...process.env };
-  for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    env: { ...inherited, LOG_FORMAT: 'json', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const run: Run = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  const exited = new Promise<Run>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ...run, code }));
-  });
-  return { child, run, exited };
-}
-
-const qa = (args: string[], env: Record<string, string>): Promise<Run> => spawnQa(args, env).exited;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort, qa, spawnQa, until } from '../support/qa-cli.js';
 
 const messages = (stdout: string) =>
   stdout

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { userError } from '../../core/errors.js';
+import { apiClientOf } from '../client-verbs.js';
+import type { CliContext } from '../context.js';
+import { printJson, type Terminal } from '../terminal.js';
+
+/** The repository's fields (spec 2.3) from a JSON file; a missing, unreadable or non-JSON file is the user's to fix. */
+async function readRepositoryFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+    throw userError('cli.file_unreadable', `Cannot read the repository file ${path}: ${why}`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw userError('cli.file_not_json', `The repository file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw userError('cli.file_not_object', `The repository file ${path} must hold one JSON object with the repository's fields`);
+  }
+  return body as Record<string, unknown>;
+}
+
+/** `qa repos connect --file repo.json`: POST /api/repositories with the file's fields; prints the 202 body. A client verb. */
+export function registerRepos(program: Command, context: CliContext, terminal: Terminal): void {
+  program
+    .command('repos')
+    .description('connect repositories through the API (needs QA_API_KEY)')
+    .command('connect')
+    .description('connect a repository and queue its onboarding')
+    .requiredOption('--file <path>', 'a JSON file with the repository fields: provider, providerInstallationId, owner, name, …')
+    .action(async (options: { file: string }) => {
+      const body = await readRepositoryFile(options.file);
+      printJson(terminal.stdout, await apiClientOf(context).call('POST', '/api/repositories', body));
+    });
+}

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+
+/** Every variable src/config.ts reads: none leaks from the test's own environment into a spawned `qa`. */
+export const CONFIG_VARIABLES = [
+  'DATABASE_URL', 'SQLITE_PATH', 'HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'REDIS_URL', 'QUEUE_POLL_INTERVAL_MS',
+  'QUEUE_LOCK_LIFETIME_MS', 'WORKER_CONCURRENCY', 'ARTIFACTS_DIR', 'SHUTDOWN_GRACE_MS', 'EXCLUDED_OWNERS',
+  'BROWSER_EXECUTABLE_PATH', 'BROWSER_NAVIGATION_TIMEOUT_MS', 'QA_API_URL', 'QA_API_KEY',
+];
+
+export interface QaRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface QaProcess {
+  child: ChildProcess;
+  /** What it has written so far (filled in as it runs). */
+  run: QaRun;
+  exited: Promise<QaRun>;
+}
+
+/** The real `qa` process, run from source through tsx (stdout and stderr are pipes), with only `env` configured. */
+export function spawnQa(args: string[], env: Record<string, string>): QaProcess {
+  const inherited = { ...process.env };
+  for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete inherited[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    env: { ...inherited, LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run: QaRun = { code: null, stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+  const exited = new Promise<QaRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ...run, code }));
+  });
+  return { child, run, exited };
+}
+
+export const qa = (args: string[], env: Record<string, string>): Promise<QaRun> => spawnQa(args, env).exited;
+
+export async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A loopback port nothing listens on (at the time of asking). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
