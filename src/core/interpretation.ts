@@ -3,9 +3,11 @@
  * carries clarification answers into the linked child job (spec 4.2).
  */
 import { userError } from './errors.js';
+import type { Plan } from './plan.js';
 
 export type Interpretation =
-  | { kind: 'runnable'; task: string; assumptions: string[] }
+  /** `plan` is what the run does; `assumptions` say how the task was read where it left room. */
+  | { kind: 'runnable'; task: string; assumptions: string[]; plan: Plan }
   | { kind: 'needs_clarification'; questions: string[]; ambiguities: string[]; assumptions: string[] };
 
 /** One answered `review_required` job: its questions and the answers, one per question, in question order. */

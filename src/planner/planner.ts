@@ -4,6 +4,8 @@ import type { Interpretation } from '../core/interpretation.js';
 export interface PlannerContext {
   /** Semantic names of the configured test values (never their values); may be empty. */
   testValueNames: string[];
+  /** Keys of the success criteria that have an evidence probe (the keys of `evidenceProbeRefs`); may be empty. */
+  evidenceCriteria: string[];
 }
 
 /** The planner port: the rule planner is the built-in default, an OpenAI-compatible planner is chosen by config. */

@@ -1,11 +1,17 @@
 /**
  * The built-in planner: no network, no model. Its first duty is the clarification policy of spec 3: a task that
  * could cause a real side effect, or that is too vague to know what to check, stops with questions; answers given
- * in `Clarifications:` blocks (core/interpretation.ts) resolve them.
+ * in `Clarifications:` blocks (core/interpretation.ts) resolve them. Only then is the task planned (plan-task.ts),
+ * which may ask its own questions (a clause it cannot turn into a step, a test value that is not configured).
+ *
+ * What answers do to the plan: an answer to the vague-task question is what gets planned; an answer that allows a
+ * side effect lets its clause become a step ("place the order" → click "Place order"); an answer that declines it
+ * ("no", "stop before paying") ends the plan before the first clause of that side effect.
  */
 import { splitClarifications, type ClarificationRound, type Interpretation } from '../core/interpretation.js';
+import { planTask } from './plan-task.js';
 import type { Planner, PlannerContext } from './planner.js';
-import { findSideEffects, SIDE_EFFECTS, type SideEffectHit } from './side-effects.js';
+import { findSideEffects, SIDE_EFFECTS, type SideEffectHit, type SideEffectKind } from './side-effects.js';
 import { describesCheck, isEvasive, VAGUE_QUESTION, vagueness } from './vagueness.js';
 
 export const BASE_URL_ASSUMPTION = 'Runs against the given baseUrl and the hosts of networkAllowlist only.';
@@ -33,10 +39,13 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
   const open: Open[] = [];
 
   // A vague task is resolved by answers that say what to check; those answers then count as part of the task.
+  // A vague task says nothing to plan either: the answers that said what to check are what gets planned.
   let scanned = original;
+  let planned = original;
   const vague = vagueness(original);
   if (vague !== undefined) {
     const descriptions = answersTo(rounds, VAGUE_QUESTION).filter(describesCheck);
+    planned = descriptions.join('\n');
     if (descriptions.length === 0) open.push({ question: VAGUE_QUESTION, ambiguity: withEarlier(vague, rounds, VAGUE_QUESTION), index: -1 });
     for (const description of descriptions) {
       answered.push(answeredAssumption(VAGUE_QUESTION, description));
@@ -45,12 +54,14 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
   }
 
   const hits = findSideEffects(scanned);
+  const declined = new Map<SideEffectKind, string>();
   for (const rule of SIDE_EFFECTS) {
     const ofKind = hits.filter((hit) => hit.kind === rule.kind);
     if (ofKind.length === 0) continue;
     const decision = answersTo(rounds, rule.question).filter((answer) => !isEvasive(answer)).at(-1);
     if (decision !== undefined) {
       answered.push(answeredAssumption(rule.question, decision));
+      if (declines(decision)) declined.set(rule.kind, decision);
       continue;
     }
     const ambiguity = `${rule.risk}: ${excerpts(ofKind)}.`;
@@ -67,8 +78,37 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
       assumptions,
     };
   }
+  const stop = findSideEffects(planned).find((hit) => declined.has(hit.kind));
+  const result = planTask({
+    text: planned,
+    testValueNames: context.testValueNames,
+    evidenceCriteria: context.evidenceCriteria,
+    stopAt: stop?.index,
+    answerTo: (question) => answersTo(rounds, question).filter((answer) => !isEvasive(answer)).at(-1),
+  });
+  if (result.kind === 'questions') {
+    return {
+      kind: 'needs_clarification',
+      questions: result.open.map((item) => item.question),
+      ambiguities: result.open.map((item) => withEarlier(item.ambiguity, rounds, item.question)),
+      assumptions,
+    };
+  }
   const authorised = hits.length > 0;
-  return { kind: 'runnable', task, assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION] };
+  const stopped = stop === undefined ? [] : [`Stops before "${shorten(stop.excerpt)}", as answered (${JSON.stringify(declined.get(stop.kind))}): nothing from there on runs.`];
+  return {
+    kind: 'runnable',
+    task,
+    assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION, ...stopped, ...result.assumptions],
+    plan: result.plan,
+  };
+}
+
+const DECLINE = /^\W*(?:no|nope|nah|never|don'?t|do not|stop|not|skip|cancel|abort|avoid|neither|none)\b|\b(?:stop (?:right |just )?(?:before|at)|do not|don'?t|must not|should not|shouldn'?t|without (?:paying|buying|ordering|sending|deleting|submitting|publishing|inviting))\b/i;
+
+/** An answer that refuses the side effect it was asked about ("No", "no — stop before paying", "don't send it"). */
+export function declines(answer: string): boolean {
+  return DECLINE.test(answer.trim());
 }
 
 /** Every answer given to `question`, oldest round first. */

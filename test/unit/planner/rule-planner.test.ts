@@ -5,7 +5,7 @@ import { SIDE_EFFECTS, type SideEffectKind } from '../../../src/planner/side-eff
 import { VAGUE_QUESTION } from '../../../src/planner/vagueness.js';
 
 const planner = createRulePlanner();
-const context = { testValueNames: ['demo_user', 'demo_password'] };
+const context = { testValueNames: ['demo_user', 'demo_password'], evidenceCriteria: [] };
 const interpret = (task: string): Promise<Interpretation> => planner.interpret(task, context);
 const question = (kind: SideEffectKind): string => {
   const rule = SIDE_EFFECTS.find((candidate) => candidate.kind === kind);
@@ -132,7 +132,7 @@ describe('rule planner: reading and checking stays runnable', () => {
   ])('%j is runnable', async (task) => {
     const result = await interpret(task);
 
-    expect(result).toEqual({ kind: 'runnable', task, assumptions: expect.any(Array) });
+    expect(result).toEqual({ kind: 'runnable', task, assumptions: expect.any(Array), plan: expect.objectContaining({ steps: expect.any(Array) }) });
   });
 });
 
@@ -283,7 +283,7 @@ describe('rule planner: assumptions', () => {
   });
 
   it('says so when no test values are configured', async () => {
-    const result = await planner.interpret('Delete the demo account', { testValueNames: [] });
+    const result = await planner.interpret('Delete the demo account', { testValueNames: [], evidenceCriteria: [] });
 
     expect(result.assumptions).toContain('No test values are configured, so the run uses no stored credentials or inputs.');
   });

@@ -1,0 +1,97 @@
+/**
+ * A plan: what a run does, step by step, and what must hold for it to pass. The planner writes it from a task; the
+ * runner resolves each target against the live page; a passing run's resolved plan is compiled into a check. Plans
+ * are data (zod-checked wherever they cross a boundary: a planner's answer, a stored check, a queue payload).
+ */
+import { z } from 'zod';
+
+/**
+ * A page element described the way a person would: "the Sign in button", "the Email field", "the Pricing link",
+ * "the Plans heading". The runner maps `by` to Playwright's role, label, text and placeholder locators.
+ */
+export const targetSchema = z.strictObject({
+  /** `role` with an accessible role (button, link, heading, textbox, checkbox, combobox, …), or a label/text/placeholder match. */
+  by: z.enum(['role', 'label', 'text', 'placeholder']),
+  role: z.string().min(1).max(40).optional(),
+  /** The visible name, label or text, as the task said it. */
+  name: z.string().min(1).max(300),
+  /** Exact match (quoted in the task) or case-insensitive substring. */
+  exact: z.boolean().default(false),
+});
+export type Target = z.infer<typeof targetSchema>;
+
+/**
+ * A value typed or selected: written in the task (`literal`) or a test value by semantic name (`testValue`, a key
+ * of the repository's `testValueSecretRefs`), read from the named environment secret at run time only.
+ */
+export const valueSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('literal'), text: z.string().max(2_000) }),
+  z.strictObject({ kind: z.literal('testValue'), name: z.string().min(1).max(100) }),
+]);
+export type PlanValue = z.infer<typeof valueSchema>;
+
+const description = z.string().min(1).max(500);
+
+export const stepSchema = z.discriminatedUnion('action', [
+  /** A path on the target (`/pricing`) or a full URL on an allowed host. */
+  z.strictObject({ action: z.literal('navigate'), description, url: z.string().min(1).max(2_048) }),
+  z.strictObject({ action: z.literal('click'), description, target: targetSchema }),
+  z.strictObject({ action: z.literal('fill'), description, target: targetSchema, value: valueSchema }),
+  z.strictObject({ action: z.literal('select'), description, target: targetSchema, value: valueSchema }),
+  z.strictObject({ action: z.literal('check'), description, target: targetSchema, checked: z.boolean().default(true) }),
+  /** A key such as `Enter`, on the target or the page. */
+  z.strictObject({ action: z.literal('press'), description, key: z.string().min(1).max(40), target: targetSchema.optional() }),
+  z.strictObject({ action: z.literal('waitFor'), description, target: targetSchema }),
+  /** The page (or the target) shows `text`. */
+  z.strictObject({ action: z.literal('expectText'), description, text: z.string().min(1).max(500), target: targetSchema.optional(), criterion: z.string().optional() }),
+  /** The URL contains `contains`. */
+  z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), criterion: z.string().optional() }),
+  z.strictObject({
+    action: z.literal('expectState'),
+    description,
+    target: targetSchema,
+    /** `valid` / `invalid`: a field passes or fails its own validation (constraint validation or `aria-invalid`). */
+    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid']),
+    criterion: z.string().optional(),
+  }),
+  /**
+   * `target` matches `count` elements; with `itemRole`, `target` is a container ("the Plans list") and the elements
+   * of that role inside it are counted ("three plans": the list items of the list named "Plans").
+   */
+  z.strictObject({
+    action: z.literal('expectCount'),
+    description,
+    target: targetSchema,
+    itemRole: z.string().min(1).max(40).optional(),
+    count: z.number().int().min(0).max(10_000),
+    criterion: z.string().optional(),
+  }),
+  /** Calls the evidence probe configured for success criterion `criterion` (`evidenceProbeRefs`). */
+  z.strictObject({ action: z.literal('probe'), description, criterion: z.string().min(1).max(100) }),
+]);
+export type PlanStep = z.infer<typeof stepSchema>;
+export type StepAction = PlanStep['action'];
+
+/** What must hold for the run to pass; assertion and probe steps name the criterion they verify by `key`. */
+export const criterionSchema = z.strictObject({
+  key: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/i, 'a criterion key is letters, digits, _ . -'),
+  description,
+});
+export type SuccessCriterion = z.infer<typeof criterionSchema>;
+
+export const planSchema = z.strictObject({
+  steps: z.array(stepSchema).min(1).max(100),
+  successCriteria: z.array(criterionSchema).max(50),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** The test values a plan needs, by semantic name, in first-use order. */
+export function testValuesOf(plan: Plan): string[] {
+  const names: string[] = [];
+  for (const step of plan.steps) {
+    if ((step.action === 'fill' || step.action === 'select') && step.value.kind === 'testValue' && !names.includes(step.value.name)) {
+      names.push(step.value.name);
+    }
+  }
+  return names;
+}

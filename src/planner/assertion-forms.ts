@@ -1,0 +1,240 @@
+/**
+ * The shapes of an assertion's body (what follows "check that", "verify", "make sure", or a bare "the Plans heading
+ * is visible"), each turned into one expect step and the steps it needs first:
+ *
+ * | body | step |
+ * |---|---|
+ * | the URL contains /orders · we land on the orders page | expectUrl |
+ * | 3 plans · there are three plans on the pricing page · the pricing page lists three plans | expectCount (items of the list named "plans") |
+ * | the Place order button is disabled · Apple Pay is offered · the FAQ is not shown · X appears | expectState |
+ * | the page says 'Order confirmed' · the total shows $90 · its status is Shipped · the button says 'Buy now' | expectText (or expectState of the named button) |
+ * | the footer links to the privacy policy | expectState visible of the link |
+ * | the refund policy page loads · it returns 200 | expectUrl of that page (opened first if the plan is elsewhere) |
+ * | the email field rejects "abc" | fill, then expectState invalid |
+ *
+ * An assertion about a named page ("the pricing page lists …", "… on the payment page") opens that page first when
+ * the plan has no step yet or its last step opened another page; after a click the plan assumes it is there.
+ */
+import type { PlanStep, Target } from '../core/plan.js';
+import { isPagePhrase, pagePath } from './pages.js';
+import type { ReadingContext } from './reading.js';
+import { bareNounTarget, describeTarget, readTarget } from './targets.js';
+import { describeValue, readValue } from './values.js';
+import { matchOutsideQuotes, NUMBER, numberOf, stripDeterminers, trimPunctuation, unquote, withoutQuotes } from './words.js';
+
+export type AssertionStep = Extract<PlanStep, { action: 'expectText' | 'expectUrl' | 'expectState' | 'expectCount' }>;
+type State = Extract<PlanStep, { action: 'expectState' }>['state'];
+
+export interface Form {
+  before: PlanStep[];
+  check: AssertionStep;
+  assumptions: string[];
+}
+
+type Reader = (body: string, context: ReadingContext) => Form | undefined;
+
+const NOT_A_COUNT = /^(?:dollars?|euros?|pounds?|cents?|usd|eur|gbp|percent|%|px|pixels?|seconds?|secs?|ms|minutes?|hours?|days?|stars?|per\s+.*)\b/i;
+const SEEN = '(?:visible|shown|displayed|present|listed|there|offered|available|on (?:the )?(?:page|screen))';
+const STATES: ReadonlyArray<[RegExp, State, State]> = [
+  [new RegExp(`^${SEEN}$`, 'i'), 'visible', 'hidden'],
+  [/^(?:hidden|invisible|gone|absent|missing)$/i, 'hidden', 'visible'],
+  [/^(?:enabled|clickable|active)$/i, 'enabled', 'disabled'],
+  [/^(?:disabled|gr[ae]yed[ -]out|inactive)$/i, 'disabled', 'enabled'],
+  [/^(?:checked|ticked|selected)$/i, 'checked', 'unchecked'],
+  [/^(?:unchecked|unticked|unselected)$/i, 'unchecked', 'checked'],
+  [/^(?:valid|accepted)$/i, 'valid', 'invalid'],
+  [/^(?:invalid|rejected)$/i, 'invalid', 'valid'],
+];
+const STATE_WORDS = `${SEEN}|hidden|invisible|gone|absent|missing|enabled|clickable|active|disabled|gr[ae]yed[ -]out|inactive|checked|ticked|selected|unchecked|unticked|unselected|valid|accepted|invalid|rejected`;
+const PAGE_SUBJECT = /^(?:the\s+)?(?:page|screen|site|app|application|website|browser|it|this page|this|that|result|response)$/i;
+
+const url: Reader = (body) => {
+  const direct = matchOutsideQuotes(
+    body,
+    /^(?:the\s+)?(?:current\s+|page(?:'s)?\s+|browser(?:'s)?\s+)?(?:url|address|location|path)\s+(?:now\s+)?(?:contains|includes|has|is|equals|ends with|matches|reads|shows|starts with)\s+(.+?)(?:\s+now)?$/i,
+  );
+  const landed = matchOutsideQuotes(
+    body,
+    /^(?:i|we|you|the user|it|the page|the browser|the app|the site|they|he|she)\s+(?:(?:am|is|are|gets?) (?:redirected|taken|sent)|am|are|is|lands?|ends? up|gets?|goes|go|redirects?|navigates?|arrives?)\s+(?:back\s+)?(?:on|at|to|in)\s+(.+)$/i,
+  );
+  const raw = direct?.[1] ?? landed?.[1];
+  if (raw === undefined) return undefined;
+  const text = withoutQuotes(trimPunctuation(raw));
+  const contains = (landed !== undefined || isPagePhrase(text) ? pagePath(text) : undefined) ?? text;
+  if (contains === '') return undefined;
+  return form([], expectUrl(contains));
+};
+
+const count: Reader = (body, context) => {
+  const counted = matchOutsideQuotes(
+    body,
+    new RegExp(
+      `^(?:there\\s+(?:are|is)\\s+|(?:i|we|you)\\s+(?:can\\s+)?see\\s+)?(?:exactly\\s+)?(${NUMBER})\\s+(.+?)(?:\\s+(?:are|is)\\s+${SEEN}|\\s+(?:show|shows|appear|appears|exist|exists|show up|shows up|load|display))?(?:\\s+(?:on|in|under)\\s+(.+))?$`,
+      'i',
+    ),
+  );
+  const listed = matchOutsideQuotes(
+    body,
+    new RegExp(`^(.+?)\\s+(?:lists|shows|displays|has|contains|includes|offers|returns|have|show|list|display|contain)\\s+(?:exactly\\s+)?(${NUMBER})\\s+(.+?)$`, 'i'),
+  );
+  const [number, noun, place] = counted !== undefined ? [counted[1], counted[2], counted[3]] : [listed?.[2], listed?.[3], listed?.[1]];
+  if (number === undefined || noun === undefined || NOT_A_COUNT.test(noun)) return undefined;
+  const name = stripDeterminers(withoutQuotes(trimPunctuation(noun)));
+  const amount = numberOf(number);
+  if (name === '' || amount === undefined) return undefined;
+  const target: Target = { by: 'role', role: 'list', name, exact: unquote(trimPunctuation(noun)) !== undefined };
+  const check: AssertionStep = {
+    action: 'expectCount',
+    description: `Expect ${amount} item${amount === 1 ? '' : 's'} in ${describeTarget(target)}`,
+    target,
+    itemRole: 'listitem',
+    count: amount,
+  };
+  return form(openPage(place, context), check);
+};
+
+const validation: Reader = (body, context) => {
+  const match = matchOutsideQuotes(body, /^(.+?)\s+(rejects|refuses|does not accept|doesn't accept|accepts|allows)\s+(.+)$/i);
+  if (match === undefined) return undefined;
+  const field = readTarget(match[1]!, 'field');
+  const value = readValue(match[3]!, context.testValueNames);
+  if (field === undefined || value.kind !== 'value') return undefined;
+  const state: State = /^(?:accepts|allows)$/i.test(match[2]!) ? 'valid' : 'invalid';
+  const fill: PlanStep = { action: 'fill', description: `Fill ${describeTarget(field)} with ${describeValue(value.value)}`, target: field, value: value.value };
+  return form([fill], expectState(field, state));
+};
+
+const state: Reader = (body, context) => {
+  const stated = matchOutsideQuotes(body, new RegExp(`^(.+?)\\s+(?:is|are)\\s+(?:now\\s+|still\\s+|also\\s+)?(not\\s+)?(${STATE_WORDS})\\b(.*)$`, 'i'));
+  const appears = matchOutsideQuotes(
+    body,
+    /^(.+?)\s+(does not |doesn't |do not |don't )?(?:appears?|shows? up|is showing|are showing|exists?|pops? up|comes? up)\b(.*)$/i,
+  );
+  const there = matchOutsideQuotes(body, /^(?:there\s+(?:is|are)|there's|(?:i|we|you)\s+(?:can\s+)?see)\s+(no\s+)?(.+)$/i);
+  const none = matchOutsideQuotes(body, new RegExp(`^no\\s+(.+?)\\s+(?:is|are)\\s+${SEEN}(.*)$`, 'i'));
+  let subject: string | undefined;
+  let result: State | undefined;
+  let tail = '';
+  if (stated !== undefined) {
+    const entry = STATES.find(([pattern]) => pattern.test(stated[3]!));
+    if (entry === undefined) return undefined;
+    [subject, result, tail] = [stated[1], stated[2] === undefined ? entry[1] : entry[2], stated[4] ?? ''];
+  } else if (appears !== undefined) {
+    [subject, result, tail] = [appears[1], appears[2] === undefined ? 'visible' : 'hidden', appears[3] ?? ''];
+  } else if (there !== undefined) {
+    [subject, result] = [there[2], there[1] === undefined ? 'visible' : 'hidden'];
+  } else if (none !== undefined) {
+    [subject, result, tail] = [none[1], 'hidden', none[2] ?? ''];
+  }
+  if (subject === undefined || result === undefined || PAGE_SUBJECT.test(subject.trim())) return undefined;
+  const place = /\bon\s+(the\s+.+?\s+(?:page|screen))\b/i.exec(tail)?.[1];
+  const { target, before } = subjectTarget(subject, place, context);
+  if (target === undefined) return undefined;
+  return form(before, expectState(target, result));
+};
+
+const loads: Reader = (body, context) => {
+  const match = matchOutsideQuotes(
+    body,
+    /^(.+?)\s+(?:loads|opens|works|renders|is reachable|is up|responds|succeeds|returns\s+(?:an?\s+)?(?:http\s+)?(?:2\d\d|ok|success)(?:\s+status)?)(?:\s+(?:fine|correctly|properly|successfully|ok|without (?:any )?errors?))?$/i,
+  );
+  if (match === undefined) return undefined;
+  const subject = trimPunctuation(match[1]!);
+  if (isPagePhrase(subject)) {
+    const path = pagePath(subject);
+    if (path === undefined) return undefined;
+    const here = context.last?.action === 'navigate' && context.last.url === path;
+    const before: PlanStep[] = here ? [] : [navigate(path)];
+    return form(before, expectUrl(path));
+  }
+  const last = context.visited.at(-1);
+  if (PAGE_SUBJECT.test(subject) && last !== undefined) {
+    return form([], expectUrl(last), [`Reads "${body}" as: ${last} opens (an HTTP error there is a finding of its own).`]);
+  }
+  const target = readTarget(subject, 'text');
+  return target === undefined ? undefined : form([], expectState(target, 'visible'));
+};
+
+const links: Reader = (body) => {
+  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:links?|points?)\s+to\s+(.+)$/i);
+  if (match === undefined) return undefined;
+  const target = readTarget(stripDeterminers(match[2]!), 'link');
+  if (target === undefined) return undefined;
+  const link: Target = target.by === 'role' && target.role !== 'link' ? target : { ...target, by: 'role', role: 'link' };
+  return form([], expectState(link, 'visible'));
+};
+
+const text: Reader = (body, context) => {
+  const negative = matchOutsideQuotes(body, /^(.+?)\s+(?:does not|doesn't|do not|don't)\s+(?:say|show|display|contain|include|mention|list|read)\s+(?:the\s+text\s+)?(.+)$/i);
+  if (negative !== undefined) {
+    const shown = withoutQuotes(trimPunctuation(negative[2]!));
+    return shown === '' ? undefined : form([], expectState({ by: 'text', name: shown, exact: unquote(trimPunctuation(negative[2]!)) !== undefined }, 'hidden'));
+  }
+  const says = matchOutsideQuotes(body, /^(.+?)\s+(?:says|shows|displays|reads|contains|includes|mentions|prints|lists|has the text|shows the text|says the text)\s+(.+)$/i);
+  const equals = matchOutsideQuotes(body, /^(.+?)\s+(?:is|equals|is equal to|totals|comes to|amounts to|=)\s+(.+)$/i);
+  const match = says ?? (equals !== undefined && literalLike(equals[2]!) ? equals : undefined);
+  if (match === undefined) return undefined;
+  const subject = trimPunctuation(match[1]!);
+  const raw = trimPunctuation(match[2]!);
+  const quoted = unquote(raw) !== undefined;
+  const shown = quoted ? withoutQuotes(raw) : stripDeterminers(raw);
+  if (shown === '') return undefined;
+  const assumptions = literalLike(raw) ? [] : [`Reads "${body}" as: the page shows the text ${JSON.stringify(shown)}.`];
+
+  const named = bareNounTarget(subject, shown, quoted);
+  if (named !== undefined) return form([], expectState(named, 'visible'), assumptions);
+  if (PAGE_SUBJECT.test(subject) || isPagePhrase(subject) || /^(?:its|their|his|her)\s/i.test(subject)) {
+    return form(isPagePhrase(subject) ? openPage(subject, context) : [], expectText(shown), assumptions);
+  }
+  const target = readTarget(subject, 'text');
+  const scoped = target !== undefined && target.by !== 'text' ? target : undefined;
+  return form([], expectText(shown, scoped), assumptions);
+};
+
+/** Tried in this order: the first shape that fits the body wins. */
+export const FORMS: readonly Reader[] = [url, count, validation, loads, links, text, state];
+
+/** A value written as it will appear: quoted, with a digit or currency sign, or a short capitalised label. */
+function literalLike(raw: string): boolean {
+  const text = trimPunctuation(raw);
+  if (unquote(text) !== undefined || /[\d$€£%]/.test(text)) return true;
+  return /^[A-Z]/.test(text) && text.split(/\s+/).length <= 6 && !/^(?:The|A|An|My|Our|Your|Their|This|That)\s/.test(text);
+}
+
+/** The target an assertion's subject names; a subject that is a page opens it first. */
+function subjectTarget(subject: string, place: string | undefined, context: ReadingContext): { target?: Target; before: PlanStep[] } {
+  const text = trimPunctuation(subject).replace(/\s+(?:on|in)\s+the\s+.+?\s+(?:page|screen)$/i, '');
+  const inline = /\s+(?:on|in)\s+(the\s+.+?\s+(?:page|screen))$/i.exec(trimPunctuation(subject))?.[1];
+  return { target: readTarget(text, 'text'), before: openPage(place ?? inline, context) };
+}
+
+/** A navigate step to the page `phrase` names, when the plan is not known to be there already. */
+function openPage(phrase: string | undefined, context: ReadingContext): PlanStep[] {
+  if (phrase === undefined || !isPagePhrase(phrase)) return [];
+  const path = pagePath(phrase);
+  if (path === undefined) return [];
+  const elsewhere = context.last?.action === 'navigate' && context.last.url !== path;
+  return context.stepCount === 0 || elsewhere ? [navigate(path)] : [];
+}
+
+function form(before: PlanStep[], check: AssertionStep, assumptions: string[] = []): Form {
+  return { before, check, assumptions };
+}
+
+function navigate(path: string): PlanStep {
+  return { action: 'navigate', description: `Go to ${path}`, url: path };
+}
+
+function expectUrl(contains: string): AssertionStep {
+  return { action: 'expectUrl', description: `Expect the URL to contain ${JSON.stringify(contains)}`, contains };
+}
+
+function expectText(shown: string, target?: Target): AssertionStep {
+  return target === undefined
+    ? { action: 'expectText', description: `Expect the page to show ${JSON.stringify(shown)}`, text: shown }
+    : { action: 'expectText', description: `Expect ${describeTarget(target)} to show ${JSON.stringify(shown)}`, text: shown, target };
+}
+
+function expectState(target: Target, state: State): AssertionStep {
+  return { action: 'expectState', description: `Expect ${describeTarget(target)} to be ${state}`, target, state };
+}

@@ -1,0 +1,147 @@
+/**
+ * Clauses that press something: "click Apply", "click the 'Sign in' button", "press the Checkout button", "follow
+ * the Pricing link", "press Enter", "add Blue Mug to the cart" (the button whose name contains "Blue Mug"), "remove
+ * the Desk Lamp from the cart", and the verbs a page offers as buttons ("place the order" → "Place order").
+ */
+import type { PlanStep, Target } from '../core/plan.js';
+import { steps, UNKNOWN, type Reading } from './reading.js';
+import { describeTarget, readTarget } from './targets.js';
+import { capitalise, matchOutsideQuotes, NUMBER, numberOf, stripDeterminers, trimPunctuation, unquote } from './words.js';
+
+const KEYS: ReadonlyArray<[RegExp, string]> = [
+  [/^(?:enter|return)$/i, 'Enter'],
+  [/^tab$/i, 'Tab'],
+  [/^(?:escape|esc)$/i, 'Escape'],
+  [/^(?:space|space ?bar)$/i, 'Space'],
+  [/^backspace$/i, 'Backspace'],
+  [/^(?:delete|del)$/i, 'Delete'],
+  [/^(?:arrow ?up|up arrow|up)$/i, 'ArrowUp'],
+  [/^(?:arrow ?down|down arrow|down)$/i, 'ArrowDown'],
+  [/^(?:arrow ?left|left arrow|left)$/i, 'ArrowLeft'],
+  [/^(?:arrow ?right|right arrow|right)$/i, 'ArrowRight'],
+  [/^home$/i, 'Home'],
+  [/^end$/i, 'End'],
+  [/^page ?up$/i, 'PageUp'],
+  [/^page ?down$/i, 'PageDown'],
+  [/^f(?:[1-9]|1[0-2])$/i, ''],
+];
+const KEY_WORDS = 'enter|return|tab|escape|esc|space ?bar|space|backspace|delete|del|arrow ?(?:up|down|left|right)|(?:up|down|left|right) arrow|page ?up|page ?down|home|end|f(?:1[0-2]|[1-9])';
+const MODIFIER = /^(ctrl|control|cmd|command|meta|alt|option|shift)\s*\+\s*(\w+)$/i;
+const PRESS_KEY = new RegExp(
+  `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?(?:\\s+(?:in|on|inside)\\s+(.+))?$`,
+  'i',
+);
+const ADD_TO_CART = /^(?:add|put|place|drop)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(cart|basket|bag|trolley|wish ?list|favou?rites)$/i;
+/** "add the Desk Lamp" with no cart named: only a quoted or capitalised product name, so "add a note" is not one. */
+const ADD_PRODUCT = /^[Aa]dd\s+(?:[Tt]he\s+|an?\s+|one\s+)?((?:["'][^"']+["'])|(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))$/;
+const REMOVE_FROM = /^(?:remove|delete|take)\s+(.+?)\s+(?:from|out of)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley|wish ?list)$/i;
+const CLICK = /^(?:click|tap|press|hit|push|activate|trigger)\s+(?:on\s+)?(.+)$/i;
+const FOLLOW = /^follow\s+(.+)$/i;
+const WHERE = /\s+(?:in|on|at|inside|within|under|below|above|next to)\s+(?:the|this|that)\s+.+$/i;
+
+/**
+ * Verbs that a page offers as a button of the same name. "place the order" → "Place order"; the object is kept
+ * when it names a thing ("Remove filter") and left out when it only describes one ("the cheapest item", "the old
+ * invoice", "it"), so the target is the button a person would look for.
+ */
+const BUTTON_VERBS =
+  'place|buy|purchase|pay|order|submit|save|send|email|e-mail|message|post|publish|delete|remove|clear|reset|cancel|confirm|continue|proceed|invite|share|transfer|refund|subscribe|unsubscribe|upgrade|downgrade|register|sign up|sign out|log out|log off|approve|reject|accept|decline|archive|restore|download|print|close|dismiss|expand|collapse|book|reserve|donate|like|vote|start|finish|complete|next|retry|undo|edit|update|upload|connect|disconnect|enable|disable|install|uninstall|join|leave';
+const VERB_BUTTON = new RegExp(`^(${BUTTON_VERBS})\\b\\s*(.*)$`, 'i');
+const DESCRIPTIVE =
+  /\b(?:first|last|second|third|cheapest|dearest|most|least|latest|newest|oldest|old|new|top|bottom|selected|current|existing|other|next|previous|it|them|one|ones|this|that|these|those|all|every|each|any|some|everything|item|items|thing|things|form|request|changes|data|details|page|entry|row|record)\b/i;
+const OBJECT_TAIL = /\s+(?:with|using|via|for|to|from|as|on|in|at|by|through|into)\s+.*$/i;
+
+export function readClick(clause: string): Reading {
+  const key = matchOutsideQuotes(clause, PRESS_KEY);
+  if (key !== undefined) return pressKey(key[1]!, key[2]);
+
+  const added = matchOutsideQuotes(clause, ADD_TO_CART) ?? matchOutsideQuotes(clause, ADD_PRODUCT);
+  if (added !== undefined) return addToCart(added[1]!, added[2] ?? 'cart');
+
+  const removed = matchOutsideQuotes(clause, REMOVE_FROM);
+  if (removed !== undefined) {
+    const item = stripDeterminers(trimPunctuation(removed[1]!));
+    const quoted = unquote(item);
+    const name = quoted ?? (DESCRIPTIVE.test(item) ? 'Remove' : `Remove ${item}`);
+    return click({ by: 'role', role: 'button', name, exact: false }, name === 'Remove' ? [`Reads "${clause}" as a click on a "Remove" button.`] : []);
+  }
+
+  const clicked = matchOutsideQuotes(clause, CLICK);
+  if (clicked !== undefined) return clickTarget(clicked[1]!, 'button');
+  const followed = matchOutsideQuotes(clause, FOLLOW);
+  if (followed !== undefined) return clickTarget(followed[1]!, 'link');
+  return UNKNOWN;
+}
+
+/** "Post a comment that says hi" is an action even though it "says" something; "Order history shows …" is not. */
+export function startsWithButtonVerb(clause: string): boolean {
+  return new RegExp(`^(?:${BUTTON_VERBS})\\s+(?:the|a|an|my|your|our|this|that|it|them|some|all)\\b`, 'i').test(clause);
+}
+
+/** A clause that starts with a verb a page offers as a button ("place the order", "submit it", "sign out"). */
+export function readVerbButton(clause: string): Reading {
+  const verb = matchOutsideQuotes(clause, VERB_BUTTON);
+  return verb === undefined ? UNKNOWN : verbButton(clause, verb[1]!, verb[2] ?? '');
+}
+
+function clickTarget(phrase: string, kind: 'button' | 'link'): Reading {
+  const text = trimPunctuation(phrase);
+  const target = readTarget(unquote(text) === undefined ? text.replace(WHERE, '') : text, kind);
+  return target === undefined ? UNKNOWN : click(target);
+}
+
+function click(target: Target, assumptions: string[] = []): Reading {
+  return steps([{ action: 'click', description: `Click ${describeTarget(target)}`, target }], assumptions);
+}
+
+function pressKey(spoken: string, on: string | undefined): Reading {
+  const modified = MODIFIER.exec(spoken.trim());
+  const key = modified !== null ? `${modifierName(modified[1]!)}+${keyName(modified[2]!)}` : keyName(spoken);
+  const target = on === undefined ? undefined : readTarget(on, 'field');
+  if (on !== undefined && target === undefined) return UNKNOWN;
+  const step: PlanStep =
+    target === undefined
+      ? { action: 'press', description: `Press ${key}`, key }
+      : { action: 'press', description: `Press ${key} in ${describeTarget(target)}`, key, target };
+  return steps([step]);
+}
+
+function keyName(spoken: string): string {
+  const text = spoken.trim();
+  const known = KEYS.find(([pattern]) => pattern.test(text));
+  if (known !== undefined) return known[1] === '' ? text.toUpperCase() : known[1];
+  return text.length === 1 ? text.toUpperCase() : capitalise(text.toLowerCase());
+}
+
+function modifierName(spoken: string): string {
+  const lower = spoken.toLowerCase();
+  if (lower === 'ctrl' || lower === 'control') return 'Control';
+  if (lower === 'cmd' || lower === 'command' || lower === 'meta') return 'Meta';
+  if (lower === 'option') return 'Alt';
+  return capitalise(lower);
+}
+
+/** "add the Desk Lamp to the cart": the button whose name contains "Desk Lamp" ("Add Desk Lamp to cart"). */
+function addToCart(phrase: string, place: string): Reading {
+  let item = stripDeterminers(trimPunctuation(phrase));
+  let times = 1;
+  const counted = new RegExp(`^(${NUMBER})\\s+(.+)$`, 'i').exec(item);
+  if (counted !== null && unquote(item) === undefined) {
+    times = Math.min(numberOf(counted[1]!) ?? 1, 10);
+    item = times > 1 ? counted[2]!.replace(/([^s])s$/i, '$1') : counted[2]!;
+  }
+  const quoted = unquote(item);
+  const target: Target = { by: 'role', role: 'button', name: quoted ?? item, exact: false };
+  if (target.name === '' || times < 1) return UNKNOWN;
+  const where = place.toLowerCase();
+  const step: PlanStep = { action: 'click', description: `Click the button that adds ${JSON.stringify(target.name)} to the ${where}`, target };
+  return steps(Array.from({ length: times }, () => step));
+}
+
+function verbButton(clause: string, verb: string, rest: string): Reading {
+  const object = stripDeterminers(trimPunctuation(rest).replace(OBJECT_TAIL, ''));
+  const quoted = unquote(object);
+  const spokenVerb = capitalise(verb.toLowerCase().replace(/^e-mail$/, 'email'));
+  const name = quoted ?? (object === '' || DESCRIPTIVE.test(object) ? spokenVerb : `${spokenVerb} ${object}`);
+  return click({ by: 'role', role: 'button', name, exact: quoted !== undefined }, [`Reads "${clause}" as a click on the ${JSON.stringify(name)} button.`]);
+}

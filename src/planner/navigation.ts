@@ -1,0 +1,70 @@
+/**
+ * Clauses that move between pages or wait: "go to /pricing", "open the pricing page", "visit https://…", "send a
+ * GET request to /health", "check out the new pricing page", "check out" (the Checkout button), "wait for the Order
+ * confirmed heading".
+ */
+import type { PlanStep } from '../core/plan.js';
+import { isPagePhrase, isPlace, pagePath } from './pages.js';
+import { steps, UNKNOWN, type Reading } from './reading.js';
+import { describeTarget, readTarget } from './targets.js';
+import { matchOutsideQuotes, trimPunctuation } from './words.js';
+
+const GO_TO = /^(?:go|navigate|head|browse|proceed|return|get|jump|switch|move|come|continue)\s+(?:back\s+|over\s+|straight\s+|on\s+)?to\s+(.+)$/i;
+const OPEN = /^(open|visit|load|view|browse|look at|bring up|pull up|navigate|go)\s+(?:up\s+)?(.+)$/i;
+const GET_REQUEST = /^(?:send|make|do|issue|fire|perform)\s+(?:an?\s+)?(?:http\s+)?get\s+(?:request\s+)?(?:to|for|on|against)\s+(\S+)$/i;
+const CHECK_OUT = /^check[ -]?out(?:\s+(.+))?$/i;
+const CHECKOUT_OBJECT = /^(?:now|(?:the|my|your)\s+(?:shopping\s+)?(?:cart|basket|bag|order|items?)|with\s+.+|using\s+.+|as\s+.+|via\s+.+|securely)$/i;
+const WAIT = /^wait\s+(?:for|until)\s+(.+?)(?:\s+(?:to\s+(?:appear|load|show(?:\s+up)?|be\s+(?:visible|shown|displayed)|become\s+visible)|is\s+(?:visible|shown|displayed)|appears|shows\s+up|loads))?$/i;
+const CONTROL_NOUN = /\s(?:link|button|tab|menu|dialog|modal|drop-?down|accordion|panel)$/i;
+
+export function readNavigation(clause: string): Reading {
+  const request = matchOutsideQuotes(clause, GET_REQUEST);
+  if (request !== undefined) return navigateTo(request[1]!);
+
+  const checkout = matchOutsideQuotes(clause, CHECK_OUT);
+  if (checkout !== undefined) {
+    const object = checkout[1]?.trim();
+    if (object === undefined || CHECKOUT_OBJECT.test(trimPunctuation(object))) {
+      return steps([{ action: 'click', description: 'Click the "Checkout" button', target: { by: 'role', role: 'button', name: 'Checkout', exact: false } }]);
+    }
+    return navigateTo(object);
+  }
+
+  const goTo = matchOutsideQuotes(clause, GO_TO);
+  if (goTo !== undefined) return CONTROL_NOUN.test(goTo[1]!) ? clickOn(goTo[1]!) : navigateTo(goTo[1]!);
+
+  const open = matchOutsideQuotes(clause, OPEN);
+  if (open !== undefined) {
+    const [, verb = '', object = ''] = open;
+    if (/^go$/i.test(verb)) return UNKNOWN;
+    if (isPagePhrase(object) || isPlace(object)) return navigateTo(object);
+    // "open the Settings menu", "open Order history": a control to click, a link unless its noun says otherwise.
+    if (/^open$/i.test(verb)) return clickOn(object);
+    return navigateTo(object);
+  }
+
+  const wait = matchOutsideQuotes(clause, WAIT);
+  if (wait !== undefined) {
+    const subject = trimPunctuation(wait[1]!);
+    if (/^(?:the\s+)?(?:page|site|app|screen)(?:\s+to\s+(?:load|finish loading))?$/i.test(subject)) {
+      return steps([], ['Every step waits for the page by itself, so "wait for the page" adds no step.']);
+    }
+    const target = readTarget(subject, 'text');
+    if (target === undefined) return UNKNOWN;
+    return steps([{ action: 'waitFor', description: `Wait for ${describeTarget(target)}`, target }]);
+  }
+  return UNKNOWN;
+}
+
+function navigateTo(phrase: string): Reading {
+  const url = pagePath(phrase);
+  if (url === undefined) return UNKNOWN;
+  const step: PlanStep = { action: 'navigate', description: `Go to ${url}`, url: url.slice(0, 2_048) };
+  return steps([step]);
+}
+
+function clickOn(phrase: string): Reading {
+  const target = readTarget(phrase, 'link');
+  if (target === undefined) return UNKNOWN;
+  return steps([{ action: 'click', description: `Click ${describeTarget(target)}`, target }]);
+}

@@ -1,0 +1,180 @@
+/**
+ * A task's text → a Plan, clause by clause (step-clauses.ts, step-grammar.ts), or the questions to ask first. The
+ * builder keeps what a clause reader may know (pages visited so far, the last step), keeps criterion keys unique,
+ * and decides what to do with a clause no reader recognises: a clause that leaves out its verb borrows the previous
+ * clause's ("add the Desk Lamp and the Blue Mug to the cart"); otherwise it is asked about, quoting the clause, and
+ * the answer is read in its place ("skip it" drops it).
+ */
+import { planSchema, type Plan, type PlanStep, type SuccessCriterion } from '../core/plan.js';
+import { pagePath } from './pages.js';
+import type { Reading, ReadingContext } from './reading.js';
+import { splitSteps, type StepClause } from './step-clauses.js';
+import { leadingVerb, readClause } from './step-grammar.js';
+import { excerpt } from './words.js';
+
+export interface PlanRequest {
+  /** What to plan: the task (or the answers that said what to check), without Clarifications blocks. */
+  text: string;
+  testValueNames: readonly string[];
+  evidenceCriteria: readonly string[];
+  /** An offset in `text`: the clause holding it and all after it are left out (a side effect answered "no"). */
+  stopAt?: number;
+  /** The latest deciding answer to a question asked in an earlier round. */
+  answerTo(question: string): string | undefined;
+}
+
+export interface OpenQuestion {
+  question: string;
+  ambiguity: string;
+  /** Offset in the text of the clause that needs it: questions are asked in this order. */
+  index: number;
+}
+
+export type PlanResult = { kind: 'plan'; plan: Plan; assumptions: string[] } | { kind: 'questions'; open: OpenQuestion[] };
+
+const MAX_STEPS = 100;
+const MAX_ANSWER_DEPTH = 5;
+/** A clause that is only an object ("the Blue Mug to the cart", "Password with …", "/about"), not a verb of its own. */
+const OBJECT_ONLY = /^(?:(?:the|a|an|my|your|our|this|that)\s|["'/]|https?:|[A-Z0-9])/;
+const SKIP = /^(?:skip|ignore|drop|leave|omit|nothing|none|no step|never ?mind|forget)\b|\b(?:skip (?:it|that|this)|leave (?:it|that) out|ignore (?:it|that))\b/i;
+
+export function unknownClauseQuestion(clause: string): string {
+  return `I could not turn "${excerpt(clause)}" into a browser step; what should I do there?`;
+}
+
+export function planTask(request: PlanRequest): PlanResult {
+  const builder = new PlanBuilder(request);
+  for (const clause of splitSteps(request.text)) {
+    if (request.stopAt !== undefined && clause.end > request.stopAt) break;
+    builder.add(clause);
+  }
+  return builder.finish();
+}
+
+class PlanBuilder {
+  private readonly steps: PlanStep[] = [];
+  private readonly criteria: SuccessCriterion[] = [];
+  private readonly assumptions: string[] = [];
+  private readonly open: OpenQuestion[] = [];
+  private readonly visited: string[] = [];
+  private lastVerb: string | undefined;
+
+  constructor(private readonly request: PlanRequest) {}
+
+  /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
+  add(clause: StepClause, depth = 0): void {
+    let reading = readClause(clause.text, this.context());
+    if (reading.kind === 'unknown' && this.lastVerb !== undefined && OBJECT_ONLY.test(clause.text)) {
+      reading = readClause(`${this.lastVerb} ${clause.text}`, this.context());
+    } else if (reading.kind === 'steps') {
+      this.lastVerb = leadingVerb(clause.text);
+    }
+    if (reading.kind === 'unknown') {
+      this.unknown(clause, depth);
+      return;
+    }
+    this.apply(reading, clause);
+  }
+
+  private unknown(clause: StepClause, depth: number): void {
+    const question = unknownClauseQuestion(clause.text);
+    const answer = depth >= MAX_ANSWER_DEPTH ? undefined : this.request.answerTo(question);
+    if (answer === undefined) {
+      this.open.push({
+        question,
+        ambiguity: `"${excerpt(clause.text)}" is not a step the rule planner knows (go to, click, fill, select, check, press, wait for, expect, probe).`,
+        index: clause.start,
+      });
+      return;
+    }
+    if (SKIP.test(answer.trim())) {
+      this.assumptions.push(`Leaves out "${excerpt(clause.text)}", as answered (${JSON.stringify(answer)}).`);
+      return;
+    }
+    for (const part of splitSteps(answer)) this.add({ text: part.text, start: clause.start, end: clause.end }, depth + 1);
+  }
+
+  private apply(reading: Reading, clause: StepClause): void {
+    if (reading.kind === 'question') {
+      this.open.push({ question: reading.question, ambiguity: reading.ambiguity, index: clause.start });
+      return;
+    }
+    if (reading.kind !== 'steps') return;
+    const renamed = new Map<string, string>();
+    for (const criterion of reading.criteria) {
+      const probed = reading.steps.some((step) => step.action === 'probe' && step.criterion === criterion.key);
+      if (probed && this.criteria.some((known) => known.key === criterion.key)) continue;
+      const key = this.uniqueKey(criterion.key);
+      if (key !== criterion.key) renamed.set(criterion.key, key);
+      this.criteria.push({ key, description: criterion.description });
+    }
+    for (const step of reading.steps) {
+      const renamedStep = 'criterion' in step && step.criterion !== undefined && renamed.has(step.criterion) ? { ...step, criterion: renamed.get(step.criterion)! } : step;
+      this.steps.push(renamedStep);
+      this.track(renamedStep);
+    }
+    for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
+  }
+
+  /** Where the plan is: a navigate goes there; a click on a link named like a place ("Cart") goes to that place. */
+  private track(step: PlanStep): void {
+    if (step.action === 'navigate') this.visited.push(step.url);
+    if (step.action === 'click' && step.target.by === 'role' && step.target.role === 'link') {
+      const place = pagePath(step.target.name);
+      if (place === '/cart' || place === '/checkout' || place === '/login') this.visited.push(place);
+    }
+  }
+
+  private uniqueKey(key: string): string {
+    let candidate = key;
+    for (let n = 2; this.criteria.some((known) => known.key === candidate); n += 1) candidate = `${key}_${n}`;
+    return candidate;
+  }
+
+  private context(): ReadingContext {
+    return {
+      testValueNames: this.request.testValueNames,
+      evidenceCriteria: this.request.evidenceCriteria,
+      visited: [...this.visited],
+      stepCount: this.steps.length,
+      last: this.steps.at(-1),
+      answerTo: (question) => this.request.answerTo(question),
+    };
+  }
+
+  finish(): PlanResult {
+    if (this.open.length > 0) return { kind: 'questions', open: this.open.sort((a, b) => a.index - b.index) };
+    const assumptions = [...this.assumptions];
+    if (this.steps.length === 0) {
+      this.steps.push({ action: 'navigate', description: 'Go to /', url: '/' });
+      assumptions.push('Nothing in the task is left to do in the browser, so the run only opens the start page.');
+    }
+    if (this.steps.length > MAX_STEPS) {
+      return {
+        kind: 'questions',
+        open: [
+          {
+            question: `The task makes ${this.steps.length} steps, more than the ${MAX_STEPS} a run may take; which part should this run cover?`,
+            ambiguity: `A plan holds at most ${MAX_STEPS} steps.`,
+            index: 0,
+          },
+        ],
+      };
+    }
+    const parsed = planSchema.safeParse({ steps: this.steps, successCriteria: this.criteria });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return {
+        kind: 'questions',
+        open: [
+          {
+            question: 'Part of the task is too long to plan as written; could you say it in shorter steps?',
+            ambiguity: `The plan did not fit its limits at ${issue?.path.join('.') ?? 'the plan'}: ${issue?.message ?? 'invalid'}.`,
+            index: 0,
+          },
+        ],
+      };
+    }
+    return { kind: 'plan', plan: parsed.data, assumptions };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * One clause of a task → the steps it asks for. The readers are tried in this order, and the first that recognises
+ * the clause decides it:
+ *
+ * 1. a limit ("do not pay", "stop before paying"): no step, noted as an assumption; "check that I can <do X>" is
+ *    read as "<do X>";
+ * 2. an assertion with a lead verb ("check that …", "verify …", "make sure …", "expect …") in a known shape;
+ * 3. signing in ("sign in as the demo user");
+ * 4. moving: "go to /pricing", "open the pricing page", "visit https://…", "check out", "wait for …";
+ * 5. forms: "type … into …", "fill … with …", "select … in …", "check Remember me", "search for …", coupons;
+ * 6. pressing: keys, "click …", "follow …", "add … to the cart", "remove … from the cart";
+ * 7. a bare assertion ("the Plans heading is visible", "Order history shows three orders");
+ * 8. a verb that names a button ("place the order" → "Place order", "sign out");
+ * 9. a led assertion in no known shape ("check the total"): the page shows its words, said as an assumption.
+ *
+ * A clause none of them recognises is returned as unknown; the plan builder then asks about it.
+ */
+import { readAssertion } from './assertions.js';
+import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
+import { readFormStep } from './form-steps.js';
+import { readNavigation } from './navigation.js';
+import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
+import { readSignIn } from './sign-in.js';
+
+const LIMIT =
+  /^(?:(?:but\s+)?(?:do not|don't|dont|never|avoid|no need to|not|without)\s+|(?:but\s+)?stop\s+(?:right\s+|just\s+)?(?:before|at|there|short|after)\b|(?:but\s+)?(?:leave|keep)\s+.+\s+(?:unsubmitted|unsent|as it is|untouched)$)/i;
+
+const ABILITY =
+  /^(?:check|verify|ensure|make sure|confirm|test)(?:\s+(?:that|whether|if))?\s+(?:i|we|you|the user|a user|users|a customer|customers|a (?:signed-in|logged-in) user)\s+(?:can|could|is able to|are able to|am able to)\s+(.+)$/i;
+
+export function readClause(clause: string, context: ReadingContext): Reading {
+  if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  // "check that I can sign in as the demo user": doing it is the check (a failing step fails the run).
+  const ability = ABILITY.exec(clause);
+  if (ability !== null) return readClause(ability[1], context);
+  const readers: Array<() => Reading> = [
+    () => readAssertion(clause, context, { bare: false, fallback: false }),
+    () => readSignIn(clause, context),
+    () => readNavigation(clause),
+    () => readFormStep(clause, context),
+    () => readClick(clause),
+    () => (startsWithButtonVerb(clause) ? UNKNOWN : readAssertion(clause, context, { bare: true, fallback: false })),
+    () => readVerbButton(clause),
+    () => readAssertion(clause, context, { bare: false, fallback: true }),
+  ];
+  for (const read of readers) {
+    const reading = read();
+    if (reading.kind !== 'unknown') return reading;
+  }
+  return UNKNOWN;
+}
+
+/** The verb a clause starts with, for a following clause that leaves it out ("add the Desk Lamp and the Blue Mug to the cart"). */
+export function leadingVerb(clause: string): string | undefined {
+  return /^(?:add|click(?:\s+on)?|tap|press|select|choose|pick|check(?:\s+that)?|uncheck|tick|untick|fill(?:\s+in)?|type|enter|remove|open|visit|go to|navigate to|verify(?:\s+that)?|make sure(?:\s+that)?|ensure(?:\s+that)?|confirm that|expect)\b/i.exec(clause)?.[0];
+}

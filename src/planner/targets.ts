@@ -1,0 +1,110 @@
+/**
+ * Page elements as a task names them: "the 'Sign in' button", "the Pricing link", "Coupon", "the Remember me
+ * checkbox", "the field with placeholder Search". A quoted name matches exactly; an unquoted one is a
+ * case-insensitive substring (core/plan.ts). The noun after the name decides the role; without one, the verb does.
+ */
+import type { Target } from '../core/plan.js';
+import { matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
+
+/** What a name without a noun is, by the verb that uses it: "click Apply" is a button, "fill Email" a field. */
+export type TargetKind = 'button' | 'link' | 'field' | 'text' | 'heading';
+
+type Make = (name: string, exact: boolean) => Target;
+const role =
+  (name: string): Make =>
+  (label, exact) => ({ by: 'role', role: name, name: label, exact });
+const byLabel: Make = (name, exact) => ({ by: 'label', name, exact });
+const byText: Make = (name, exact) => ({ by: 'text', name, exact });
+const byPlaceholder: Make = (name, exact) => ({ by: 'placeholder', name, exact });
+
+/** Nouns that say what an element is, longest first so that "radio button" wins over "button". */
+const NOUNS: ReadonlyArray<[string, Make]> = [
+  ['menu items?', role('menuitem')],
+  ['radio buttons?|radios?', role('radio')],
+  ['check ?box(?:es)?|check-box(?:es)?|tick ?box(?:es)?', role('checkbox')],
+  ['text ?fields?|text ?box(?:es)?|text ?areas?|input fields?|input box(?:es)?|form fields?|select box(?:es)?|combo ?box(?:es)?|drop-?downs?|drop-?down menus?|selects?|fields?|inputs?|box(?:es)?', byLabel],
+  ['buttons?|btns?|ctas?', role('button')],
+  ['links?', role('link')],
+  ['headings?|titles?|headers?|headlines?', role('heading')],
+  ['tabs?', role('tab')],
+  ['switch(?:es)?|toggles?', role('switch')],
+  ['images?|logos?|pictures?|icons?', role('img')],
+  ['lists?', role('list')],
+  ['dialogs?|modals?|pop-?ups?', role('dialog')],
+  ['menus?', role('button')],
+  ['options?', role('option')],
+  ['sections?|regions?|panels?', role('region')],
+  ['placeholders?', byPlaceholder],
+  ['texts?|notices?|banners?|captions?', byText],
+];
+const NOUN = NOUNS.map(([pattern]) => pattern).join('|');
+
+const FALLBACK: Readonly<Record<TargetKind, Make>> = {
+  button: role('button'),
+  link: role('link'),
+  field: byLabel,
+  text: byText,
+  heading: role('heading'),
+};
+
+const PRONOUN = /^(?:it|its|them|they|this|that|these|those|one|here|there|everything|something|anything|him|her)$/i;
+
+/** The element `phrase` names, or undefined when it names none ("it", "the button", an empty phrase). */
+export function readTarget(phrase: string, kind: TargetKind): Target | undefined {
+  const text = stripDeterminers(trimPunctuation(phrase));
+  if (text === '') return undefined;
+
+  const labelled = matchOutsideQuotes(
+    text,
+    new RegExp(`^(${NOUN})\\s+(?:labell?ed|called|named|titled|saying|that says|which says|reading|with (?:the )?(?:text|label|name|caption))\\s+(.+)$`, 'i'),
+  );
+  if (labelled !== undefined) return make(nounMaker(labelled[1]!), labelled[2]!);
+
+  const placeholder = matchOutsideQuotes(text, new RegExp(`^(?:${NOUN})\\s+with\\s+(?:the\\s+)?placeholder(?:\\s+text)?\\s+(.+)$`, 'i'));
+  if (placeholder !== undefined) return make(byPlaceholder, placeholder[1]!);
+
+  const quoted = unquote(text);
+  if (quoted !== undefined) return make(FALLBACK[kind], text);
+
+  const named = matchOutsideQuotes(text, new RegExp(`^(.+?)\\s+(${NOUN})$`, 'i'));
+  if (named !== undefined) return make(nounMaker(named[2]!), stripDeterminers(named[1]!));
+
+  if (new RegExp(`^(?:${NOUN})$`, 'i').test(text)) return undefined;
+  return make(FALLBACK[kind], text);
+}
+
+/** The role a bare noun names ("the button", "the heading"), for "the button says 'Buy now'". */
+export function bareNounTarget(phrase: string, name: string, exact: boolean): Target | undefined {
+  const text = stripDeterminers(trimPunctuation(phrase));
+  if (!new RegExp(`^(?:${NOUN})$`, 'i').test(text)) return undefined;
+  return nounMaker(text)(name, exact);
+}
+
+function nounMaker(noun: string): Make {
+  const found = NOUNS.find(([pattern]) => new RegExp(`^(?:${pattern})$`, 'i').test(noun));
+  return found === undefined ? byText : found[1];
+}
+
+function make(maker: Make, rawName: string): Target | undefined {
+  const quoted = unquote(rawName.trim());
+  const name = (quoted ?? rawName).trim();
+  if (name === '' || (quoted === undefined && PRONOUN.test(name))) return undefined;
+  return maker(name.slice(0, 300), quoted !== undefined);
+}
+
+/** How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`. */
+export function describeTarget(target: Target): string {
+  const name = JSON.stringify(target.name);
+  switch (target.by) {
+    case 'label':
+      return `the ${name} field`;
+    case 'placeholder':
+      return `the field with placeholder ${name}`;
+    case 'text':
+      return `the text ${name}`;
+    case 'role':
+      return `the ${name} ${ROLE_WORDS[target.role ?? ''] ?? target.role ?? 'element'}`;
+  }
+}
+
+const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item' };

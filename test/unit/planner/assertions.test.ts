@@ -1,0 +1,262 @@
+import { describe, expect, it } from '@jest/globals';
+import { button, field, heading, link, literal, navigate, planFor, planOf, questionsOf, stepsOf, text, type Bare } from './plan-support.js';
+
+const list = (name: string) => ({ by: 'role', role: 'list', name, exact: false }) as const;
+const count = (name: string, n: number, criterion: string): Bare => ({ action: 'expectCount', target: list(name), itemRole: 'listitem', count: n, criterion });
+
+describe('assertions: the page shows text', () => {
+  it.each<[string, string, string]>([
+    ['check that the total shows $90', '$90', 'total_shows_90'],
+    ['Check that the total shows $90.', '$90', 'total_shows_90'],
+    ['verify the total is $90', '$90', 'total_90'],
+    ['make sure the total should show $90', '$90', 'total_should_show_90'],
+    ['Confirm the order total is $42.00', '$42.00', 'order_total_42_00'],
+    ["make sure the page says 'Order confirmed'", 'Order confirmed', 'page_says_order_confirmed'],
+    ['make sure the page says "Order confirmed"', 'Order confirmed', 'page_says_order_confirmed'],
+    ['ensure the page shows “Total: $90”', 'Total: $90', 'page_shows_total_90'],
+    ['the page says "Coupon SAVE10 applied: 10% off"', 'Coupon SAVE10 applied: 10% off', 'page_says_coupon_save10_applied_10_off'],
+    ['expect the page to show "Your cart is empty."', 'Your cart is empty.', 'page_to_show_your_cart_empty'],
+    ['verify its status is Shipped', 'Shipped', 'its_status_shipped'],
+    ['the subtotal reads $100', '$100', 'subtotal_reads_100'],
+    ['check that it says Welcome back', 'Welcome back', 'it_says_welcome_back'],
+  ])('%j expects the text %j with criterion %s', (task, shown, criterion) => {
+    expect(stepsOf(task)).toEqual([{ action: 'expectText', text: shown, criterion }]);
+  });
+
+  it('scopes the text to a named element', () => {
+    expect(stepsOf("check that the Total heading says '$90'")).toEqual([
+      { action: 'expectText', text: '$90', target: heading('Total'), criterion: 'total_heading_says_90' },
+    ]);
+  });
+
+  it('reads "the button says X" as the button named X', () => {
+    expect(stepsOf("Verify the button says 'Buy now'")).toEqual([
+      { action: 'expectState', target: button('Buy now', true), state: 'visible', criterion: 'button_says_buy_now' },
+    ]);
+  });
+
+  it('reads "does not show" as the text being hidden', () => {
+    expect(stepsOf('make sure the page does not show "Error"')).toEqual([
+      { action: 'expectState', target: text('Error', true), state: 'hidden', criterion: 'page_does_not_show_error' },
+    ]);
+  });
+
+  it('opens the page an assertion names when the plan has not been anywhere', () => {
+    expect(stepsOf('Verify the checkout page shows "Place order"')).toEqual([
+      navigate('/checkout'),
+      { action: 'expectText', text: 'Place order', criterion: 'checkout_page_shows_place_order' },
+    ]);
+  });
+
+  it('says how it read a text it had to guess at', () => {
+    const result = planOf('Verify the checkout page shows the shipping cost');
+
+    expect(result).toMatchObject({
+      kind: 'plan',
+      plan: { steps: [navigate('/checkout'), { action: 'expectText', text: 'shipping cost' }] },
+      assumptions: ['Reads "the checkout page shows the shipping cost" as: the page shows the text "shipping cost".'],
+    });
+  });
+});
+
+describe('assertions: the URL', () => {
+  it.each<[string, string, string]>([
+    ['verify the URL contains /orders', '/orders', 'url_contains_orders'],
+    ['check that the url includes "/orders/ORD-"', '/orders/ORD-', 'url_includes_orders_ord'],
+    ['expect the URL to contain /orders', '/orders', 'url_to_contain_orders'],
+    ['make sure the current URL ends with /cart', '/cart', 'current_url_ends_with_cart'],
+    ['check that we land on the orders page', '/orders', 'we_land_on_orders_page'],
+    ['verify I am redirected to /login', '/login', 'i_am_redirected_to_login'],
+    ['the browser ends up on /products', '/products', 'browser_ends_up_on_products'],
+  ])('%j expects the URL to contain %j', (task, contains, criterion) => {
+    expect(stepsOf(task)).toEqual([{ action: 'expectUrl', contains, criterion }]);
+  });
+});
+
+describe('assertions: element states', () => {
+  it.each<[string, Bare]>([
+    ['the Plans heading is visible', { action: 'expectState', target: heading('Plans'), state: 'visible', criterion: 'plans_heading_visible' }],
+    ['check that the Buy button is visible', { action: 'expectState', target: button('Buy'), state: 'visible', criterion: 'buy_button_visible' }],
+    ['the Place order button is disabled', { action: 'expectState', target: button('Place order'), state: 'disabled', criterion: 'place_order_button_disabled' }],
+    ['make sure the "Place order" button should be enabled', { action: 'expectState', target: button('Place order', true), state: 'enabled', criterion: 'place_order_button_should_be_enabled' }],
+    ['verify the Apply button is greyed out', { action: 'expectState', target: button('Apply'), state: 'disabled', criterion: 'apply_button_greyed_out' }],
+    ['the Sign out button is not visible', { action: 'expectState', target: button('Sign out'), state: 'hidden', criterion: 'sign_out_button_not_visible' }],
+    ["the Sign out button isn't shown", { action: 'expectState', target: button('Sign out'), state: 'hidden', criterion: 'sign_out_button_isn_t_shown' }],
+    ['check that the Remember me checkbox is checked', { action: 'expectState', target: { by: 'role', role: 'checkbox', name: 'Remember me', exact: false }, state: 'checked', criterion: 'remember_me_checkbox_checked' }],
+    ['the Newsletter checkbox is unchecked', { action: 'expectState', target: { by: 'role', role: 'checkbox', name: 'Newsletter', exact: false }, state: 'unchecked', criterion: 'newsletter_checkbox_unchecked' }],
+    ['the Pricing link appears', { action: 'expectState', target: link('Pricing'), state: 'visible', criterion: 'pricing_link_appears' }],
+    ['the FAQ is visible', { action: 'expectState', target: text('FAQ'), state: 'visible', criterion: 'faq_visible' }],
+    ['"Desk Lamp added to your cart." is shown', { action: 'expectState', target: text('Desk Lamp added to your cart.', true), state: 'visible', criterion: 'desk_lamp_added_to_your_cart_shown' }],
+    ['there is a Checkout button', { action: 'expectState', target: button('Checkout'), state: 'visible', criterion: 'there_checkout_button' }],
+    ['there is no Checkout button', { action: 'expectState', target: button('Checkout'), state: 'hidden', criterion: 'there_no_checkout_button' }],
+    ['make sure the Publish button is hidden for viewers', { action: 'expectState', target: button('Publish'), state: 'hidden', criterion: 'publish_button_hidden_for_viewers' }],
+    ['check the footer links to the privacy policy', { action: 'expectState', target: link('privacy policy'), state: 'visible', criterion: 'footer_links_to_privacy_policy' }],
+  ])('%j', (task, step) => {
+    expect(stepsOf(task)).toEqual([step]);
+  });
+
+  it('opens the page a state is checked on', () => {
+    expect(stepsOf('Check that Apple Pay is offered on the payment page')).toEqual([
+      navigate('/payment'),
+      { action: 'expectState', target: text('Apple Pay'), state: 'visible', criterion: 'apple_pay_offered_on_payment_page' },
+    ]);
+  });
+
+  it('checks a field rejects or accepts a value by typing it and reading its validity', () => {
+    expect(stepsOf('Make sure the email field rejects "abc"')).toEqual([
+      { action: 'fill', target: field('email'), value: literal('abc') },
+      { action: 'expectState', target: field('email'), state: 'invalid', criterion: 'email_field_rejects_abc' },
+    ]);
+    expect(stepsOf('check that the Email field accepts demo@example.test')).toEqual([
+      { action: 'fill', target: field('Email'), value: literal('demo@example.test') },
+      { action: 'expectState', target: field('Email'), state: 'valid', criterion: 'email_field_accepts_demo_example_test' },
+    ]);
+  });
+});
+
+describe('assertions: counts', () => {
+  it.each<[string, Bare[]]>([
+    ['expect 3 plans', [count('plans', 3, '3_plans')]],
+    ['expect three plans', [count('plans', 3, 'three_plans')]],
+    ['Check that the pricing page lists three plans', [navigate('/pricing'), count('plans', 3, 'pricing_page_lists_three_plans')]],
+    ['the pricing page lists 3 plans', [navigate('/pricing'), count('plans', 3, 'pricing_page_lists_3_plans')]],
+    ['there are exactly twelve products', [count('products', 12, 'there_exactly_twelve_products')]],
+    ['Order history shows three orders', [count('orders', 3, 'order_history_shows_three_orders')]],
+    ['check two pending invites are listed', [count('pending invites', 2, 'two_pending_invites_listed')]],
+    ['check ten results show', [count('results', 10, 'ten_results_show')]],
+    ['verify there are 3 plans on the pricing page', [navigate('/pricing'), count('plans', 3, 'there_3_plans_on_pricing_page')]],
+    ['the cart has one item', [navigate('/cart'), count('item', 1, 'cart_has_one_item')]],
+  ])('%j', (task, steps) => {
+    expect(stepsOf(task)).toEqual(steps);
+  });
+
+  it('does not count money or units', () => {
+    expect(stepsOf('check that the total shows 90 dollars')).toEqual([{ action: 'expectText', text: '90 dollars', criterion: 'total_shows_90_dollars' }]);
+  });
+
+  it('describes the count as items of the named list', () => {
+    expect(planFor('expect 3 plans').steps[0].description).toBe('Expect 3 items in the "plans" list');
+  });
+});
+
+describe('assertions: pages that load', () => {
+  it.each<[string, string, string]>([
+    ['Check the refund policy page loads', '/refund-policy', 'refund_policy_page_loads'],
+    ['Make sure the Sign up page loads', '/signup', 'sign_up_page_loads'],
+    ['verify the pricing page works', '/pricing', 'pricing_page_works'],
+    ['the pricing page should load without errors', '/pricing', 'pricing_page_should_load_without_errors'],
+  ])('%j opens %s and expects to be there', (task, url, criterion) => {
+    expect(stepsOf(task)).toEqual([navigate(url), { action: 'expectUrl', contains: url, criterion }]);
+  });
+
+  it('does not open a page it has just opened', () => {
+    expect(stepsOf('go to /pricing and check the pricing page loads')).toEqual([
+      navigate('/pricing'),
+      { action: 'expectUrl', contains: '/pricing', criterion: 'pricing_page_loads' },
+    ]);
+  });
+
+  it('reads "it returns 200" as the page it just opened opening', () => {
+    expect(stepsOf('Send a GET request to /health and check it returns 200')).toEqual([
+      navigate('/health'),
+      { action: 'expectUrl', contains: '/health', criterion: 'it_returns_200' },
+    ]);
+  });
+});
+
+describe('assertions: criteria', () => {
+  it('gives every assertion a criterion with a stable key and its words as the description', () => {
+    const plan = planFor('check that the total shows $90 and make sure the page says "Order confirmed"');
+
+    expect(plan.successCriteria).toEqual([
+      { key: 'total_shows_90', description: 'the total shows $90' },
+      { key: 'page_says_order_confirmed', description: 'the page says "Order confirmed"' },
+    ]);
+    expect(planFor('check that the total shows $90').successCriteria[0].key).toBe('total_shows_90');
+  });
+
+  it('keeps keys unique when two assertions share their words', () => {
+    const plan = planFor('check that the total shows $90, go to /checkout and check that the total shows $90');
+
+    expect(plan.successCriteria.map((criterion) => criterion.key)).toEqual(['total_shows_90', 'total_shows_90_2']);
+    expect(plan.steps.filter((step) => step.action === 'expectText').map((step) => 'criterion' in step && step.criterion)).toEqual([
+      'total_shows_90',
+      'total_shows_90_2',
+    ]);
+  });
+
+  it('keeps a long key within its limit', () => {
+    const plan = planFor(`check that the page says "${'very long words '.repeat(20).trim()}"`);
+
+    expect(plan.successCriteria[0].key.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('assertions: evidence probes', () => {
+  it.each<[string, string[], string]>([
+    ['verify the order through the probe', ['order_created'], 'order_created'],
+    ['the order exists', ['order_created'], 'order_created'],
+    ['check that the order was placed', ['order_created'], 'order_created'],
+    ['verify the order is created in the backend', ['order_created'], 'order_created'],
+    ['confirm the evidence probe passes', ['order_created'], 'order_created'],
+    ['check that the order exists', ['orderExists'], 'orderExists'],
+    ['make sure the order is stored in the database', ['order-saved'], 'order-saved'],
+    ['verify the order was placed', ['order_placed', 'refund_issued'], 'order_placed'],
+    ['verify the refund through the probe', ['order_placed', 'refund_issued'], 'refund_issued'],
+    ['verify the order total through the probe', ['order_created', 'order_total_correct'], 'order_total_correct'],
+  ])('%j is a probe step (criteria %j → %s)', (task, criteria, key) => {
+    const plan = planFor(task, { evidenceCriteria: criteria });
+
+    expect(plan.steps.map(({ description: _d, ...step }) => step)).toEqual([{ action: 'probe', criterion: key }]);
+    expect(plan.successCriteria).toEqual([{ key, description: task }]);
+    expect(plan.steps[0].description).toBe(`Verify ${key} with its evidence probe`);
+  });
+
+  it('keeps a plain assertion when no criterion matches it', () => {
+    expect(stepsOf('check that the total shows $90', { evidenceCriteria: ['order_created'] })).toEqual([
+      { action: 'expectText', text: '$90', criterion: 'total_shows_90' },
+    ]);
+  });
+
+  it('asks which probe when the task mentions one and none is configured', () => {
+    expect(questionsOf('verify the order through the probe', { evidenceCriteria: [] })).toEqual([
+      'Which evidence probe should verify "verify the order through the probe"? None is configured: add one to the repository\'s evidenceProbeRefs.',
+    ]);
+  });
+
+  it('asks which probe when several fit equally, and takes the answer that names one', () => {
+    const criteria = ['order_created', 'payment_captured'];
+    const asked = 'Which evidence probe should verify "verify it through the probe": order_created or payment_captured?';
+
+    expect(questionsOf('verify it through the probe', { evidenceCriteria: criteria })).toEqual([asked]);
+    expect(stepsOf('verify it through the probe', { evidenceCriteria: criteria, answerTo: (q) => (q === asked ? 'payment_captured' : undefined) })).toEqual([
+      { action: 'probe', criterion: 'payment_captured' },
+    ]);
+  });
+
+  it('lists a criterion once when it is probed twice', () => {
+    const plan = planFor('verify the order through the probe, go to /orders and check the order exists');
+
+    expect(plan.successCriteria).toEqual([{ key: 'order_created', description: 'verify the order through the probe' }]);
+    expect(plan.steps.filter((step) => step.action === 'probe')).toHaveLength(2);
+  });
+});
+
+describe('assertions: clauses with no known shape', () => {
+  it.each<[string, string]>([
+    ['check the total', 'total'],
+    ['verify the warning text', 'warning text'],
+    ['check the latest order', 'latest order'],
+  ])('%j expects the page to show %j and says that is how it read it', (task, shown) => {
+    const result = planOf(task);
+
+    expect(result).toEqual({
+      kind: 'plan',
+      plan: {
+        steps: [{ action: 'expectText', description: `Expect the page to show ${JSON.stringify(shown)}`, text: shown, criterion: expect.any(String) }],
+        successCriteria: [expect.objectContaining({ description: shown.startsWith('total') ? 'the total' : expect.any(String) })],
+      },
+      assumptions: [`Reads "${task}" as: the page shows the text ${JSON.stringify(shown)}.`],
+    });
+  });
+});
