@@ -10,6 +10,7 @@ const MAY_IMPORT = {
   store: ['core'],
   queue: ['core', 'store'],
   browser: ['core'],
+  artifacts: ['core'],
   planner: ['core'],
   checks: ['core', 'browser'],
   probes: ['core'],

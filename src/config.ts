@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { AppError } from './core/errors.js';
+import { parseCidr, splitCidrList } from './probes/cidr.js';
 import { parseMysqlUrl, redactUrl, SAFE_DATABASE_NAME } from './store/mysql-url.js';
 
 export type DatabaseConfig =
@@ -48,6 +49,26 @@ export interface ArtifactsConfig {
   readonly dir: string;
 }
 
+export interface BrowserSettings {
+  /** The Chromium binary Playwright drives; nothing is downloaded. */
+  readonly executablePath: string;
+  /** Per navigation or page action. */
+  readonly navigationTimeoutMs: number;
+}
+
+/** What the CLI's client verbs (`qa jobs`, `qa follow`, `qa answer`, `qa repos`) need to call the REST API. */
+export interface ClientConfig {
+  /** The service's base URL (http or https), without a trailing slash. */
+  readonly apiUrl: string;
+  /** The API key sent as `Authorization: Bearer`; unset is an error only for a verb that calls the API. */
+  readonly apiKey: string | undefined;
+}
+
+export interface ProbesConfig {
+  /** Special-purpose ranges (loopback, private, …) evidence probes may reach anyway, as CIDRs; normally none. */
+  readonly allowCidrs: readonly string[];
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -55,7 +76,10 @@ export interface Config {
   readonly queue: QueueConfig;
   readonly worker: WorkerConfig;
   readonly artifacts: ArtifactsConfig;
+  readonly browser: BrowserSettings;
   readonly repositories: RepositoriesConfig;
+  readonly client: ClientConfig;
+  readonly probes: ProbesConfig;
 }
 
 export interface LoadConfigOptions {
@@ -110,6 +134,8 @@ const envSchema = z.object({
   QUEUE_LOCK_LIFETIME_MS: integer(1_000, 86_400_000).default(600_000),
   WORKER_CONCURRENCY: integer(1, 256).default(4),
   ARTIFACTS_DIR: nonEmpty().default('./data/artifacts'),
+  BROWSER_EXECUTABLE_PATH: nonEmpty().default('/usr/bin/chromium'),
+  BROWSER_NAVIGATION_TIMEOUT_MS: integer(1_000, 600_000).default(30_000),
   SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
   EXCLUDED_OWNERS: z
     .string()
@@ -118,11 +144,24 @@ const envSchema = z.object({
       error: 'must be a comma-separated list of code-host owner names (letters, digits, hyphens)',
     })
     .optional(),
+  // A path prefix is kept (a service behind a proxy); a query or fragment would end up inside every request path.
+  QA_API_URL: url(['http:', 'https:'], 'http://127.0.0.1:3000', (parsed) => parsed.search === '' && parsed.hash === '').default(
+    'http://127.0.0.1:3000',
+  ),
+  QA_API_KEY: nonEmpty().optional(),
+  PROBE_ALLOW_CIDRS: z
+    .string()
+    .transform(splitCidrList)
+    .superRefine((cidrs, context) => {
+      const problems = cidrs.map(parseCidr).flatMap((parsed) => (parsed.ok ? [] : [parsed.problem]));
+      if (problems.length > 0) context.addIssue({ code: 'custom', message: `must be comma-separated CIDR ranges: ${problems.join('; ')}` });
+    })
+    .optional(),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL']);
 
 /** The offending value, as the error message may show it: URL passwords are masked, unparsable URLs not echoed. */
 function shownValue(name: string, raw: string | undefined): string {
@@ -178,6 +217,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     worker: { concurrency: vars.WORKER_CONCURRENCY, shutdownGraceMs: vars.SHUTDOWN_GRACE_MS },
     artifacts: { dir: vars.ARTIFACTS_DIR },
+    browser: { executablePath: vars.BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: vars.BROWSER_NAVIGATION_TIMEOUT_MS },
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
+    client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },
+    probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },
   };
 }

@@ -4,10 +4,14 @@
  */
 import type { DataSource } from 'typeorm';
 import { createApp } from './api/app.js';
+import { createFileArtifactStorage } from './artifacts/file-storage.js';
+import { createBrowserPool } from './browser/browser-pool.js';
 import { startHttpServer } from './api/server.js';
 import { processEnvironment, type Config } from './config.js';
 import type { Logger } from './logger.js';
+import { createEventFeed } from './jobs/event-feed.js';
 import { createJobService } from './jobs/job-service.js';
+import { readJobProgress } from './jobs/job-progress.js';
 import { createRulePlanner } from './planner/rule-planner.js';
 import { createRepositoryService } from './repos/repository-service.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
@@ -94,12 +98,18 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
   const dataSource = await openStore(config, logger);
   const started: RunningService[] = [];
   try {
-    const worker = await startQueueWorker(config, logger, dataSource);
+    const feed = createEventFeed({
+      read: (jobId, after) => readJobProgress(dataSource, jobId, after),
+      logger: logger.child({ component: 'event-feed' }),
+    });
+    // The worker in this process tells the feed when it has written events: followers get them at once.
+    const worker = await startQueueWorker(config, logger, dataSource, (jobId) => feed.wake(jobId));
     started.push(worker);
     const jobs = createJobService({
       dataSource,
       planner: createRulePlanner(),
       startRun: (jobId) => enqueueQaRun(worker.queue.agenda, jobId),
+      artifacts: createFileArtifactStorage(config.artifacts.dir),
     });
     const environment = processEnvironment();
     const repositories = createRepositoryService({
@@ -108,9 +118,15 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       readSecret: (name) => environment[name],
       startOnboarding: (ingestionRunId) => enqueueOnboarding(worker.queue.agenda, ingestionRunId),
     });
-    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, repositories, logger }));
+    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, feed, repositories, logger }));
     logger.info({ host: config.http.host, port: http.port }, 'listening');
-    started.push({ stop: () => http.close() });
+    started.push({
+      async stop() {
+        // Open event streams would hold the server open until their jobs finish: cut them (clients resume with ?after).
+        feed.close();
+        await http.close();
+      },
+    });
   } catch (error) {
     for (const service of started.reverse()) await service.stop();
     await dataSource.destroy();
@@ -125,7 +141,13 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
   };
 }
 
-async function startQueueWorker(config: Config, logger: Logger, dataSource: DataSource): Promise<Worker & { queue: Queue }> {
+/** The worker with what its workflows use: one browser for the process (launched on first use) and artifact storage. */
+async function startQueueWorker(
+  config: Config,
+  logger: Logger,
+  dataSource: DataSource,
+  eventsWritten: (jobId: string) => void = () => undefined,
+): Promise<Worker & { queue: Queue }> {
   const queue = createQueue(
     dataSource,
     {
@@ -135,7 +157,23 @@ async function startQueueWorker(config: Config, logger: Logger, dataSource: Data
     },
     createNotificationChannel(config.queue.redisUrl),
   );
-  const worker = createWorker(queue, workflowJobs(), logger, config.worker.shutdownGraceMs);
+  const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
+  const workflows = workflowJobs({
+    dataSource,
+    browsers,
+    artifacts: createFileArtifactStorage(config.artifacts.dir),
+    heartbeatMs: Math.max(500, Math.floor(config.queue.lockLifetimeMs / 3)),
+    eventsWritten,
+  });
+  const worker = createWorker(queue, workflows, logger, config.worker.shutdownGraceMs);
   await worker.start();
-  return Object.assign(worker, { queue });
+  return {
+    queue,
+    start: () => worker.start(),
+    async stop() {
+      // Runs first (they hold contexts), then the browser.
+      await worker.stop();
+      await browsers.close();
+    },
+  };
 }

@@ -1,11 +1,16 @@
+import { pipeline } from 'node:stream/promises';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
 import type { NamingSet } from '../core/naming.js';
+import type { EventFeed } from '../jobs/event-feed.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
+import type { Artifact } from '../store/entities/artifact.entity.js';
+import type { Finding } from '../store/entities/finding.entity.js';
 import { organizationOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { streamJobEvents } from './event-stream.js';
 import { commitSha, hostnameList, httpUrl } from './fields.js';
 
 const id = z.string().min(1).max(64);
@@ -61,8 +66,36 @@ function createdBody(names: NamingSet, created: CreatedJob): Record<string, unkn
   return { [names.id]: created.jobId, [names.workflowId]: created.workflowId, [names.checkId]: created.checkId, ...parent };
 }
 
-/** GET body: the record, the ordered history, safe artifact metadata and findings/reports (none yet before runs). */
-function viewBody(names: NamingSet, { job, childJobIds, events }: JobView): Record<string, unknown> {
+/** Artifact metadata a client may see: never the storage key; bytes come from the authenticated download path. */
+function artifactBody(names: NamingSet, artifact: Artifact): Record<string, unknown> {
+  return {
+    id: artifact.id,
+    kind: artifact.kind,
+    name: artifact.name,
+    contentType: artifact.contentType,
+    sizeBytes: artifact.sizeBytes,
+    sha256: artifact.sha256,
+    stepIndex: artifact.stepIndex,
+    createdAt: artifact.createdAt,
+    downloadPath: `/api/${names.collection}/${artifact.jobId}/artifacts/${artifact.id}`,
+  };
+}
+
+function findingBody(finding: Finding): Record<string, unknown> {
+  return {
+    id: finding.id,
+    kind: finding.kind,
+    severity: finding.severity,
+    title: finding.title,
+    detail: finding.detail,
+    stepIndex: finding.stepIndex,
+    artifactIds: finding.artifactIds,
+    createdAt: finding.createdAt,
+  };
+}
+
+/** GET body: the record, the ordered history, safe artifact metadata and findings/reports. */
+function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findings }: JobView): Record<string, unknown> {
   return {
     [names.record]: {
       [names.id]: job.id,
@@ -80,24 +113,26 @@ function viewBody(names: NamingSet, { job, childJobIds, events }: JobView): Reco
       networkAllowlist: job.networkAllowlist,
       channelContext: job.channelContext,
       createdAt: job.createdAt,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
     },
     events: events.map((event) => ({ index: event.seq, type: event.type, at: event.at, data: event.data })),
-    artifacts: [],
-    [names.results]: [],
+    artifacts: artifacts.map((artifact) => artifactBody(names, artifact)),
+    [names.results]: findings.map(findingBody),
   };
 }
 
-/** How often a follower looks for new events while its job runs (the worker may be another process). */
-const FOLLOW_POLL_MS = 200;
 const afterQuery = z.strictObject({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
 
 /** `/api/jobs` (Set A) or `/api/runs` (Set B): the same service, named at the edge. */
-export function createJobsRouter(names: NamingSet, jobs: JobService): Router {
+export function createJobsRouter(names: NamingSet, jobs: JobService, feed: EventFeed): Router {
+  // Built once per router: building a zod schema costs far more than parsing with it.
+  const bodySchema = createBody(names);
   const router = Router();
   router.use(express.json({ limit: '256kb' }));
 
   router.post('/', async (req, res) => {
-    const created = await jobs.create(organizationOf(res), parse(createBody(names), req.body));
+    const created = await jobs.create(organizationOf(res), parse(bodySchema, req.body));
     res.status(202).json(createdBody(names, created));
   });
 
@@ -109,35 +144,25 @@ export function createJobsRouter(names: NamingSet, jobs: JobService): Router {
 
   /**
    * NDJSON, one event per line (`{"index","type","at","data"}`): the history after `?after=n`, then new events as
-   * they are written, until the job is finished. Reconnecting with the last index seen misses nothing and repeats
-   * nothing.
+   * they are written (one shared poller per job, `event-feed.ts`), until the job is finished. Reconnecting with the
+   * last index seen misses nothing and repeats nothing.
    */
   router.get('/:id/events', async (req, res) => {
     const { after = -1 } = parse(afterQuery, req.query);
-    const organizationId = organizationOf(res);
-    let batch = await jobs.eventsAfter(organizationId, req.params.id, after);
-    let closed = false;
-    req.on('close', () => {
-      closed = true;
-    });
-    res.status(200).type('application/x-ndjson');
-    res.setHeader('cache-control', 'no-store');
-    res.flushHeaders();
-    let last = after;
-    try {
-      for (;;) {
-        for (const event of batch.events) {
-          res.write(`${JSON.stringify({ index: event.seq, type: event.type, at: event.at, data: event.data })}\n`);
-          last = event.seq;
-        }
-        if (batch.finished || closed) break;
-        await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
-        batch = await jobs.eventsAfter(organizationId, req.params.id, last);
-      }
-    } finally {
-      // Headers are out: a failure here can only end the stream; the client reconnects with `after`.
-      res.end();
-    }
+    await streamJobEvents(res, { jobs, feed }, organizationOf(res), req.params.id, after);
+  });
+
+  /** The bytes of one artifact, as a download; the type is fixed by what the run stored, never sniffed. */
+  router.get('/:id/artifacts/:artifactId', async (req, res) => {
+    const { artifact, content } = await jobs.openArtifact(organizationOf(res), req.params.id, req.params.artifactId);
+    res.status(200);
+    res.setHeader('content-type', artifact.contentType);
+    res.setHeader('content-length', String(artifact.sizeBytes));
+    res.setHeader('content-disposition', `attachment; filename="${artifact.name.replace(/[^A-Za-z0-9._-]/g, '_')}"`);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('cache-control', 'private, no-store');
+    res.setHeader('digest', `sha-256=${Buffer.from(artifact.sha256, 'hex').toString('base64')}`);
+    await pipeline(content, res);
   });
 
   router.get('/:id', async (req, res) => {

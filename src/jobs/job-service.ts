@@ -5,12 +5,17 @@ import type { Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
 import type { Planner } from '../planner/planner.js';
+import type { Readable } from 'node:stream';
+import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import { Artifact } from '../store/entities/artifact.entity.js';
 import { Check } from '../store/entities/check.entity.js';
+import { Finding } from '../store/entities/finding.entity.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
-import { appendJobEvent } from './job-events.js';
+import { appendFirstJobEvents, appendJobEvent } from './job-events.js';
+import { isFinishedStatus } from './job-progress.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
 export interface CreateJobInput {
@@ -33,6 +38,8 @@ export interface JobView {
   job: Job;
   childJobIds: string[];
   events: JobEvent[];
+  artifacts: Artifact[];
+  findings: Finding[];
 }
 
 export interface JobServiceDeps {
@@ -40,15 +47,15 @@ export interface JobServiceDeps {
   planner: Planner;
   /** Starts the durable workflow of a runnable job; resolves with the workflow id. */
   startRun(jobId: string): Promise<string>;
+  /** Where the workflows keep artifact bytes (read for downloads). */
+  artifacts: ArtifactStorage;
 }
-
-const FINISHED = new Set<JobStatus>(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
 
 /**
  * The job use cases. Every read and write is scoped by the caller's organization; another organization's ids are
  * "not found", never "forbidden", so existence is not revealed.
  */
-export function createJobService({ dataSource, planner, startRun }: JobServiceDeps) {
+export function createJobService({ dataSource, planner, startRun, artifacts: artifactStorage }: JobServiceDeps) {
   async function repositoryOf(organizationId: string, repositoryId: string): Promise<ConnectedRepository> {
     const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
     if (!repository) throw notFound('repository', 'repositoryId');
@@ -59,7 +66,7 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
   const assertRunning = (organizationId: string, needed: Capability[]) => assertCapabilitiesRunning(dataSource, organizationId, needed);
 
   async function interpret(task: string, repository: ConnectedRepository): Promise<Interpretation> {
-    return planner.interpret(task, { testValueNames: Object.keys(repository.testValueSecretRefs) });
+    return planner.interpret(task, { testValueNames: Object.keys(repository.testValueSecretRefs), evidenceCriteria: Object.keys(repository.evidenceProbeRefs) });
   }
 
   /**
@@ -107,8 +114,12 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
         resolution,
         workflowId: null,
       });
-      await appendJobEvent(manager, jobId, 'job.created', { trigger: input.trigger, parentJobId });
-      if (resolution) await appendJobEvent(manager, jobId, 'job.review_required', { ...resolution });
+      await appendFirstJobEvents(manager, jobId, [
+        { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+        // `job.queued` is written here, not after the enqueue: once enqueued, the worker may already be appending
+        // `job.started`, and two writers would race for the next index.
+        resolution ? { type: 'job.review_required' as const, data: { ...resolution } } : { type: 'job.queued' as const, data: {} },
+      ]);
     });
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
 
@@ -126,10 +137,7 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
         details: { jobId },
       });
     }
-    await dataSource.transaction(async (manager) => {
-      await manager.update(Job, { id: jobId }, { workflowId });
-      await appendJobEvent(manager, jobId, 'job.queued', { workflowId });
-    });
+    await dataSource.getRepository(Job).update({ id: jobId }, { workflowId });
     return { kind: 'runnable', jobId, workflowId, checkId: checkId!, parentJobId };
   }
 
@@ -196,18 +204,27 @@ export function createJobService({ dataSource, planner, startRun }: JobServiceDe
       const job = await dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId, organizationId } });
       if (!job) throw notFound('job');
       const events = await dataSource.getRepository(JobEvent).find({ where: { jobId, seq: MoreThan(after) }, order: { seq: 'ASC' } });
-      return { events, finished: FINISHED.has(job.status as JobStatus) };
+      return { events, finished: isFinishedStatus(job.status) };
     },
 
-    /** A job with its children and ordered history. */
+    /** A job with its children, ordered history, artifacts and findings. */
     async get(organizationId: string, jobId: string): Promise<JobView> {
       const job = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
       if (!job) throw notFound('job');
-      const [children, events] = await Promise.all([
+      const [children, events, artifacts, findings] = await Promise.all([
         dataSource.getRepository(Job).find({ select: { id: true }, where: { parentJobId: job.id, organizationId }, order: { createdAt: 'ASC' } }),
         dataSource.getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } }),
+        dataSource.getRepository(Artifact).find({ where: { jobId: job.id, organizationId }, order: { createdAt: 'ASC', id: 'ASC' } }),
+        dataSource.getRepository(Finding).find({ where: { jobId: job.id, organizationId }, order: { position: 'ASC' } }),
       ]);
-      return { job, childJobIds: children.map((child) => child.id), events };
+      return { job, childJobIds: children.map((child) => child.id), events, artifacts, findings };
+    },
+
+    /** An artifact of one of the organization's jobs, with its bytes; 404 for anything else. */
+    async openArtifact(organizationId: string, jobId: string, artifactId: string): Promise<{ artifact: Artifact; content: Readable }> {
+      const artifact = await dataSource.getRepository(Artifact).findOneBy({ id: artifactId, jobId, organizationId });
+      if (!artifact) throw notFound('artifact');
+      return { artifact, content: await artifactStorage.open(artifact.storageKey) };
     },
   };
 }

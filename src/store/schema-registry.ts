@@ -9,14 +9,20 @@ import { CreateJobs1763710000000 } from '../../migrations/1763710000000-create-j
 import { CreateExecutionFlags1763720000000 } from '../../migrations/1763720000000-create-execution-flags.js';
 import { CreateOwnerExclusionsAndInstallations1763730000000 } from '../../migrations/1763730000000-create-owner-exclusions-and-installations.js';
 import { CreateIngestionRuns1763740000000 } from '../../migrations/1763740000000-create-ingestion-runs.js';
+import { CreateRunRecords1763750000000 } from '../../migrations/1763750000000-create-run-records.js';
+import { CreatePlansAndCheckVersions1763760000000 } from '../../migrations/1763760000000-create-plans-and-check-versions.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
+import { Artifact } from './entities/artifact.entity.js';
 import { Check } from './entities/check.entity.js';
+import { CheckVersion } from './entities/check-version.entity.js';
 import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
+import { Finding } from './entities/finding.entity.js';
 import { IngestionRun } from './entities/ingestion-run.entity.js';
 import { Installation } from './entities/installation.entity.js';
 import { ConnectedRepository } from './entities/connected-repository.entity.js';
+import { JobCheckpoint } from './entities/job-checkpoint.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
 import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
@@ -24,7 +30,7 @@ import { Organization } from './entities/organization.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -34,4 +40,6 @@ export const migrations: ClassList = [
   CreateExecutionFlags1763720000000,
   CreateOwnerExclusionsAndInstallations1763730000000,
   CreateIngestionRuns1763740000000,
+  CreateRunRecords1763750000000,
+  CreatePlansAndCheckVersions1763760000000,
 ];

@@ -1,7 +1,21 @@
 import type { Agenda } from 'agenda';
+import type { DataSource } from 'typeorm';
 import { z } from 'zod';
+import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import type { BrowserPool, BrowserSession } from '../browser/browser-pool.js';
+import { EGRESS_HEADER } from '../browser/egress-proxy.js';
+import { createHostAllowlist } from '../browser/host-allowlist.js';
+import { findingsFromObservations } from '../browser/observation-findings.js';
+import { AppError, userError } from '../core/errors.js';
+import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
+import type { JobStatus } from '../core/job.js';
+import { appendJobEvent } from '../jobs/job-events.js';
+import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import { Job } from '../store/entities/job.entity.js';
+import { createStepRunner } from './checkpoints.js';
+import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
 
-/** The queue job that runs one QA job in a browser. Its handler lands with the browser workflow. */
+/** The queue job that runs one QA job in a browser. */
 export const QA_RUN_JOB = 'qa-run';
 
 export const qaRunPayload = z.object({ jobId: z.string().uuid() });
@@ -10,4 +24,181 @@ export const qaRunPayload = z.object({ jobId: z.string().uuid() });
 export async function enqueueQaRun(agenda: Agenda, jobId: string): Promise<string> {
   const job = await agenda.now(QA_RUN_JOB, qaRunPayload.parse({ jobId }));
   return String(job.attrs._id);
+}
+
+/** A browser that will not start or a database that drops out is retried twice, then the job is errored. */
+export const QA_RUN_RETRY: RetryPolicy = { baseDelayMs: 2_000, factor: 2, maxDelayMs: 30_000, maxRetries: 2, jitter: 0.2 };
+
+export interface QaRunDeps {
+  dataSource: DataSource;
+  browsers: BrowserPool;
+  artifacts: ArtifactStorage;
+  /** How often a running step extends its queue lock; well within the queue's lock lifetime. */
+  heartbeatMs: number;
+  /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
+  eventsWritten?: (jobId: string) => void;
+  retry?: RetryPolicy;
+}
+
+const RUNNABLE = new Set<JobStatus>(['queued', 'running']);
+
+/**
+ * The QA-run workflow, first cut: start, visit the target in a fresh browser context behind the job's network
+ * allowlist (a screenshot, console and page errors, failed and blocked requests), then finish passed or failed.
+ * Each step is checkpointed with its events, so a run resumed by another worker repeats nothing already recorded.
+ */
+export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunPayload> {
+  const retry = deps.retry ?? QA_RUN_RETRY;
+  return defineQueueJob({
+    name: QA_RUN_JOB,
+    payload: qaRunPayload,
+    retry,
+    async handle({ jobId }, context) {
+      const job = await deps.dataSource.getRepository(Job).findOneBy({ id: jobId });
+      if (!job) throw userError('job.not_found', `Job ${jobId} no longer exists`);
+      if (!RUNNABLE.has(job.status as JobStatus)) {
+        context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
+        return;
+      }
+      try {
+        await runSteps(deps, job, context);
+      } catch (error) {
+        // The same judgement as the queue's retry policy: operational failures are retried until the last attempt.
+        const final = !context.signal.aborted && (failureKind(error) !== 'operational' || context.attempt > retry.maxRetries);
+        await recordFailure(deps.dataSource, jobId, error, final, context);
+        deps.eventsWritten?.(jobId);
+        if (!final) throw error;
+      }
+    },
+  });
+}
+
+async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise<void> {
+  const eventsWritten = () => deps.eventsWritten?.(job.id);
+  const steps = createStepRunner(deps.dataSource, job.id, eventsWritten);
+  if ((await steps.completed('start')) !== undefined) {
+    await deps.dataSource.transaction((manager) => appendJobEvent(manager, job.id, 'job.resumed', { attempt: context.attempt }));
+    eventsWritten();
+  }
+  await steps.run('start', async () => ({
+    result: {},
+    async record(manager) {
+      await manager.update(Job, { id: job.id }, { status: 'running', startedAt: new Date() });
+      await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt: context.attempt });
+    },
+  }));
+
+  const visit = await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
+
+  await steps.run('finish', async () => ({
+    result: {},
+    async record(manager) {
+      await manager.update(Job, { id: job.id }, { status: visit.verdict, finishedAt: new Date() });
+      await appendJobEvent(manager, job.id, visit.verdict === 'passed' ? 'job.passed' : 'job.failed', {
+        findings: visit.findings,
+        errors: visit.errors,
+      });
+    },
+  }));
+}
+
+interface VisitResult {
+  verdict: 'passed' | 'failed';
+  findings: number;
+  errors: number;
+}
+
+/** Opens the target, lets it settle, takes a screenshot, and turns what the page did into findings. */
+async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
+  const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
+  const session = await deps.browsers.openSession(allowlist);
+  const closeOnAbort = () => void session.close().catch(() => undefined);
+  context.signal.addEventListener('abort', closeOnAbort, { once: true });
+  try {
+    const started = performance.now();
+    const navigation = await navigate(session, job.baseUrl);
+    if (context.signal.aborted) throw context.signal.reason;
+    const screenshot = await session.page.screenshot({ type: 'png', fullPage: true, timeout: 10_000 }).catch(() => undefined);
+    const drafts: FindingDraft[] = [...navigation.findings, ...findingsFromObservations(session.observations, null)];
+    const artifacts = screenshot
+      ? [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: 'screenshot-page.png', contentType: 'image/png', content: screenshot, stepIndex: null })]
+      : [];
+    const verdict = verdictOf(drafts);
+    const result: VisitResult = { verdict, findings: drafts.length, errors: drafts.filter((draft) => draft.severity === 'error').length };
+    return {
+      result,
+      async record(manager: Parameters<typeof recordArtifacts>[0]) {
+        await appendJobEvent(manager, job.id, 'page.visited', {
+          url: navigation.url,
+          status: navigation.status,
+          title: navigation.title,
+          ms: Math.round(performance.now() - started),
+          allowedHosts: allowlist.hosts,
+        });
+        await recordArtifacts(manager, artifacts);
+        await recordFindings(manager, job.organizationId, job.id, drafts, artifacts.map((artifact) => artifact.id));
+      },
+    };
+  } finally {
+    context.signal.removeEventListener('abort', closeOnAbort);
+    await session.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Goes to the target and waits for it to settle (network quiet for a moment, bounded), so late console errors and
+ * requests are seen. A target that cannot be reached is a finding of the run, not a failure of the worker.
+ */
+async function navigate(session: BrowserSession, url: string): Promise<{ url: string; status: number | null; title: string; findings: FindingDraft[] }> {
+  try {
+    const response = await session.page.goto(url, { waitUntil: 'load' });
+    await session.page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
+    // An answer of the egress proxy (a failed connection) is no status of the site's; the observer reports it.
+    const status = response && response.headers()[EGRESS_HEADER] === undefined ? response.status() : null;
+    return { url: session.page.url(), status, title: await session.page.title().catch(() => ''), findings: [] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    // The observer saw the main document fail (no connection, an error status) and says why more exactly; this
+    // finding covers what never produced a response or a network error (a timeout, an aborted navigation).
+    const { failedRequests, failedResponses } = session.observations;
+    const seen = failedRequests.some((request) => request.isMainDocument) || failedResponses.some((response) => response.isMainDocument);
+    return {
+      url,
+      status: null,
+      title: '',
+      findings: seen
+        ? []
+        : [{ kind: 'navigation_failed', severity: 'error', stepIndex: null, title: boundedText(`Could not open ${url}`, 300), detail: boundedText(message, 4_000) }],
+    };
+  }
+}
+
+/** Keeps the queue lock while `work` runs: a long page load must not look like a dead worker. */
+async function withHeartbeat<T>(context: JobContext, everyMs: number, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => void context.touch().catch(() => undefined), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A failed attempt: said in the history; a final one also ends the job as errored (with the reason). */
+async function recordFailure(dataSource: DataSource, jobId: string, error: unknown, final: boolean, context: JobContext): Promise<void> {
+  const reason = error instanceof AppError ? error.message : 'an unexpected error stopped the run';
+  context.logger.warn({ err: error, final }, 'qa run attempt failed');
+  try {
+    await dataSource.transaction(async (manager) => {
+      if (final) {
+        await manager.update(Job, { id: jobId }, { status: 'errored', finishedAt: new Date() });
+        await appendJobEvent(manager, jobId, 'job.errored', { reason, attempt: context.attempt });
+      } else if (!context.signal.aborted) {
+        await appendJobEvent(manager, jobId, 'run.retrying', { reason, attempt: context.attempt });
+      }
+    });
+  } catch (recordError) {
+    // The database may be what failed; the queue's retry still stands, and the next attempt writes its own events.
+    context.logger.error({ err: recordError }, 'could not record the failed attempt');
+    if (final) throw recordError;
+  }
 }

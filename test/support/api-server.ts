@@ -1,7 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
+import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
 import { createApp } from '../../src/api/app.js';
 import { startHttpServer } from '../../src/api/server.js';
+import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
 import { createJobService } from '../../src/jobs/job-service.js';
+import { readJobProgress } from '../../src/jobs/job-progress.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
@@ -14,27 +21,44 @@ export interface TestApi {
   base: string;
   /** The queue the API enqueues workflows on (no worker runs them). */
   queue: Queue;
+  /** The shared event pollers behind GET …/:id/events. */
+  feed: EventFeed;
   close(): Promise<void>;
 }
 
 /**
  * The service's real HTTP app on a random loopback port, wired as `qa start` wires it, over a test store. The
- * server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS.
+ * server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS; `feedRead` wraps the
+ * event feed's read (to count or fail reads).
  */
-export async function startTestApi(dataSource: DataSource, options: { secrets?: Record<string, string>; excludedOwners?: string[] } = {}): Promise<TestApi> {
+export async function startTestApi(
+  dataSource: DataSource,
+  options: {
+    secrets?: Record<string, string>;
+    excludedOwners?: string[];
+    feedRead?: (read: ReadProgress) => ReadProgress;
+    /** Where the workers of the test keep artifacts (default: a new temporary folder). */
+    artifacts?: ArtifactStorage;
+  } = {},
+): Promise<TestApi> {
   const queue = createQueue(dataSource, { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, createNotificationChannel(undefined));
-  const jobs = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId) });
+  const artifacts = options.artifacts ?? createFileArtifactStorage(mkdtempSync(join(tmpdir(), 'qa-artifacts-')));
+  const jobs = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId), artifacts });
   const repositories = createRepositoryService({
     dataSource,
     config: { excludedOwners: options.excludedOwners ?? [] },
     readSecret: (name) => options.secrets?.[name],
     startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
   });
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, repositories, logger: silentLogger() }));
+  const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
+  const feed = createEventFeed({ read: options.feedRead ? options.feedRead(read) : read, logger: silentLogger() });
+  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, feed, repositories, logger: silentLogger() }));
   return {
     base: `http://127.0.0.1:${server.port}`,
     queue,
+    feed,
     async close() {
+      feed.close();
       await server.close();
       await queue.backend.disconnect();
     },

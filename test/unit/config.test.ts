@@ -21,7 +21,10 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined },
       worker: { concurrency: 4, shutdownGraceMs: 30_000 },
       artifacts: { dir: './data/artifacts' },
+      browser: { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 30_000 },
       repositories: { excludedOwners: [] },
+      client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined },
+      probes: { allowCidrs: [] },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -47,8 +50,13 @@ describe('loadConfig', () => {
         QUEUE_LOCK_LIFETIME_MS: '60000',
         WORKER_CONCURRENCY: '8',
         ARTIFACTS_DIR: '/var/lib/qa/artifacts',
+        BROWSER_EXECUTABLE_PATH: '/opt/chromium/chrome',
+        BROWSER_NAVIGATION_TIMEOUT_MS: '15000',
         SHUTDOWN_GRACE_MS: '0',
         EXCLUDED_OWNERS: ' Evil-Corp, spam-bot ,',
+        QA_API_URL: 'https://qa.example.com/service/',
+        QA_API_KEY: 'qa_0123456789ab_secret',
+        PROBE_ALLOW_CIDRS: ' 127.0.0.1/32, fd00::/8 ,',
       },
       { isTTY: true },
     );
@@ -59,7 +67,10 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 100, lockLifetimeMs: 60_000, redisUrl: 'redis://cache:6379/2' },
       worker: { concurrency: 8, shutdownGraceMs: 0 },
       artifacts: { dir: '/var/lib/qa/artifacts' },
+      browser: { executablePath: '/opt/chromium/chrome', navigationTimeoutMs: 15_000 },
       repositories: { excludedOwners: ['evil-corp', 'spam-bot'] },
+      client: { apiUrl: 'https://qa.example.com/service', apiKey: 'qa_0123456789ab_secret' },
+      probes: { allowCidrs: ['127.0.0.1/32', 'fd00::/8'] },
     });
   });
 
@@ -102,6 +113,17 @@ describe('loadConfig', () => {
     ['SQLITE_PATH', ' ', 'SQLITE_PATH must not be blank (got " ")'],
     ['ARTIFACTS_DIR', ' ', 'ARTIFACTS_DIR must not be blank (got " ")'],
     ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a URL like redis://127.0.0.1:6379 (got "http://cache:6379/")'],
+    ['QA_API_URL', 'ftp://qa.example', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got "ftp://qa.example/")'],
+    ['QA_API_URL', 'http://qa.example/?x=1', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got "http://qa.example/?x=1")'],
+    ['QA_API_URL', 'ftp://qa:hunter2@qa.example', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got "ftp://qa:***@qa.example/")'],
+    ['QA_API_URL', 'qa.example:3000', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got a value that is not a URL)'],
+    ['QA_API_KEY', '  ', 'QA_API_KEY must not be blank (got "  ")'],
+    [
+      'PROBE_ALLOW_CIDRS',
+      '127.0.0.1/32, 10.0.0.1/8, localhost',
+      'PROBE_ALLOW_CIDRS must be comma-separated CIDR ranges: "10.0.0.1/8" has bits set past its /8 prefix (did you mean 10.0.0.0/8?); ' +
+        '"localhost" is not an IPv4 or IPv6 range like 127.0.0.1/32 or fd00::/8 (got "127.0.0.1/32, 10.0.0.1/8, localhost")',
+    ],
   ])('names %s and what it expects when it is %j', (name, value, message) => {
     expect(configError({ [name]: value })).toBe(`Invalid configuration: ${message}`);
   });

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import type { Resolution } from '../../core/job.js';
+import type { Plan } from '../../core/plan.js';
 import { Check } from './check.entity.js';
 import { ConnectedRepository } from './connected-repository.entity.js';
 import { Organization } from './organization.entity.js';
@@ -66,9 +67,21 @@ export class Job {
   @Column({ type: 'json', nullable: true })
   resolution!: Resolution | null;
 
+  /** The plan the run follows, written when a natural-language task is interpreted; null for replays and reviews. */
+  @Column({ type: 'json', nullable: true })
+  plan!: Plan | null;
+
   /** The durable workflow's id (the queue job); null when none was started. */
   @Column({ name: 'workflow_id', type: 'varchar', length: 36, nullable: true })
   workflowId!: string | null;
+
+  /** When a worker first took the job up; null until then. */
+  @Column({ name: 'started_at', type: 'datetime', precision: 3, nullable: true })
+  startedAt!: Date | null;
+
+  /** When it reached passed, failed, errored or cancelled. */
+  @Column({ name: 'finished_at', type: 'datetime', precision: 3, nullable: true })
+  finishedAt!: Date | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createJobService } from '../../../src/jobs/job-service.js';
@@ -26,7 +28,7 @@ forEachDialect('workflow start failures', (dialect) => {
       defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [],
       testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
     });
-    const jobs = createJobService({ dataSource: store(), planner: createRulePlanner(), startRun: queueDown });
+    const jobs = createJobService({ dataSource: store(), planner: createRulePlanner(), startRun: queueDown, artifacts: createFileArtifactStorage(tmpdir()) });
     const failure = await jobs
       .create(organization.id, { repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl: 'https://shop.example', networkAllowlist: [], trigger: 'cli' })
       .then(() => undefined, (error: unknown) => error as { code: string; status: number; details: { jobId: string } });
@@ -34,7 +36,7 @@ forEachDialect('workflow start failures', (dialect) => {
     const job = await store().getRepository(Job).findOneByOrFail({ id: failure!.details.jobId });
     expect(job).toMatchObject({ status: 'errored', workflowId: null });
     const events = await store().getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } });
-    expect(events.map((event) => event.type)).toEqual(['job.created', 'job.errored']);
+    expect(events.map((event) => event.type)).toEqual(['job.created', 'job.queued', 'job.errored']);
   });
 
   it('marks the ingestion run errored when onboarding cannot be started', async () => {

@@ -1,0 +1,158 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Logger } from '../logger.js';
+import type { HostAllowlist } from './host-allowlist.js';
+
+/** A request the proxy refused: `target` is the URL for plain HTTP, `host:port` for a tunnel (HTTPS, WebSocket). */
+export interface EgressBlock {
+  target: string;
+  host: string;
+  method: string;
+}
+
+export interface EgressGrant {
+  /** Proxy settings for one browser context. */
+  readonly proxy: { server: string; username: string; password: string; bypass: string };
+  revoke(): void;
+}
+
+export interface EgressProxy {
+  grant(allowlist: HostAllowlist, onBlocked: (block: EgressBlock) => void): EgressGrant;
+  close(): Promise<void>;
+}
+
+/**
+ * Marks the proxy's own answers, so a page observer does not take them for the site's: `blocked` (not in the
+ * allowlist) or `unreachable` (allowed, but the connection failed; the reason is in EGRESS_REASON_HEADER).
+ */
+export const EGRESS_HEADER = 'x-qa-egress';
+export const EGRESS_REASON_HEADER = 'x-qa-egress-reason';
+
+const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade'];
+
+/**
+ * The network boundary of browser runs: every context sends all its traffic (loopback included) through this
+ * loopback proxy with credentials of its own, and the proxy forwards only to the hosts that context may reach.
+ * Playwright's request routing alone cannot be the boundary: it does not see the requests a redirect leads to.
+ */
+export async function startEgressProxy(logger: Logger): Promise<EgressProxy> {
+  const grants = new Map<string, { password: Buffer; allowlist: HostAllowlist; onBlocked: (block: EgressBlock) => void }>();
+  const sockets = new Set<Socket>();
+
+  function grantOf(header: string | undefined) {
+    if (!header?.startsWith('Basic ')) return undefined;
+    const decoded = Buffer.from(header.slice(6), 'base64').toString();
+    const colon = decoded.indexOf(':');
+    const grant = grants.get(decoded.slice(0, colon));
+    const password = Buffer.from(decoded.slice(colon + 1));
+    if (!grant || colon < 0 || password.length !== grant.password.length || !timingSafeEqual(password, grant.password)) return undefined;
+    return grant;
+  }
+
+  /** Chromium sends credentials only after a challenge; a request without any gets one. */
+  function challenge(write: (head: string) => void) {
+    write('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\nContent-Length: 0\r\n\r\n');
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse) {
+    const grant = grantOf(req.headers['proxy-authorization']);
+    if (!grant) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="qa"', 'content-length': 0 }).end();
+      return;
+    }
+    if (!URL.canParse(req.url ?? '')) {
+      res.writeHead(400, { 'content-length': 0 }).end();
+      return;
+    }
+    const target = new URL(req.url!);
+    if (target.protocol !== 'http:' || !grant.allowlist.allows(target.hostname)) {
+      grant.onBlocked({ target: target.href, host: target.hostname, method: req.method ?? 'GET' });
+      res.writeHead(403, { [EGRESS_HEADER]: 'blocked', 'content-type': 'text/plain' }).end('Blocked by the run\'s network allowlist');
+      return;
+    }
+    const headers = { ...req.headers };
+    for (const name of HOP_BY_HOP) delete headers[name];
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method, headers },
+      (response) => {
+        const outHeaders = { ...response.headers };
+        for (const name of HOP_BY_HOP) delete outHeaders[name];
+        res.writeHead(response.statusCode ?? 502, outHeaders);
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(502, { [EGRESS_HEADER]: 'unreachable', [EGRESS_REASON_HEADER]: error.code ?? 'connection failed', 'content-length': 0 }).end();
+    });
+    req.pipe(upstream);
+  }
+
+  function tunnel(req: IncomingMessage, client: Socket, head: Buffer) {
+    const grant = grantOf(req.headers['proxy-authorization']);
+    if (!grant) {
+      challenge((text) => client.end(text));
+      return;
+    }
+    const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
+    if (!match || !grant.allowlist.allows(match[1]!)) {
+      grant.onBlocked({ target: req.url ?? '', host: match?.[1] ?? '', method: 'CONNECT' });
+      client.end(`HTTP/1.1 403 Forbidden\r\n${EGRESS_HEADER}: blocked\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    const host = match[1]!.replace(/^\[|\]$/g, '');
+    const upstream = connect(Number(match[2]), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    const destroyBoth = () => {
+      upstream.destroy();
+      client.destroy();
+    };
+    upstream.on('error', () => (client.writable ? client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n') : destroyBoth()));
+    client.on('error', destroyBoth);
+    client.on('close', () => upstream.destroy());
+  }
+
+  const server = createServer(forward);
+  server.on('connect', tunnel);
+  // Plain ws:// through a proxy also arrives as CONNECT in Chromium; an absolute-form upgrade is refused.
+  server.on('upgrade', (_req, socket: Socket) => socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (error, socket) => {
+    logger.debug({ err: error }, 'egress proxy client error');
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as { port: number };
+
+  return {
+    grant(allowlist, onBlocked) {
+      const username = `run-${randomBytes(9).toString('hex')}`;
+      const password = randomBytes(18).toString('hex');
+      grants.set(username, { password: Buffer.from(password), allowlist, onBlocked });
+      return {
+        // `<-loopback>` removes Chromium's implicit bypass of localhost: loopback traffic is checked too.
+        proxy: { server: `http://127.0.0.1:${port}`, username, password, bypass: '<-loopback>' },
+        revoke: () => void grants.delete(username),
+      };
+    },
+    async close() {
+      grants.clear();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Findings (Set A) / reports (Set B): what a run noticed. Kinds and severities are stable strings that clients
+ * match on; the browser issue adds steps, accessibility and probes to the same list.
+ */
+export const FINDING_KINDS = [
+  'assertion_failed',
+  'console_error',
+  'page_error',
+  'http_error',
+  'request_blocked',
+  'accessibility',
+  'probe_failed',
+  'step_unresolvable',
+  'navigation_failed',
+] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+/** `error` fails the run; `warning` is reported and does not. */
+export const FINDING_SEVERITIES = ['error', 'warning'] as const;
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+
+/** A finding as a collector reports it, before it is stored with an id. */
+export interface FindingDraft {
+  kind: FindingKind;
+  severity: FindingSeverity;
+  title: string;
+  detail: string;
+  /** The plan step it belongs to; null for the run as a whole (the first cut has no steps). */
+  stepIndex: number | null;
+}
+
+/** Titles and details are bounded: a page can log megabytes, and a finding must stay readable. */
+export const FINDING_TITLE_MAX = 300;
+export const FINDING_DETAIL_MAX = 4_000;
+
+export function boundedText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  // Never keep half of a surrogate pair (an emoji, say): stored text stays valid UTF-16.
+  if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
+  return `${text.slice(0, cut)}…`;
+}
+
+/** A run passes when nothing it found is an error. */
+export function verdictOf(findings: readonly Pick<FindingDraft, 'severity'>[]): 'passed' | 'failed' {
+  return findings.some((finding) => finding.severity === 'error') ? 'failed' : 'passed';
+}
+
+/**
+ * How a response status is judged. The main document failing is always an error. A subresource answering 5xx is
+ * a broken page (error); a 4xx subresource is often a probe for something optional (a favicon, a source map), so it
+ * is reported as a warning.
+ */
+export function severityOfHttpStatus(status: number, isMainDocument: boolean): FindingSeverity | null {
+  if (status < 400) return null;
+  if (isMainDocument || status >= 500) return 'error';
+  return 'warning';
+}

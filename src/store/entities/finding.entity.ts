@@ -1,0 +1,48 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Job } from './job.entity.js';
+
+/** A finding (Set A) / report (Set B) of a run. `(job_id, position)` orders them and keeps a replayed step from repeating one. */
+@Entity({ name: 'findings' })
+@Index('UQ_findings_job_id_position', ['jobId', 'position'], { unique: true })
+export class Finding {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'organization_id', type: 'varchar', length: 36 })
+  organizationId!: string;
+
+  @Column({ name: 'job_id', type: 'varchar', length: 36 })
+  jobId!: string;
+
+  @ManyToOne(() => Job, { onDelete: 'CASCADE', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'job_id', foreignKeyConstraintName: 'FK_findings_job_id' })
+  job?: Relation<Job>;
+
+  /** 0, 1, 2, … per job, in the order the run found them. */
+  @Column({ type: 'integer' })
+  position!: number;
+
+  /** One of FINDING_KINDS (src/core/findings.ts). */
+  @Column({ type: 'varchar', length: 32 })
+  kind!: string;
+
+  /** `error` (fails the run) or `warning`. */
+  @Column({ type: 'varchar', length: 16 })
+  severity!: string;
+
+  @Column({ type: 'varchar', length: 300 })
+  title!: string;
+
+  @Column({ type: 'text' })
+  detail!: string;
+
+  @Column({ name: 'step_index', type: 'integer', nullable: true })
+  stepIndex!: number | null;
+
+  /** Ids of the artifacts that show it (a screenshot of the moment, the trace). */
+  @Column({ name: 'artifact_ids', type: 'json' })
+  artifactIds!: string[];
+
+  @CreateDateColumn({ name: 'created_at' })
+  createdAt!: Date;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, request, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { startEgressProxy, type EgressBlock, type EgressProxy } from '../../../src/browser/egress-proxy.js';
+import { createHostAllowlist } from '../../../src/browser/host-allowlist.js';
+import { silentLogger } from '../../support/logger.js';
+
+/** One raw request through the proxy: absolute-form GET, answered with status, headers and body. */
+function viaProxy(proxyPort: number, url: string, auth?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: proxyPort, path: url, headers: auth ? { 'proxy-authorization': `Basic ${Buffer.from(auth).toString('base64')}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A CONNECT through the proxy; resolves with the proxy's status line. */
+function tunnel(proxyPort: number, target: string, auth: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(proxyPort, '127.0.0.1', () => {
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: Basic ${Buffer.from(auth).toString('base64')}\r\n\r\n`);
+    });
+    socket.once('data', (chunk: Buffer) => {
+      resolve(chunk.toString().split('\r\n')[0]!);
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('egress proxy', () => {
+  let proxy: EgressProxy;
+  let target: Server;
+  let targetPort: number;
+  let proxyPort: number;
+  const hits: string[] = [];
+
+  beforeAll(async () => {
+    proxy = await startEgressProxy(silentLogger());
+    target = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end(`hello ${req.headers['proxy-authorization'] === undefined ? 'no-proxy-auth' : 'LEAKED'}`);
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    targetPort = (target.address() as AddressInfo).port;
+    const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+    proxyPort = Number(new URL(grant.proxy.server).port);
+    grant.revoke();
+  });
+
+  afterAll(async () => {
+    await proxy.close();
+    target.close();
+  });
+
+  it('challenges a request without credentials and refuses wrong ones', async () => {
+    const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+    try {
+      const anonymous = await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/x`);
+      expect([anonymous.status, anonymous.headers['proxy-authenticate']]).toEqual([407, 'Basic realm="qa"']);
+      const wrong = await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/x`, `${grant.proxy.username}:not-the-password`);
+      expect(wrong.status).toBe(407);
+      expect(hits).toEqual([]);
+    } finally {
+      grant.revoke();
+    }
+  });
+
+  it('forwards to an allowed host without passing on the proxy credentials', async () => {
+    const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+    try {
+      const answer = await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/ok?q=1`, `${grant.proxy.username}:${grant.proxy.password}`);
+      expect([answer.status, answer.body]).toEqual([200, 'hello no-proxy-auth']);
+      expect(hits).toContain('/ok?q=1');
+    } finally {
+      grant.revoke();
+    }
+  });
+
+  it("refuses other hosts, by plain request and by tunnel, and tells the grant's owner", async () => {
+    const blocked: EgressBlock[] = [];
+    const grant = proxy.grant(createHostAllowlist('http://shop.example/', []), (block) => blocked.push(block));
+    const auth = `${grant.proxy.username}:${grant.proxy.password}`;
+    try {
+      const plain = await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/secret`, auth);
+      expect([plain.status, plain.headers['x-qa-egress']]).toEqual([403, 'blocked']);
+      expect(await tunnel(proxyPort, `127.0.0.1:${targetPort}`, auth)).toBe('HTTP/1.1 403 Forbidden');
+      expect(hits).not.toContain('/secret');
+      expect(blocked).toEqual([
+        { target: `http://127.0.0.1:${targetPort}/secret`, host: '127.0.0.1', method: 'GET' },
+        { target: `127.0.0.1:${targetPort}`, host: '127.0.0.1', method: 'CONNECT' },
+      ]);
+    } finally {
+      grant.revoke();
+    }
+  });
+
+  it('tunnels to an allowed host, and stops admitting a revoked grant', async () => {
+    const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+    const auth = `${grant.proxy.username}:${grant.proxy.password}`;
+    expect(await tunnel(proxyPort, `127.0.0.1:${targetPort}`, auth)).toBe('HTTP/1.1 200 Connection Established');
+    grant.revoke();
+    expect(await tunnel(proxyPort, `127.0.0.1:${targetPort}`, auth)).toBe('HTTP/1.1 407 Proxy Authentication Required');
+  });
+
+  it('answers an allowed host that is down with its own 502, naming the reason', async () => {
+    const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+    try {
+      const down = await viaProxy(proxyPort, 'http://127.0.0.1:9/', `${grant.proxy.username}:${grant.proxy.password}`);
+      expect([down.status, down.headers['x-qa-egress'], down.headers['x-qa-egress-reason']]).toEqual([502, 'unreachable', 'ECONNREFUSED']);
+    } finally {
+      grant.revoke();
+    }
+  });
+});

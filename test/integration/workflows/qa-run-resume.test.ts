@@ -1,0 +1,95 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
+import { createApiKey } from '../../../src/store/api-keys.js';
+import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
+import { callApi, startTestApi } from '../../support/api-server.js';
+import { testMysqlUrl } from '../../support/databases.js';
+import { useTestStore } from '../../support/dialects.js';
+import { startTestWorker } from '../../support/qa-worker.js';
+
+const LOCK_MS = 2_000;
+
+describe('QA-run workflow resumed after its worker died', () => {
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'qa-resume-artifacts-'));
+  afterAll(() => rmSync(artifactsDir, { recursive: true, force: true }));
+  const store = useTestStore('mysql');
+
+  it('is finished by another worker, and every event is written once', async () => {
+    // The first page request never gets an answer (the worker is killed while it waits); later ones do.
+    let requests = 0;
+    const hanging: ServerResponse[] = [];
+    let firstRequestSeen!: () => void;
+    const firstRequest = new Promise<void>((resolve) => (firstRequestSeen = resolve));
+    const target = createServer((req, res) => {
+      if (req.url !== '/') return void res.writeHead(404).end();
+      requests += 1;
+      if (requests === 1) {
+        hanging.push(res);
+        firstRequestSeen();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Shop</title><h1>Plans</h1>');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
+
+    const { key, organization } = await createApiKey(store(), 'acme');
+    const repositoryId = randomUUID();
+    await store().getRepository(ConnectedRepository).insert({
+      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
+      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl, networkAllowlist: [],
+      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
+    });
+
+    // The real `qa worker` process on the same database and artifacts folder.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+      env: {
+        ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
+        QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    try {
+      const created = await callApi(api.base, 'POST', '/api/jobs', {
+        projectId: repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl, trigger: 'cli',
+      }, key);
+      expect(created.status).toBe(202);
+      const jobId = created.body.jobId as string;
+      await firstRequest;
+      child.kill('SIGKILL');
+      await exited;
+
+      // Another worker takes the run over once the dead one's lock has expired.
+      rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
+      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+      const events = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
+
+      expect(events.map((event) => event.type)).toEqual([
+        'job.created', 'job.queued', 'job.started', 'job.resumed', 'page.visited', 'artifact.created', 'job.passed',
+      ]);
+      expect(events.map((event) => event.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(events[3]!.data).toEqual({ attempt: 1 });
+      const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+      expect(view.body.job.status).toBe('passed');
+      expect(view.body.artifacts).toHaveLength(1);
+      expect(requests).toBe(2);
+    } finally {
+      child.kill('SIGKILL');
+      for (const res of hanging) res.destroy();
+      await rescuer?.stop();
+      await api.close();
+      target.closeAllConnections();
+      target.close();
+    }
+  });
+});
