@@ -1,0 +1,112 @@
+import type { Locator, Page } from 'playwright';
+import type { ResolvedLocator } from '../core/check.js';
+import type { PlanStep, Target } from '../core/plan.js';
+
+/** Roles a field can have, for "the Email field" said without saying which kind of field. */
+const FIELD_ROLES = ['textbox', 'combobox', 'spinbutton', 'searchbox', 'checkbox', 'radio'];
+
+/**
+ * The locator strategies to try for a target, most specific first, the way a person's words map to a page:
+ * "click Apply" is a button or a link named Apply before it is any text; "the Email field" is a label, then a
+ * placeholder, then a field role.
+ */
+export function candidatesFor(action: PlanStep['action'], target: Target): ResolvedLocator[] {
+  const { name, exact } = target;
+  if (target.by === 'role' && target.role) return [{ strategy: 'role', role: target.role, name, exact }];
+  if (target.by === 'label') return [{ strategy: 'label', name, exact }, { strategy: 'placeholder', name, exact }];
+  if (target.by === 'placeholder') return [{ strategy: 'placeholder', name, exact }];
+  switch (action) {
+    case 'click':
+    case 'press':
+      return [
+        { strategy: 'role', role: 'button', name, exact },
+        { strategy: 'role', role: 'link', name, exact },
+        { strategy: 'role', role: 'menuitem', name, exact },
+        { strategy: 'role', role: 'tab', name, exact },
+        { strategy: 'text', name, exact },
+      ];
+    case 'fill':
+    case 'select':
+    case 'check':
+      return [
+        { strategy: 'label', name, exact },
+        { strategy: 'placeholder', name, exact },
+        ...FIELD_ROLES.map((role): ResolvedLocator => ({ strategy: 'role', role, name, exact })),
+      ];
+    default:
+      return [
+        { strategy: 'role', role: 'heading', name, exact },
+        { strategy: 'label', name, exact },
+        { strategy: 'role', role: 'button', name, exact },
+        { strategy: 'role', role: 'link', name, exact },
+        { strategy: 'text', name, exact },
+      ];
+  }
+}
+
+/** The Playwright locator of a resolved strategy: the same call the generated test source makes. */
+export function locatorOf(page: Page, locator: ResolvedLocator): Locator {
+  const options = { exact: locator.exact };
+  switch (locator.strategy) {
+    case 'role':
+      return page.getByRole(locator.role as Parameters<Page['getByRole']>[0], { name: locator.name, exact: locator.exact });
+    case 'label':
+      return page.getByLabel(locator.name, options);
+    case 'placeholder':
+      return page.getByPlaceholder(locator.name, options);
+    case 'text':
+      return page.getByText(locator.name, options);
+  }
+}
+
+export type Resolution =
+  | { found: true; locator: ResolvedLocator; element: Locator }
+  | { found: false; reason: 'none' | 'several'; matches: number; tried: ResolvedLocator[] };
+
+/** How long several matches may persist before the target counts as ambiguous (a page may still be rendering). */
+const AMBIGUITY_SETTLE_MS = 750;
+const POLL_MS = 100;
+
+/**
+ * Finds the one visible element a target means. The first strategy with exactly one visible match wins. Nothing
+ * matching by the deadline is `none`; several visible matches (and no strategy with one) for a while is `several`:
+ * the run asks or fails, it never picks one of them.
+ */
+export async function resolveTarget(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution> {
+  const tried = candidatesFor(action, target);
+  const deadline = Date.now() + timeoutMs;
+  let severalSince: number | undefined;
+  let most = 0;
+  for (;;) {
+    let several = false;
+    for (const candidate of tried) {
+      const element = locatorOf(page, candidate);
+      const visible = await visibleCount(element);
+      if (visible === 1) return { found: true, locator: candidate, element: element.filter({ visible: true }).first() };
+      if (visible > 1) {
+        several = true;
+        most = Math.max(most, visible);
+      }
+    }
+    const now = Date.now();
+    if (several) severalSince ??= now;
+    else severalSince = undefined;
+    if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried };
+    if (now >= deadline) return several ? { found: false, reason: 'several', matches: most, tried } : { found: false, reason: 'none', matches: 0, tried };
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+async function visibleCount(element: Locator): Promise<number> {
+  try {
+    return await element.filter({ visible: true }).count();
+  } catch {
+    return 0; // the page navigated while counting; the next poll looks again
+  }
+}
+
+/** "the Sign in button (role button, name "Sign in")" for messages and the generated source's comments. */
+export function describeLocator(locator: ResolvedLocator): string {
+  const name = JSON.stringify(locator.name);
+  return locator.strategy === 'role' ? `role ${locator.role} named ${name}` : `${locator.strategy} ${name}`;
+}

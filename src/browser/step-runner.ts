@@ -1,0 +1,205 @@
+import type { Locator, Page } from 'playwright';
+import type { ResolvedLocator } from '../core/check.js';
+import type { FindingKind } from '../core/findings.js';
+import type { PlanStep, PlanValue, Target } from '../core/plan.js';
+import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
+
+export interface StepContext {
+  /** Relative navigations resolve against it. */
+  baseUrl: string;
+  /** How long a step waits for its target or its expectation. */
+  timeoutMs: number;
+  /** A test value by semantic name, read from its secret at run time; undefined when not configured. */
+  testValue(name: string): string | undefined;
+  /** A replay passes the locator the compiled check stored: no resolution, no guessing. */
+  locator?: ResolvedLocator;
+}
+
+export type StepResult =
+  | { status: 'passed'; locator?: ResolvedLocator }
+  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator };
+
+class StepFailure extends Error {
+  constructor(
+    readonly kind: FindingKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Runs one plan step on the page. Targets are resolved against the live page (or taken from a compiled check);
+ * a target that matches nothing or several elements fails as `step_unresolvable`, an expectation that does not
+ * hold as `assertion_failed`. Never throws for what the page does; messages never carry a typed value.
+ */
+export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
+  let locator: ResolvedLocator | undefined;
+  const find = async (target: Target): Promise<Locator> => {
+    if (context.locator) {
+      locator = context.locator;
+      const element = locatorOf(page, locator).filter({ visible: true });
+      await element.first().waitFor({ state: 'visible', timeout: context.timeoutMs }).catch(() => undefined);
+      const count = await element.count();
+      if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(locator)}) matches ${count} elements now, not one`);
+      return element.first();
+    }
+    const resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
+    if (!resolution.found) {
+      const what = `"${target.name}"`;
+      throw new StepFailure(
+        'step_unresolvable',
+        resolution.reason === 'several'
+          ? `${resolution.matches} elements match ${what}; say which one (for example by its label or the text around it)`
+          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})`,
+      );
+    }
+    locator = resolution.locator;
+    return resolution.element;
+  };
+  const valueOf = (value: PlanValue): string => {
+    if (value.kind === 'literal') return value.text;
+    const text = context.testValue(value.name);
+    if (text === undefined) throw new StepFailure('step_unresolvable', `The test value "${value.name}" is not configured`);
+    return text;
+  };
+
+  try {
+    await perform(page, step, context, find, valueOf);
+    return { status: 'passed', locator };
+  } catch (error) {
+    if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, locator };
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    return { status: 'failed', kind: 'assertion_failed', message, locator };
+  }
+}
+
+async function perform(
+  page: Page,
+  step: PlanStep,
+  context: StepContext,
+  find: (target: Target) => Promise<Locator>,
+  valueOf: (value: PlanValue) => string,
+): Promise<void> {
+  const timeout = context.timeoutMs;
+  switch (step.action) {
+    case 'navigate': {
+      const url = new URL(step.url, context.baseUrl).href;
+      await page.goto(url, { waitUntil: 'load', timeout });
+      return;
+    }
+    case 'click':
+      await (await find(step.target)).click({ timeout });
+      await settle(page);
+      return;
+    case 'fill':
+      await (await find(step.target)).fill(valueOf(step.value), { timeout });
+      return;
+    case 'select': {
+      const element = await find(step.target);
+      const wanted = valueOf(step.value);
+      await element.selectOption({ label: wanted }, { timeout }).catch(() => element.selectOption(wanted, { timeout }));
+      return;
+    }
+    case 'check':
+      await (await find(step.target)).setChecked(step.checked, { timeout });
+      return;
+    case 'press':
+      if (step.target) await (await find(step.target)).press(step.key, { timeout });
+      else await page.keyboard.press(step.key);
+      await settle(page);
+      return;
+    case 'waitFor':
+      await find(step.target);
+      return;
+    case 'expectText': {
+      const read = step.target ? await find(step.target).then((element) => () => element.innerText()) : () => page.locator('body').innerText();
+      await until(timeout, async () => normalized(await read()).includes(normalized(step.text)), `The page does not show "${step.text}"`);
+      return;
+    }
+    case 'expectUrl':
+      await until(timeout, async () => page.url().includes(step.contains), `The URL is ${page.url()}, which does not contain "${step.contains}"`);
+      return;
+    case 'expectState': {
+      if (step.state === 'hidden') {
+        const resolution = await resolveTarget(page, step.action, step.target, Math.min(timeout, 1_000));
+        if (resolution.found) throw new StepFailure('assertion_failed', `"${step.target.name}" is visible, expected hidden`);
+        return;
+      }
+      const element = await find(step.target);
+      const state = async (): Promise<boolean> => {
+        switch (step.state) {
+          case 'visible':
+            return element.isVisible();
+          case 'enabled':
+            return element.isEnabled();
+          case 'disabled':
+            return element.isDisabled();
+          case 'checked':
+            return element.isChecked();
+          case 'unchecked':
+            return !(await element.isChecked());
+          case 'valid':
+          case 'invalid': {
+            const valid = await element.evaluate((node) => {
+              // Runs in the page; the project compiles without the DOM library, so the field is typed by hand.
+              const field = node as unknown as { checkValidity?: () => boolean };
+              const constraint = typeof field.checkValidity === 'function' ? field.checkValidity() : true;
+              return constraint && node.getAttribute('aria-invalid') !== 'true';
+            });
+            return step.state === 'valid' ? valid : !valid;
+          }
+          default:
+            return false;
+        }
+      };
+      await until(timeout, state, `"${step.target.name}" is not ${step.state}`);
+      return;
+    }
+    case 'expectCount': {
+      if (step.itemRole !== undefined) {
+        // A container ("the Plans list") and the items in it ("3 list items").
+        const container = await find(step.target);
+        const items = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
+        let found = 0;
+        await until(timeout, async () => (found = await items.count()) === step.count, () => `Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`);
+        return;
+      }
+      const counted = async (): Promise<number> => {
+        const candidates = context.locator ? [context.locator] : candidatesFor(step.action, step.target);
+        for (const candidate of candidates) {
+          const count = await locatorOf(page, candidate).filter({ visible: true }).count();
+          if (count > 0) return count;
+        }
+        return 0;
+      };
+      let last = 0;
+      await until(timeout, async () => (last = await counted()) === step.count, () => `Expected ${step.count} of "${step.target.name}", found ${last}`);
+      return;
+    }
+    case 'probe':
+      // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
+      throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');
+  }
+}
+
+/** After a click or a key that may navigate, waits for the new page to load (bounded; most clicks do not navigate). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
+}
+
+/** Polls `condition` until it holds or the time is up. */
+async function until(timeoutMs: number, condition: () => Promise<boolean>, failure: string | (() => string)): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await condition()) return;
+    } catch {
+      // The page navigated mid-read: look again.
+    }
+    if (Date.now() >= deadline) throw new StepFailure('assertion_failed', typeof failure === 'string' ? failure : failure());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
