@@ -1,0 +1,153 @@
+/**
+ * The small functions a generated test file defines for itself, so that it needs nothing but `@playwright/test`.
+ * Each one repeats what `src/browser/step-runner.ts` does at replay, so the file and the replay mean the same.
+ * A generated file holds only the helpers its steps use, always in this order (the output is deterministic).
+ *
+ * The texts are raw strings: they contain no template literals or `${`, so they need no escaping here.
+ */
+export type HelperName = 'visible' | 'settle' | 'selectOption' | 'urlContaining' | 'isValid' | 'visibleCount' | 'requireEnv' | 'fromEnv' | 'expectProbe';
+
+interface Helper {
+  /** Helpers its text calls. */
+  uses: readonly HelperName[];
+  text: string;
+}
+
+export const HELPERS: Readonly<Record<HelperName, Helper>> = {
+  visible: {
+    uses: [],
+    text: String.raw`
+/**
+ * The visible elements a locator matches. The recorded run acted on the one visible match of each target, so a
+ * hidden duplicate (a collapsed menu, say) does not count, and two visible matches fail (Playwright's strict mode).
+ */
+function visible(locator: Locator): Locator {
+  return locator.filter({ visible: true });
+}`,
+  },
+  settle: {
+    uses: [],
+    text: String.raw`
+/** After a click or key press that may navigate: waits (at most 5 s) for the page to load, as the recorded run did. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
+}`,
+  },
+  selectOption: {
+    uses: [],
+    text: String.raw`
+/** Selects the option with this label, or else the one with this value, as the recorded run did. */
+async function selectOption(field: Locator, wanted: string): Promise<void> {
+  await field
+    .selectOption({ label: wanted }, { timeout: STEP_TIMEOUT_MS })
+    .catch(() => field.selectOption(wanted, { timeout: STEP_TIMEOUT_MS }));
+}`,
+  },
+  urlContaining: {
+    uses: [],
+    text: String.raw`
+/** Matches a URL that contains text (the recorded run checked that the URL includes it). */
+function urlContaining(text: string): RegExp {
+  return new RegExp(text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
+}`,
+  },
+  isValid: {
+    uses: [],
+    text: String.raw`
+/** Whether a field passes its own validation: constraint validation, and no aria-invalid="true". */
+async function isValid(field: Locator): Promise<boolean> {
+  return field.evaluate((element) => {
+    const control = element as unknown as { checkValidity?: () => boolean; getAttribute(name: string): string | null };
+    return control.checkValidity?.() !== false && control.getAttribute('aria-invalid') !== 'true';
+  });
+}`,
+  },
+  visibleCount: {
+    uses: ['visible'],
+    text: String.raw`
+/**
+ * How many visible elements the first of these locators that matches any finds: the recorded run counted a target
+ * it had not resolved to one element this way (the most specific way of naming it first).
+ */
+async function visibleCount(locators: Locator[]): Promise<number> {
+  for (const locator of locators) {
+    const count = await visible(locator).count();
+    if (count > 0) return count;
+  }
+  return 0;
+}`,
+  },
+  requireEnv: {
+    uses: [],
+    text: String.raw`
+/** Fails before the first step, naming every variable that is missing, so a run never stops halfway for one. */
+function requireEnv(names: string[]): void {
+  const missing = names.filter((name) => !process.env[name]);
+  if (missing.length > 0) {
+    throw new Error('Set the environment variable(s) ' + missing.join(', ') + ': this check reads its test values from them.');
+  }
+}`,
+  },
+  fromEnv: {
+    uses: [],
+    text: String.raw`
+/** A test value from the environment variable that holds it (the file names variables, never values). */
+function fromEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error('Set the environment variable ' + name + ': this check reads a test value from it.');
+  return value;
+}`,
+  },
+  expectProbe: {
+    uses: ['fromEnv'],
+    text: String.raw`
+/**
+ * Calls the evidence probe of a success criterion and expects it to pass: an HTTPS GET of the URL in urlEnv with
+ * the bearer token in tokenEnv, no redirects, a 10 s deadline, and an answer {"passed": boolean, "evidence": string}.
+ * Messages name the variables, never the URL or the token. A private CA: NODE_EXTRA_CA_CERTS=<its PEM file>.
+ */
+async function expectProbe(criterion: string, urlEnv: string, tokenEnv: string): Promise<void> {
+  const what = 'The evidence probe of ' + criterion + ' (' + urlEnv + ')';
+  const url = new URL(fromEnv(urlEnv));
+  if (url.protocol !== 'https:') throw new Error(what + ' must be an https URL');
+  let status: number;
+  let body: string;
+  try {
+    const response = await fetch(url, {
+      headers: { authorization: 'Bearer ' + fromEnv(tokenEnv), accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    status = response.status;
+    body = await response.text();
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    throw new Error(what + ' could not be called: ' + cause);
+  }
+  if (status !== 200) throw new Error(what + ' answered HTTP ' + status + (status >= 300 && status < 400 ? ' (probes must not redirect)' : ''));
+  if (body.length > MAX_PROBE_RESPONSE_CHARS) throw new Error(what + ' answered more than ' + MAX_PROBE_RESPONSE_CHARS + ' characters');
+  let answer: { passed?: unknown; evidence?: unknown } | undefined;
+  try {
+    answer = JSON.parse(body) as { passed?: unknown; evidence?: unknown } | undefined;
+  } catch {
+    answer = undefined; // not JSON: answered below as not the probe's shape
+  }
+  if (typeof answer?.passed !== 'boolean' || typeof answer.evidence !== 'string') {
+    throw new Error(what + ' must answer {"passed": boolean, "evidence": string}');
+  }
+  expect(answer.passed, 'Evidence probe of ' + criterion + ': ' + answer.evidence).toBe(true);
+}`,
+  },
+};
+
+/** The helpers `wanted` need, with what they call, in HELPERS' order. */
+export function helpersFor(wanted: Iterable<HelperName>): HelperName[] {
+  const needed = new Set<HelperName>();
+  const add = (name: HelperName) => {
+    if (needed.has(name)) return;
+    needed.add(name);
+    HELPERS[name].uses.forEach(add);
+  };
+  for (const name of wanted) add(name);
+  return (Object.keys(HELPERS) as HelperName[]).filter((name) => needed.has(name));
+}
