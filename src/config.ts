@@ -54,6 +54,8 @@ export interface BrowserSettings {
   readonly executablePath: string;
   /** Per navigation or page action. */
   readonly navigationTimeoutMs: number;
+  /** How long one plan step waits for its target or expectation to hold. */
+  readonly stepTimeoutMs: number;
 }
 
 /** What the CLI's client verbs (`qa jobs`, `qa follow`, `qa answer`, `qa repos`) need to call the REST API. */
@@ -136,6 +138,7 @@ const envSchema = z.object({
   ARTIFACTS_DIR: nonEmpty().default('./data/artifacts'),
   BROWSER_EXECUTABLE_PATH: nonEmpty().default('/usr/bin/chromium'),
   BROWSER_NAVIGATION_TIMEOUT_MS: integer(1_000, 600_000).default(30_000),
+  BROWSER_STEP_TIMEOUT_MS: integer(100, 600_000).default(10_000),
   SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
   EXCLUDED_OWNERS: z
     .string()
@@ -217,7 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     worker: { concurrency: vars.WORKER_CONCURRENCY, shutdownGraceMs: vars.SHUTDOWN_GRACE_MS },
     artifacts: { dir: vars.ARTIFACTS_DIR },
-    browser: { executablePath: vars.BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: vars.BROWSER_NAVIGATION_TIMEOUT_MS },
+    browser: {
+      executablePath: vars.BROWSER_EXECUTABLE_PATH,
+      navigationTimeoutMs: vars.BROWSER_NAVIGATION_TIMEOUT_MS,
+      stepTimeoutMs: vars.BROWSER_STEP_TIMEOUT_MS,
+    },
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
     client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },
     probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },

@@ -6,10 +6,13 @@ import type { DataSource } from 'typeorm';
 import { createApp } from './api/app.js';
 import { createFileArtifactStorage } from './artifacts/file-storage.js';
 import { createBrowserPool } from './browser/browser-pool.js';
+import { generatePlaywrightSource } from './checks/generate-source.js';
+import { createProbeClient } from './probes/probe-client.js';
 import { startHttpServer } from './api/server.js';
 import { processEnvironment, type Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createEventFeed } from './jobs/event-feed.js';
+import { createCheckService } from './jobs/check-service.js';
 import { createJobService } from './jobs/job-service.js';
 import { readJobProgress } from './jobs/job-progress.js';
 import { createRulePlanner } from './planner/rule-planner.js';
@@ -118,7 +121,7 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       readSecret: (name) => environment[name],
       startOnboarding: (ingestionRunId) => enqueueOnboarding(worker.queue.agenda, ingestionRunId),
     });
-    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, feed, repositories, logger }));
+    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger }));
     logger.info({ host: config.http.host, port: http.port }, 'listening');
     started.push({
       async stop() {
@@ -158,12 +161,17 @@ async function startQueueWorker(
     createNotificationChannel(config.queue.redisUrl),
   );
   const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
+  const environment = processEnvironment();
   const workflows = workflowJobs({
     dataSource,
     browsers,
     artifacts: createFileArtifactStorage(config.artifacts.dir),
     heartbeatMs: Math.max(500, Math.floor(config.queue.lockLifetimeMs / 3)),
     eventsWritten,
+    probes: createProbeClient({ allowCidrs: config.probes.allowCidrs }),
+    readSecret: (name) => environment[name],
+    stepTimeoutMs: config.browser.stepTimeoutMs,
+    generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
   });
   const worker = createWorker(queue, workflows, logger, config.worker.shutdownGraceMs);
   await worker.start();

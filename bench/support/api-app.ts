@@ -10,6 +10,7 @@ import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
 import { startHttpServer, type HttpServer } from '../../src/api/server.js';
 import type { Config } from '../../src/config.js';
 import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
+import { createCheckService } from '../../src/jobs/check-service.js';
 import { createJobService } from '../../src/jobs/job-service.js';
 import { readJobProgress } from '../../src/jobs/job-progress.js';
 import type { Logger } from '../../src/logger.js';
@@ -53,7 +54,7 @@ export async function startServiceApi(config: Config, logger: Logger, dataSource
     return readJobProgress(dataSource, jobId, after);
   };
   const feed = createEventFeed({ read, logger });
-  const server = await startHttpServer({ ...config.http, port: 0 }, createApp({ dataSource, jobs, feed, repositories, logger }));
+  const server = await startHttpServer({ ...config.http, port: 0 }, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger }));
   return {
     base: `http://${config.http.host}:${server.port}`,
     feed,

@@ -23,6 +23,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // Chromium's own calls home when a form is filled (autofill field types from content-autofill.googleapis.com):
+  // they would go through the run's egress proxy and show up as blocked requests of the page.
+  '--disable-features=AutofillServerCommunication',
 ];
 
 /** One job's browser context: its own cookies and storage, its own network allowlist, its own observations. */

@@ -87,7 +87,11 @@ async function perform(
   switch (step.action) {
     case 'navigate': {
       const url = new URL(step.url, context.baseUrl).href;
-      await page.goto(url, { waitUntil: 'load', timeout });
+      try {
+        await page.goto(url, { waitUntil: 'load', timeout });
+      } catch (error) {
+        throw new StepFailure('navigation_failed', `Could not open ${url}: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`);
+      }
       return;
     }
     case 'click':
@@ -124,8 +128,9 @@ async function perform(
       return;
     case 'expectState': {
       if (step.state === 'hidden') {
+        // Hidden means no visible match at all: several visible matches are as visible as one.
         const resolution = await resolveTarget(page, step.action, step.target, Math.min(timeout, 1_000));
-        if (resolution.found) throw new StepFailure('assertion_failed', `"${step.target.name}" is visible, expected hidden`);
+        if (resolution.found || resolution.reason === 'several') throw new StepFailure('assertion_failed', `"${step.target.name}" is visible, expected hidden`);
         return;
       }
       const element = await find(step.target);

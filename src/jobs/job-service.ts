@@ -112,6 +112,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         networkAllowlist: input.networkAllowlist,
         channelContext: input.channelContext ?? null,
         resolution,
+        plan: interpretation?.kind === 'runnable' ? interpretation.plan : null,
         workflowId: null,
       });
       await appendFirstJobEvents(manager, jobId, [
@@ -214,7 +215,8 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
       const [children, events, artifacts, findings] = await Promise.all([
         dataSource.getRepository(Job).find({ select: { id: true }, where: { parentJobId: job.id, organizationId }, order: { createdAt: 'ASC' } }),
         dataSource.getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } }),
-        dataSource.getRepository(Artifact).find({ where: { jobId: job.id, organizationId }, order: { createdAt: 'ASC', id: 'ASC' } }),
+        // Step order first: creation times tie within a second on SQLite.
+        dataSource.getRepository(Artifact).find({ where: { jobId: job.id, organizationId }, order: { createdAt: 'ASC', stepIndex: 'ASC', name: 'ASC' } }),
         dataSource.getRepository(Finding).find({ where: { jobId: job.id, organizationId }, order: { position: 'ASC' } }),
       ]);
       return { job, childJobIds: children.map((child) => child.id), events, artifacts, findings };

@@ -11,7 +11,15 @@ import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
 import type { JobStatus } from '../core/job.js';
 import { appendJobEvent } from '../jobs/job-events.js';
 import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import { compiledCheckSchema, type CompiledCheck, type CompiledStep } from '../core/check.js';
+import type { ProbeClient } from '../probes/probe-client.js';
+import { CheckVersion } from '../store/entities/check-version.entity.js';
+import { Check } from '../store/entities/check.entity.js';
+import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
+import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
+import { runPlan } from './run-plan.js';
+import { runSecrets, type ReadSecret } from './test-values.js';
 import { createStepRunner } from './checkpoints.js';
 import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
 
@@ -26,6 +34,15 @@ export async function enqueueQaRun(agenda: Agenda, jobId: string): Promise<strin
   return String(job.attrs._id);
 }
 
+/** What the Playwright source of a compiled check is made from: names of secrets only, never values. */
+export interface SourceInput {
+  name: string;
+  check: CompiledCheck;
+  baseUrl: string;
+  testValueSecretRefs: Record<string, string>;
+  evidenceProbeRefs: Record<string, EvidenceProbeRef>;
+}
+
 /** A browser that will not start or a database that drops out is retried twice, then the job is errored. */
 export const QA_RUN_RETRY: RetryPolicy = { baseDelayMs: 2_000, factor: 2, maxDelayMs: 30_000, maxRetries: 2, jitter: 0.2 };
 
@@ -33,6 +50,13 @@ export interface QaRunDeps {
   dataSource: DataSource;
   browsers: BrowserPool;
   artifacts: ArtifactStorage;
+  probes: ProbeClient;
+  /** Runtime secrets by environment variable name (test values, probe URLs and tokens). */
+  readSecret: ReadSecret;
+  /** How long one plan step waits for its target or expectation. */
+  stepTimeoutMs: number;
+  /** The Playwright test source of a compiled check (src/checks). */
+  generateSource(input: SourceInput): string;
   /** How often a running step extends its queue lock; well within the queue's lock lifetime. */
   heartbeatMs: number;
   /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
@@ -76,19 +100,54 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
 async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise<void> {
   const eventsWritten = () => deps.eventsWritten?.(job.id);
   const steps = createStepRunner(deps.dataSource, job.id, eventsWritten);
+  // Runs of this job so far: a worker that took over after another died (its lock expired) is not a queue retry,
+  // so the queue's attempt count does not see it; the history does.
+  let attempt = 1;
   if ((await steps.completed('start')) !== undefined) {
-    await deps.dataSource.transaction((manager) => appendJobEvent(manager, job.id, 'job.resumed', { attempt: context.attempt }));
+    const resumed = await deps.dataSource.getRepository(JobEvent).countBy({ jobId: job.id, type: 'job.resumed' });
+    attempt = resumed + 2;
+    await deps.dataSource.transaction((manager) => appendJobEvent(manager, job.id, 'job.resumed', { attempt }));
     eventsWritten();
   }
   await steps.run('start', async () => ({
     result: {},
     async record(manager) {
       await manager.update(Job, { id: job.id }, { status: 'running', startedAt: new Date() });
-      await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt: context.attempt });
+      await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt });
     },
   }));
 
-  const visit = await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
+  const planned = await plannedSteps(deps.dataSource, job);
+  const visit = planned
+    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, planned, context, attempt)))
+    : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
+
+  // A passing natural-language run compiles its check: the next version, with every target as it resolved.
+  if (visit.verdict === 'passed' && job.plan !== null && job.checkId !== null && 'resolved' in visit) {
+    const plan = job.plan;
+    const checkId = job.checkId;
+    await steps.run('compile', async () => {
+      const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
+      const compiled: CompiledCheck = { steps: visit.resolved as CompiledStep[], successCriteria: plan.successCriteria };
+      const source = deps.generateSource({
+        name: job.task ?? 'Compiled check',
+        check: compiled,
+        baseUrl: job.baseUrl,
+        testValueSecretRefs: repository.testValueSecretRefs,
+        evidenceProbeRefs: repository.evidenceProbeRefs,
+      });
+      return {
+        result: {},
+        async record(manager) {
+          const [{ latest }] = (await manager.query(`SELECT COALESCE(MAX(version), 0) AS latest FROM check_versions WHERE check_id = ?`, [checkId])) as { latest: number | string }[];
+          const version = Number(latest) + 1;
+          await manager.insert(CheckVersion, { checkId, version, compiled, source, jobId: job.id });
+          await manager.update(Check, { id: checkId }, { status: 'active', version });
+          await appendJobEvent(manager, job.id, 'check.compiled', { checkId, version, steps: compiled.steps.length });
+        },
+      };
+    });
+  }
 
   await steps.run('finish', async () => ({
     result: {},
@@ -106,6 +165,53 @@ interface VisitResult {
   verdict: 'passed' | 'failed';
   findings: number;
   errors: number;
+}
+
+/** The steps a job runs: its plan (a natural-language job) or its check's latest compiled version (a replay). */
+async function plannedSteps(dataSource: DataSource, job: Job): Promise<CompiledStep[] | null> {
+  if (job.plan !== null) return job.plan.steps.map((step) => ({ step }));
+  if (job.checkId === null) return null;
+  const latest = await dataSource.getRepository(CheckVersion).findOne({ where: { checkId: job.checkId }, order: { version: 'DESC' } });
+  return latest ? compiledCheckSchema.parse(latest.compiled).steps : null;
+}
+
+/**
+ * Runs the steps in a fresh browser context on the target, then adds what the pages did (the same findings as the
+ * first cut, scrubbed of secrets). The run passes when every step held and nothing it found is an error.
+ */
+async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], context: JobContext, attempt: number) {
+  const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
+  const secrets = runSecrets(repository, deps.readSecret);
+  const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
+  const session = await deps.browsers.openSession(allowlist);
+  const closeOnAbort = () => void session.close().catch(() => undefined);
+  context.signal.addEventListener('abort', closeOnAbort, { once: true });
+  try {
+    // A plan that does not start by going somewhere starts on the target.
+    if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
+    const run = await runPlan(
+      { dataSource: deps.dataSource, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs, eventsWritten: () => deps.eventsWritten?.(job.id) },
+      { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, scrubber: secrets.scrubber, attempt },
+    );
+    if (context.signal.aborted) throw context.signal.reason;
+    const observed = secrets.scrubber.value(findingsFromObservations(session.observations, null));
+    const verdict = run.passed && verdictOf(observed) === 'passed' ? 'passed' : 'failed';
+    const result = {
+      verdict,
+      findings: run.findings + observed.length,
+      errors: (run.passed ? 0 : 1) + observed.filter((finding) => finding.severity === 'error').length,
+      resolved: run.resolved,
+    } satisfies VisitResult & { resolved: CompiledStep[] };
+    return {
+      result,
+      async record(manager: Parameters<typeof recordArtifacts>[0]) {
+        await recordFindings(manager, job.organizationId, job.id, observed, []);
+      },
+    };
+  } finally {
+    context.signal.removeEventListener('abort', closeOnAbort);
+    await session.close().catch(() => undefined);
+  }
 }
 
 /** Opens the target, lets it settle, takes a screenshot, and turns what the page did into findings. */

@@ -101,16 +101,19 @@ describe('qa against a running `qa start` (end to end)', () => {
       const { repositoryId } = json((await qa(['repos', 'connect', '--file', file], env)).stdout);
       const task = 'Check that the pricing page lists three plans';
 
-      const passed = await qa(['jobs', 'create', '--project', repositoryId, '--task', task, '--base-url', `${demo.url}/pricing`, '--follow'], env);
+      const passed = await qa(['jobs', 'create', '--project', repositoryId, '--task', task, '--base-url', demo.url, '--follow'], env);
       expect(passed.code).toBe(0);
       expect(passed.stderr).toMatch(/^Job [0-9a-f-]{36} passed\n$/);
       const lines = passed.stdout.trim().split('\n');
       // The 202 body (pretty JSON), then one plain line per event, ending with the verdict.
       expect(lines.filter((line) => /^\d+ \S+ [a-z_.]+ /.test(line)).map((line) => line.split(' ')[2])).toEqual([
-        'job.created', 'job.queued', 'job.started', 'page.visited', 'artifact.created', 'job.passed',
+        'job.created', 'job.queued', 'job.started',
+        'step.started', 'artifact.created', 'step.passed',
+        'step.started', 'artifact.created', 'step.passed',
+        'check.compiled', 'job.passed',
       ]);
 
-      const failed = await qa(['jobs', 'create', '--project', repositoryId, '--task', task, '--base-url', `${demo.url}/console-error`, '--follow'], env);
+      const failed = await qa(['jobs', 'create', '--project', repositoryId, '--task', 'Open the console error page', '--base-url', demo.url, '--follow'], env);
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(/ finding\.recorded .*"kind":"page_error"/);
       expect(failed.stdout).toMatch(/ job\.failed /);

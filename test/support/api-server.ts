@@ -7,6 +7,7 @@ import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
 import { createApp } from '../../src/api/app.js';
 import { startHttpServer } from '../../src/api/server.js';
 import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
+import { createCheckService } from '../../src/jobs/check-service.js';
 import { createJobService } from '../../src/jobs/job-service.js';
 import { readJobProgress } from '../../src/jobs/job-progress.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
@@ -52,7 +53,7 @@ export async function startTestApi(
   });
   const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
   const feed = createEventFeed({ read: options.feedRead ? options.feedRead(read) : read, logger: silentLogger() });
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, feed, repositories, logger: silentLogger() }));
+  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger: silentLogger() }));
   return {
     base: `http://127.0.0.1:${server.port}`,
     queue,

@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
 import { createBrowserPool } from '../../src/browser/browser-pool.js';
+import { generatePlaywrightSource } from '../../src/checks/generate-source.js';
+import { createProbeClient } from '../../src/probes/probe-client.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type RetryPolicy } from '../../src/queue/index.js';
 import { workflowJobs } from '../../src/workflows/registry.js';
 import { silentLogger } from './logger.js';
@@ -24,6 +26,11 @@ export interface TestWorkerOptions {
   artifactsDir?: string;
   retry?: RetryPolicy;
   navigationTimeoutMs?: number;
+  stepTimeoutMs?: number;
+  /** The worker's environment secrets (test values, probe URLs and tokens), by variable name. */
+  secrets?: Record<string, string>;
+  /** A test CA the probe client trusts (PEM). */
+  probeCa?: string;
 }
 
 /** A worker wired as `qa worker` wires it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -37,7 +44,17 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     silentLogger(),
   );
   const artifacts = createFileArtifactStorage(artifactsDir);
-  const definitions = workflowJobs({ dataSource, browsers, artifacts, heartbeatMs: Math.max(200, Math.floor(lockLifetimeMs / 3)), retry: options.retry });
+  const definitions = workflowJobs({
+    dataSource,
+    browsers,
+    artifacts,
+    heartbeatMs: Math.max(200, Math.floor(lockLifetimeMs / 3)),
+    retry: options.retry,
+    probes: createProbeClient({ allowCidrs: ['127.0.0.1/32'], ca: options.probeCa }),
+    readSecret: (name) => options.secrets?.[name],
+    stepTimeoutMs: options.stepTimeoutMs ?? 3_000,
+    generateSource: generatePlaywrightSource,
+  });
   const worker = createWorker(queue, definitions, silentLogger(), 5_000);
   await worker.start();
   return {

@@ -61,7 +61,7 @@ describe('QA-run workflow resumed after its worker died', () => {
     let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
     try {
       const created = await callApi(api.base, 'POST', '/api/jobs', {
-        projectId: repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl, trigger: 'cli',
+        projectId: repositoryId, naturalLanguageTask: 'Open the home page', baseUrl, trigger: 'cli',
       }, key);
       expect(created.status).toBe(202);
       const jobId = created.body.jobId as string;
@@ -74,11 +74,15 @@ describe('QA-run workflow resumed after its worker died', () => {
       const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
       const events = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
 
+      // The dead worker's step.started stays (it happened); the new attempt runs the plan again in a new browser
+      // context (a page cannot be resumed) and says so; nothing is written twice.
       expect(events.map((event) => event.type)).toEqual([
-        'job.created', 'job.queued', 'job.started', 'job.resumed', 'page.visited', 'artifact.created', 'job.passed',
+        'job.created', 'job.queued', 'job.started', 'step.started', 'job.resumed', 'step.started', 'artifact.created', 'step.passed', 'check.compiled', 'job.passed',
       ]);
-      expect(events.map((event) => event.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-      expect(events[3]!.data).toEqual({ attempt: 1 });
+      expect(events.map((event) => event.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(events[3]!.data).toMatchObject({ index: 0, attempt: 1 });
+      expect(events[4]!.data).toEqual({ attempt: 2 });
+      expect(events[5]!.data).toMatchObject({ index: 0, attempt: 2 });
       const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
       expect(view.body.job.status).toBe('passed');
       expect(view.body.artifacts).toHaveLength(1);

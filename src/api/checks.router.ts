@@ -1,0 +1,78 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { NamingSet } from '../core/naming.js';
+import type { CheckService } from '../jobs/check-service.js';
+import type { Check } from '../store/entities/check.entity.js';
+import type { CheckVersion } from '../store/entities/check-version.entity.js';
+import { organizationOf } from './auth.js';
+import { parse } from './error-mapper.js';
+
+const listQuery = z.strictObject({
+  repositoryId: z.string().min(1).max(64).optional(),
+  projectId: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+const sourceQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
+
+function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
+  return {
+    [names.checkId]: check.id,
+    [names.repositoryId]: check.repositoryId,
+    status: check.status,
+    version: check.version,
+    naturalLanguageTask: check.task,
+    createdAt: check.createdAt,
+  };
+}
+
+function versionBody(names: NamingSet, version: CheckVersion): Record<string, unknown> {
+  return {
+    version: version.version,
+    [names.id]: version.jobId,
+    steps: version.compiled.steps,
+    successCriteria: version.compiled.successCriteria,
+    createdAt: version.createdAt,
+  };
+}
+
+/**
+ * `/api/checks` (Set A, testId) and `/api/scenarios` (Set B, scenarioId): compiled checks, their versions, the jobs
+ * that produced and replayed them, and the generated Playwright source (`…/:id/source`, text/plain).
+ */
+export function createChecksRouter(names: NamingSet, checks: CheckService): Router {
+  const router = Router();
+
+  router.get('/', async (req, res) => {
+    const query = parse(listQuery, req.query);
+    const list = await checks.list(organizationOf(res), { repositoryId: query.repositoryId ?? query.projectId, limit: query.limit });
+    res.json({ checks: list.map((check) => checkBody(names, check)) });
+  });
+
+  router.get('/:id/source', async (req, res) => {
+    const { version } = parse(sourceQuery, req.query);
+    const found = await checks.source(organizationOf(res), req.params.id, version);
+    res.status(200);
+    res.setHeader('content-type', 'text/plain; charset=utf-8');
+    res.setHeader('content-disposition', `inline; filename="check-${found.checkId}-v${found.version}.spec.ts"`);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.send(found.source);
+  });
+
+  router.get('/:id', async (req, res) => {
+    const { check, versions, jobs } = await checks.get(organizationOf(res), req.params.id);
+    const producedBy = new Set(versions.map((version) => version.jobId));
+    res.json({
+      check: checkBody(names, check),
+      versions: versions.map((version) => versionBody(names, version)),
+      [names.collection]: jobs.map((job) => ({
+        [names.id]: job.id,
+        status: job.status,
+        trigger: job.trigger,
+        role: producedBy.has(job.id) ? 'produced' : job.plan === null ? 'replayed' : 'attempted',
+        createdAt: job.createdAt,
+      })),
+    });
+  });
+
+  return router;
+}

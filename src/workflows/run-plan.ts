@@ -1,0 +1,130 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Locator } from 'playwright';
+import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import type { BrowserSession } from '../browser/browser-pool.js';
+import { locatorOf } from '../browser/locate.js';
+import { runStep, type StepResult } from '../browser/step-runner.js';
+import type { CompiledStep } from '../core/check.js';
+import { boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
+import type { Scrubber } from '../core/secrets.js';
+import { appendJobEvent } from '../jobs/job-events.js';
+import type { ProbeClient } from '../probes/probe-client.js';
+import type { Artifact } from '../store/entities/artifact.entity.js';
+import type { Job } from '../store/entities/job.entity.js';
+import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
+
+/** Where a probe step's call goes: the URL and token read from the secrets its criterion's refs name. */
+export type ProbeTarget = { url: string; token: string } | { missing: string };
+
+export interface PlanRunInput {
+  job: Job;
+  session: BrowserSession;
+  steps: readonly CompiledStep[];
+  /** Test values by semantic name (secret values; only the runner and the scrubber see them). */
+  testValue(name: string): string | undefined;
+  probeTarget(criterion: string): ProbeTarget;
+  scrubber: Scrubber;
+  attempt: number;
+}
+
+export interface PlanRunDeps {
+  dataSource: DataSource;
+  artifacts: ArtifactStorage;
+  probes: ProbeClient;
+  stepTimeoutMs: number;
+  eventsWritten: () => void;
+}
+
+export interface PlanRunResult {
+  /** Every step ran and held. */
+  passed: boolean;
+  /** The steps as they ran, with the locators they resolved to (what a compiled check keeps). */
+  resolved: CompiledStep[];
+  findings: number;
+}
+
+/**
+ * Runs a plan's steps in order in one browser session and writes each step's history as it happens:
+ * `step.started`, then (with its screenshot, and on failure a finding and the page's accessibility snapshot)
+ * `step.passed` or `step.failed`. The first failed step ends the run. Every text written is scrubbed of secrets;
+ * screenshots mask the fields a secret was typed into.
+ */
+export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
+  const { job, session, scrubber } = input;
+  const secretFields: Locator[] = [];
+  const resolved: CompiledStep[] = [];
+  let findings = 0;
+  const commit = async (write: (manager: EntityManager) => Promise<void>) => {
+    await deps.dataSource.transaction(write);
+    deps.eventsWritten();
+  };
+
+  for (const [index, compiled] of input.steps.entries()) {
+    const { step } = compiled;
+    await commit(async (manager) => {
+      await appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
+    });
+    const started = performance.now();
+    const result: StepResult & { evidence?: string } =
+      step.action === 'probe'
+        ? await runProbe(deps.probes, step.criterion, input, job)
+        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator });
+    const ms = Math.round(performance.now() - started);
+    if (result.status === 'passed' && step.action === 'fill' && step.value.kind === 'testValue' && result.locator) {
+      secretFields.push(locatorOf(session.page, result.locator));
+    }
+
+    const screenshot = await session.page
+      .screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' })
+      .catch(() => undefined);
+    const stored: Artifact[] = [];
+    if (screenshot) {
+      stored.push(await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: `step-${index + 1}.png`, contentType: 'image/png', content: screenshot, stepIndex: index }));
+    }
+    if (result.status === 'failed') {
+      const snapshot = await session.page.locator('body').ariaSnapshot({ timeout: 5_000 }).catch(() => undefined);
+      if (snapshot !== undefined) {
+        stored.push(await storeArtifact(deps.artifacts, job.organizationId, job.id, {
+          kind: 'accessibility_snapshot', name: `step-${index + 1}-accessibility.yaml`, contentType: 'text/yaml; charset=utf-8', content: Buffer.from(scrubber.text(snapshot)), stepIndex: index,
+        }));
+      }
+    }
+    const finding: FindingDraft | undefined =
+      result.status === 'failed'
+        ? {
+            kind: result.kind,
+            severity: 'error',
+            stepIndex: index,
+            title: boundedText(scrubber.text(`Step ${index + 1} failed: ${step.description}`), FINDING_TITLE_MAX),
+            detail: boundedText(scrubber.text(result.message), FINDING_DETAIL_MAX),
+          }
+        : undefined;
+    await commit(async (manager) => {
+      await recordArtifacts(manager, stored);
+      if (finding) await recordFindings(manager, job.organizationId, job.id, [finding], stored.map((artifact) => artifact.id));
+      await appendJobEvent(manager, job.id, result.status === 'passed' ? 'step.passed' : 'step.failed', scrubber.value({
+        index,
+        ms,
+        ...(result.locator ? { locator: result.locator } : {}),
+        ...(result.status === 'failed' ? { kind: result.kind, message: result.message } : {}),
+        ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
+      }));
+    });
+    if (finding) findings += 1;
+    resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}) });
+    if (result.status === 'failed') return { passed: false, resolved, findings };
+  }
+  return { passed: true, resolved, findings };
+}
+
+/** A probe step: the evidence probe of its criterion; only `passed` and `evidence` come back. */
+async function runProbe(probes: ProbeClient, criterion: string, input: PlanRunInput, job: Job): Promise<StepResult & { evidence?: string }> {
+  const target = input.probeTarget(criterion);
+  if ('missing' in target) return { status: 'failed', kind: 'probe_failed', message: target.missing };
+  const allowedHosts = [new URL(job.baseUrl).hostname, ...job.networkAllowlist];
+  const result = await probes.call({ url: target.url, token: target.token, allowedHosts });
+  if (!result.ok) return { status: 'failed', kind: 'probe_failed', message: `The evidence probe for "${criterion}" could not be used: ${result.reason}` };
+  const evidence = input.scrubber.text(result.evidence);
+  if (!result.passed) return { status: 'failed', kind: 'assertion_failed', message: `The evidence probe for "${criterion}" says it does not hold: ${evidence}`, evidence };
+  return { status: 'passed', evidence };
+}
