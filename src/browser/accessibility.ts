@@ -1,0 +1,164 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright';
+import { AppError } from '../core/errors.js';
+import { boundedText, type FindingDraft, type FindingSeverity } from '../core/findings.js';
+import { accessibilityFindings, type AuditedPage, type AxeViolation } from './accessibility-findings.js';
+
+export interface AccessibilityAuditOptions {
+  /** How long one page's audit may take (axe needs ~0.3–1 s on an ordinary page); then it is given up. Default 10 s. */
+  timeoutMs?: number;
+  /**
+   * Severity of every accessibility finding. Default `warning`: reported, but a functional check does not fail
+   * because of it. An operator who wants accessibility to gate a run passes `error`.
+   */
+  severity?: FindingSeverity;
+  /** How many elements a finding lists (all are counted). Default 5. */
+  nodesListed?: number;
+  /**
+   * Default true: axe also audits cross-origin iframes, aggregating the frames' results in a blank page it opens
+   * in the page's context for the duration of the audit. False runs axe's legacy mode: no extra page and about
+   * twice as fast, but cross-origin iframes go unaudited.
+   * https://github.com/dequelabs/axe-core-npm/blob/develop/packages/playwright/README.md#axebuildersetlegacymodelegacymode-boolean--true
+   */
+  crossOriginFrames?: boolean;
+}
+
+/**
+ * One run's accessibility audit: axe on the pages the run visits, serious and critical violations only, each rule
+ * on each element of each page reported once per run. Calls are made one at a time (a run's steps are sequential).
+ */
+export interface AccessibilityAudit {
+  /** Audits the page's current document; the findings not reported before in this run. Never throws: see `lastError`. */
+  audit(page: Page, stepIndex: number | null): Promise<FindingDraft[]>;
+  /** `audit`, unless this page (origin and path) was audited already in this run; then [] at no cost. */
+  auditNewPage(page: Page, stepIndex: number | null): Promise<FindingDraft[]>;
+  /** Pages audited so far as origin + path (no query, no fragment), in order. A page whose audit failed is not among them. */
+  auditedPages(): readonly string[];
+  /**
+   * Why the latest call returned [] without auditing, for the caller to log: `accessibility.audit_timeout` or
+   * `accessibility.audit_failed` (the page navigated or closed mid-audit, or axe could not be injected).
+   * Undefined when the latest call audited or had nothing to audit (a non-HTTP page such as about:blank).
+   */
+  readonly lastError: AppError | undefined;
+}
+
+
+/** The page a URL shows, or undefined for a document that is not a web page (about:blank, data:, chrome-error:). */
+export function auditedPageOf(url: string): AuditedPage | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  return { key: `${parsed.origin}${parsed.pathname}`, path: parsed.pathname };
+}
+
+export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}): AccessibilityAudit {
+  const settings = {
+    timeoutMs: options.timeoutMs ?? 10_000,
+    severity: options.severity ?? 'warning',
+    nodesListed: options.nodesListed ?? 5,
+    crossOriginFrames: options.crossOriginFrames ?? true,
+  };
+  const reported = new Set<string>();
+  const audited: string[] = [];
+  let lastError: AppError | undefined;
+
+  async function audit(page: Page, stepIndex: number | null): Promise<FindingDraft[]> {
+    lastError = undefined;
+    const target = auditedPageOf(page.url());
+    if (!target) return [];
+    const outcome = await analyze(page, settings.timeoutMs, settings.crossOriginFrames);
+    // A page too slow to audit is not tried again on every step; one that failed (it navigated, say) is.
+    if (outcome.status !== 'failed' && !audited.includes(target.key)) audited.push(target.key);
+    if (outcome.status !== 'done') {
+      lastError = auditError(outcome, target.path, settings.timeoutMs);
+      return [];
+    }
+    const { findings, reportedKeys } = accessibilityFindings(outcome.violations, target, stepIndex, reported, settings);
+    for (const key of reportedKeys) reported.add(key);
+    return findings;
+  }
+
+  return {
+    audit,
+    async auditNewPage(page, stepIndex) {
+      const target = auditedPageOf(page.url());
+      if (target && audited.includes(target.key)) {
+        lastError = undefined;
+        return [];
+      }
+      return audit(page, stepIndex);
+    },
+    auditedPages: () => [...audited],
+    get lastError() {
+      return lastError;
+    },
+  };
+}
+
+let minifiedAxe: Promise<string | undefined> | undefined;
+
+/**
+ * axe-core's minified build, read once per process from the copy @axe-core/playwright depends on. The package
+ * injects the unminified one (1.5 MB instead of 0.65 MB) into every audited document, and a Playwright trace keeps
+ * every injected copy. Undefined (use the package's own) if it cannot be read.
+ */
+function axeSource(): Promise<string | undefined> {
+  minifiedAxe ??= (async () => {
+    const fromAxePlaywright = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+    return readFile(fromAxePlaywright.resolve('axe-core/axe.min.js'), 'utf8');
+  })().catch(() => undefined);
+  return minifiedAxe;
+}
+
+type Analysis = { status: 'done'; violations: AxeViolation[] } | { status: 'timeout' } | { status: 'failed'; error: unknown };
+
+/** axe on the page, given up after `timeoutMs` (the page-side run is left to finish or die with the page). */
+async function analyze(page: Page, timeoutMs: number, crossOriginFrames: boolean): Promise<Analysis> {
+  let timer: NodeJS.Timeout | undefined;
+  const running: Promise<Analysis> = axeSource()
+    .then((source) =>
+      new AxeBuilder({ page, ...(source === undefined ? {} : { axeSource: source }) })
+        .setLegacyMode(!crossOriginFrames)
+        // Only violations are read; the other groups would carry every passing node across the wire.
+        .options({ resultTypes: ['violations'] })
+        .analyze(),
+    )
+    .then(
+      (results): Analysis => ({ status: 'done', violations: results.violations }),
+      (error: unknown): Analysis => ({ status: 'failed', error }),
+    );
+  const timeout = new Promise<Analysis>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'timeout' }), timeoutMs);
+  });
+  try {
+    return await Promise.race([running, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function auditError(outcome: Exclude<Analysis, { status: 'done' }>, path: string, timeoutMs: number): AppError {
+  if (outcome.status === 'timeout') {
+    return new AppError({
+      kind: 'operational',
+      code: 'accessibility.audit_timeout',
+      message: `The accessibility audit of ${path} did not finish within ${timeoutMs / 1000} s, so that page was not checked; it is not tried again in this run.`,
+      details: { path, timeoutMs },
+    });
+  }
+  // Playwright's messages carry a multi-line call log; the first line says what happened.
+  const reason = boundedText((outcome.error instanceof Error ? outcome.error.message : String(outcome.error)).split('\n')[0], 300);
+  return new AppError({
+    kind: 'operational',
+    code: 'accessibility.audit_failed',
+    message: `The accessibility audit of ${path} could not run (${reason}), so that page was not checked; this happens when the page navigates or closes during the audit.`,
+    details: { path },
+    cause: outcome.error,
+  });
+}
