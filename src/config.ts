@@ -56,6 +56,8 @@ export interface BrowserSettings {
   readonly navigationTimeoutMs: number;
   /** How long one plan step waits for its target or expectation to hold. */
   readonly stepTimeoutMs: number;
+  /** A run that takes longer is stopped and fails. */
+  readonly runTimeLimitMs: number;
 }
 
 /** What the CLI's client verbs (`qa jobs`, `qa follow`, `qa answer`, `qa repos`) need to call the REST API. */
@@ -139,6 +141,7 @@ const envSchema = z.object({
   BROWSER_EXECUTABLE_PATH: nonEmpty().default('/usr/bin/chromium'),
   BROWSER_NAVIGATION_TIMEOUT_MS: integer(1_000, 600_000).default(30_000),
   BROWSER_STEP_TIMEOUT_MS: integer(100, 600_000).default(10_000),
+  RUN_TIME_LIMIT_MS: integer(1_000, 86_400_000).default(600_000),
   SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
   EXCLUDED_OWNERS: z
     .string()
@@ -224,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       executablePath: vars.BROWSER_EXECUTABLE_PATH,
       navigationTimeoutMs: vars.BROWSER_NAVIGATION_TIMEOUT_MS,
       stepTimeoutMs: vars.BROWSER_STEP_TIMEOUT_MS,
+      runTimeLimitMs: vars.RUN_TIME_LIMIT_MS,
     },
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
     client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },

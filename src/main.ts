@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import { createEventFeed } from './jobs/event-feed.js';
 import { createCheckService } from './jobs/check-service.js';
 import { createJobService } from './jobs/job-service.js';
+import { createScheduleService } from './jobs/schedule-service.js';
 import { readJobProgress } from './jobs/job-progress.js';
 import { createRulePlanner } from './planner/rule-planner.js';
 import { createRepositoryService } from './repos/repository-service.js';
@@ -27,6 +28,7 @@ import { connectInstallation, excludeOwner } from './store/repository-admission.
 import { openStore } from './store/open-store.js';
 import { enqueueOnboarding } from './workflows/onboarding.js';
 import { enqueueQaRun } from './workflows/qa-run.js';
+import { createScheduleRepeats } from './workflows/schedule-fire.js';
 import { workflowJobs } from './workflows/registry.js';
 
 /** A started role of the service. `stop()` finishes or hands back in-flight work and releases every resource. */
@@ -121,7 +123,15 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       readSecret: (name) => environment[name],
       startOnboarding: (ingestionRunId) => enqueueOnboarding(worker.queue.agenda, ingestionRunId),
     });
-    const http = await startHttpServer(config.http, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger }));
+    const http = await startHttpServer(config.http, createApp({
+      dataSource,
+      jobs,
+      feed,
+      repositories,
+      checks: createCheckService(dataSource),
+      schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(worker.queue.agenda) }),
+      logger,
+    }));
     logger.info({ host: config.http.host, port: http.port }, 'listening');
     started.push({
       async stop() {
@@ -162,16 +172,22 @@ async function startQueueWorker(
   );
   const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
   const environment = processEnvironment();
+  const artifacts = createFileArtifactStorage(config.artifacts.dir);
+  // Schedules' fires create their replays as the API does, and start them on this worker's queue.
+  const replays = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId), artifacts });
+  const repeats = createScheduleRepeats(queue.agenda);
   const workflows = workflowJobs({
     dataSource,
     browsers,
-    artifacts: createFileArtifactStorage(config.artifacts.dir),
+    artifacts,
     heartbeatMs: Math.max(500, Math.floor(config.queue.lockLifetimeMs / 3)),
     eventsWritten,
     probes: createProbeClient({ allowCidrs: config.probes.allowCidrs }),
     readSecret: (name) => environment[name],
     stepTimeoutMs: config.browser.stepTimeoutMs,
+    timeLimitMs: config.browser.runTimeLimitMs,
     generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
+    schedules: { createJob: (organizationId, input) => replays.create(organizationId, input), removeRepeat: (scheduleId) => repeats.remove(scheduleId) },
   });
   const worker = createWorker(queue, workflows, logger, config.worker.shutdownGraceMs);
   await worker.start();

@@ -12,6 +12,7 @@ import type { Config } from '../../src/config.js';
 import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
 import { createCheckService } from '../../src/jobs/check-service.js';
 import { createJobService } from '../../src/jobs/job-service.js';
+import { createScheduleService } from '../../src/jobs/schedule-service.js';
 import { readJobProgress } from '../../src/jobs/job-progress.js';
 import type { Logger } from '../../src/logger.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
@@ -19,6 +20,7 @@ import { createNotificationChannel, createQueue, type Queue } from '../../src/qu
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
 import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 
 export interface BenchApi {
   base: string;
@@ -54,7 +56,15 @@ export async function startServiceApi(config: Config, logger: Logger, dataSource
     return readJobProgress(dataSource, jobId, after);
   };
   const feed = createEventFeed({ read, logger });
-  const server = await startHttpServer({ ...config.http, port: 0 }, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger }));
+  const server = await startHttpServer({ ...config.http, port: 0 }, createApp({
+    dataSource,
+    jobs,
+    feed,
+    repositories,
+    checks: createCheckService(dataSource),
+    schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
+    logger,
+  }));
   return {
     base: `http://${config.http.host}:${server.port}`,
     feed,

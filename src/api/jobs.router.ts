@@ -136,6 +136,11 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
     res.status(202).json(createdBody(names, created));
   });
 
+  router.post('/:id/cancel', async (req, res) => {
+    const cancelled = await jobs.cancel(organizationOf(res), req.params.id);
+    res.status(200).json({ [names.id]: cancelled.jobId, status: cancelled.status });
+  });
+
   router.post('/:id/clarifications', async (req, res) => {
     const { answers } = parse(answersBody, req.body);
     const created = await jobs.answer(organizationOf(res), req.params.id, answers);

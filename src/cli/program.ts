@@ -10,6 +10,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerOwners } from './commands/owners.js';
 import { registerRepos } from './commands/repos.js';
 import { registerRuns } from './commands/runs.js';
+import { registerSchedules } from './commands/schedules.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
 import { createCliContext, type CliContext } from './context.js';
@@ -44,6 +45,7 @@ export function createProgram(
   registerFollow(program, context, terminal);
   registerAnswer(program, context, terminal);
   registerRepos(program, context, terminal);
+  registerSchedules(program, context, terminal);
   return program;
 }
 

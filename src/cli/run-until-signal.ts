@@ -38,6 +38,8 @@ export async function runUntilSignal(
     logger.info({ signal: received }, 'stopping');
     await service.stop();
     logger.info('stopped');
+    // The CLI exits explicitly right after this: let the last lines reach a slow reader of stdout first.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
   } finally {
     for (const name of STOP_SIGNALS) signals.off(name, onSignal);
   }

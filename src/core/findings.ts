@@ -12,6 +12,7 @@ export const FINDING_KINDS = [
   'probe_failed',
   'step_unresolvable',
   'navigation_failed',
+  'time_limit',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 

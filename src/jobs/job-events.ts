@@ -23,7 +23,8 @@ export type JobEventType =
   | 'run.retrying'
   | 'job.passed'
   | 'job.failed'
-  | 'job.errored';
+  | 'job.errored'
+  | 'job.cancelled';
 
 /**
  * Appends an event at the job's next index. Inside the caller's transaction; the `(job_id, seq)` key makes a

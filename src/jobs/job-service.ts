@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
+import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
@@ -55,6 +55,17 @@ export interface JobServiceDeps {
  * The job use cases. Every read and write is scoped by the caller's organization; another organization's ids are
  * "not found", never "forbidden", so existence is not revealed.
  */
+/**
+ * Artifacts in the order the run made them: by time, then by step (run-wide ones such as the trace last), then by
+ * name. SQLite keeps creation times to the second, so ties are common there.
+ */
+function inRunOrder(artifacts: Artifact[]): Artifact[] {
+  const step = (artifact: Artifact) => artifact.stepIndex ?? Number.MAX_SAFE_INTEGER;
+  return artifacts.sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || step(a) - step(b) || a.name.localeCompare(b.name),
+  );
+}
+
 export function createJobService({ dataSource, planner, startRun, artifacts: artifactStorage }: JobServiceDeps) {
   async function repositoryOf(organizationId: string, repositoryId: string): Promise<ConnectedRepository> {
     const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
@@ -208,6 +219,27 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
       return { events, finished: isFinishedStatus(job.status) };
     },
 
+    /**
+     * Cancels a job that has not finished: a queued job never runs, a running one stops at its next step (the
+     * worker watches for this), and one awaiting answers stops waiting. A finished job answers 409.
+     */
+    async cancel(organizationId: string, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
+      await dataSource.transaction(async (manager) => {
+        const result = await manager.update(
+          Job,
+          { id: jobId, organizationId, status: In(['queued', 'running', 'review_required']) },
+          { status: 'cancelled', finishedAt: new Date() },
+        );
+        if (result.affected === 0) {
+          const job = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: jobId, organizationId } });
+          if (!job) throw notFound('job');
+          throw new AppError({ kind: 'user', code: 'job.not_cancellable', status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
+        }
+        await appendJobEvent(manager, jobId, 'job.cancelled', {});
+      });
+      return { jobId, status: 'cancelled' };
+    },
+
     /** A job with its children, ordered history, artifacts and findings. */
     async get(organizationId: string, jobId: string): Promise<JobView> {
       const job = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
@@ -215,8 +247,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
       const [children, events, artifacts, findings] = await Promise.all([
         dataSource.getRepository(Job).find({ select: { id: true }, where: { parentJobId: job.id, organizationId }, order: { createdAt: 'ASC' } }),
         dataSource.getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } }),
-        // Step order first: creation times tie within a second on SQLite.
-        dataSource.getRepository(Artifact).find({ where: { jobId: job.id, organizationId }, order: { createdAt: 'ASC', stepIndex: 'ASC', name: 'ASC' } }),
+        dataSource.getRepository(Artifact).find({ where: { jobId: job.id, organizationId } }).then(inRunOrder),
         dataSource.getRepository(Finding).find({ where: { jobId: job.id, organizationId }, order: { position: 'ASC' } }),
       ]);
       return { job, childJobIds: children.map((child) => child.id), events, artifacts, findings };

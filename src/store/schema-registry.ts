@@ -11,6 +11,7 @@ import { CreateOwnerExclusionsAndInstallations1763730000000 } from '../../migrat
 import { CreateIngestionRuns1763740000000 } from '../../migrations/1763740000000-create-ingestion-runs.js';
 import { CreateRunRecords1763750000000 } from '../../migrations/1763750000000-create-run-records.js';
 import { CreatePlansAndCheckVersions1763760000000 } from '../../migrations/1763760000000-create-plans-and-check-versions.js';
+import { CreateSchedules1763770000000 } from '../../migrations/1763770000000-create-schedules.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -26,11 +27,13 @@ import { JobCheckpoint } from './entities/job-checkpoint.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
 import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
+import { Schedule } from './entities/schedule.entity.js';
+import { ScheduleFire } from './entities/schedule-fire.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -42,4 +45,5 @@ export const migrations: ClassList = [
   CreateIngestionRuns1763740000000,
   CreateRunRecords1763750000000,
   CreatePlansAndCheckVersions1763760000000,
+  CreateSchedules1763770000000,
 ];

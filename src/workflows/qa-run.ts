@@ -1,10 +1,14 @@
 import type { Agenda } from 'agenda';
-import type { DataSource } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { z } from 'zod';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { BrowserPool, BrowserSession } from '../browser/browser-pool.js';
 import { EGRESS_HEADER } from '../browser/egress-proxy.js';
+import { createAccessibilityAudit } from '../browser/accessibility.js';
 import { createHostAllowlist } from '../browser/host-allowlist.js';
+import { startTrace, stopTrace } from '../browser/trace.js';
+import type { TraceScrubber } from '../browser/trace-secrets.js';
+import type { Artifact } from '../store/entities/artifact.entity.js';
 import { findingsFromObservations } from '../browser/observation-findings.js';
 import { AppError, userError } from '../core/errors.js';
 import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
@@ -20,7 +24,7 @@ import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { runPlan } from './run-plan.js';
 import { runSecrets, type ReadSecret } from './test-values.js';
-import { createStepRunner } from './checkpoints.js';
+import { createStepRunner, type StepOutcome } from './checkpoints.js';
 import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
 
 /** The queue job that runs one QA job in a browser. */
@@ -57,6 +61,10 @@ export interface QaRunDeps {
   stepTimeoutMs: number;
   /** The Playwright test source of a compiled check (src/checks). */
   generateSource(input: SourceInput): string;
+  /** A run that takes longer is stopped and fails with a `time_limit` finding. */
+  timeLimitMs: number;
+  /** How often a running job looks whether it was cancelled (default 1 s). */
+  cancelPollMs?: number;
   /** How often a running step extends its queue lock; well within the queue's lock lifetime. */
   heartbeatMs: number;
   /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
@@ -65,6 +73,15 @@ export interface QaRunDeps {
 }
 
 const RUNNABLE = new Set<JobStatus>(['queued', 'running']);
+
+/** The job left `queued`/`running` under the workflow (it was cancelled): the step's writes are rolled back. */
+class JobNoLongerRunnable extends Error {}
+
+/** Moves the job on only if it is still in one of `from`; otherwise the step's transaction is abandoned. */
+async function advanceJob(manager: EntityManager, jobId: string, from: JobStatus[], changes: Partial<Pick<Job, 'status' | 'startedAt' | 'finishedAt'>>): Promise<void> {
+  const result = await manager.update(Job, { id: jobId, status: In(from) }, changes);
+  if (result.affected === 0) throw new JobNoLongerRunnable(`job ${jobId} is no longer ${from.join(' or ')}`);
+}
 
 /**
  * The QA-run workflow, first cut: start, visit the target in a fresh browser context behind the job's network
@@ -87,6 +104,10 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
       try {
         await runSteps(deps, job, context);
       } catch (error) {
+        if (error instanceof JobNoLongerRunnable) {
+          context.logger.info('job was cancelled while it ran; stopped');
+          return;
+        }
         // The same judgement as the queue's retry policy: operational failures are retried until the last attempt.
         const final = !context.signal.aborted && (failureKind(error) !== 'operational' || context.attempt > retry.maxRetries);
         await recordFailure(deps.dataSource, jobId, error, final, context);
@@ -112,15 +133,18 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   await steps.run('start', async () => ({
     result: {},
     async record(manager) {
-      await manager.update(Job, { id: job.id }, { status: 'running', startedAt: new Date() });
+      await advanceJob(manager, job.id, ['queued', 'running'], { status: 'running', startedAt: new Date() });
       await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt });
     },
   }));
 
   const planned = await plannedSteps(deps.dataSource, job);
-  const visit = planned
+  const run = planned
     ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, planned, context, attempt)))
     : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
+  // Cancelled while it ran: the API has said so in the history; nothing more to write.
+  if (run.verdict === 'cancelled') return;
+  const visit = { ...run, verdict: run.verdict };
 
   // A passing natural-language run compiles its check: the next version, with every target as it resolved.
   if (visit.verdict === 'passed' && job.plan !== null && job.checkId !== null && 'resolved' in visit) {
@@ -141,6 +165,8 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
         async record(manager) {
           const [{ latest }] = (await manager.query(`SELECT COALESCE(MAX(version), 0) AS latest FROM check_versions WHERE check_id = ?`, [checkId])) as { latest: number | string }[];
           const version = Number(latest) + 1;
+          const current = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: job.id } });
+          if (current?.status !== 'running') throw new JobNoLongerRunnable(`job ${job.id} is ${current?.status ?? 'gone'}`);
           await manager.insert(CheckVersion, { checkId, version, compiled, source, jobId: job.id });
           await manager.update(Check, { id: checkId }, { status: 'active', version });
           await appendJobEvent(manager, job.id, 'check.compiled', { checkId, version, steps: compiled.steps.length });
@@ -152,7 +178,7 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   await steps.run('finish', async () => ({
     result: {},
     async record(manager) {
-      await manager.update(Job, { id: job.id }, { status: visit.verdict, finishedAt: new Date() });
+      await advanceJob(manager, job.id, ['running'], { status: visit.verdict, finishedAt: new Date() });
       await appendJobEvent(manager, job.id, visit.verdict === 'passed' ? 'job.passed' : 'job.failed', {
         findings: visit.findings,
         errors: visit.errors,
@@ -162,9 +188,14 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
 }
 
 interface VisitResult {
-  verdict: 'passed' | 'failed';
+  verdict: 'passed' | 'failed' | 'cancelled';
   findings: number;
   errors: number;
+}
+
+interface PlannedRunResult extends VisitResult {
+  /** The steps as they ran, with their resolved locators (what the compile step keeps). */
+  resolved: CompiledStep[];
 }
 
 /** The steps a job runs: its plan (a natural-language job) or its check's latest compiled version (a replay). */
@@ -179,37 +210,68 @@ async function plannedSteps(dataSource: DataSource, job: Job): Promise<CompiledS
  * Runs the steps in a fresh browser context on the target, then adds what the pages did (the same findings as the
  * first cut, scrubbed of secrets). The run passes when every step held and nothing it found is an error.
  */
-async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], context: JobContext, attempt: number) {
+async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], context: JobContext, attempt: number): Promise<StepOutcome<PlannedRunResult>> {
   const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
   const secrets = runSecrets(repository, deps.readSecret);
   const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
   const session = await deps.browsers.openSession(allowlist);
-  const closeOnAbort = () => void session.close().catch(() => undefined);
-  context.signal.addEventListener('abort', closeOnAbort, { once: true });
+  // One signal stops the run: a cancel (seen by polling the job), the time limit, or the worker shutting down.
+  const stop = new AbortController();
+  const stopWith = (reason: string) => () => stop.abort(reason);
+  const onShutdown = stopWith('shutdown');
+  context.signal.addEventListener('abort', onShutdown, { once: true });
+  const limit = setTimeout(stopWith(STOP_TIME_LIMIT), deps.timeLimitMs);
+  const watch = setInterval(() => {
+    void deps.dataSource
+      .getRepository(Job)
+      .findOne({ select: { status: true }, where: { id: job.id } })
+      .then((current) => current?.status === 'cancelled' && stop.abort(STOP_CANCELLED))
+      .catch(() => undefined);
+  }, deps.cancelPollMs ?? 1_000);
+  stop.signal.addEventListener('abort', () => void session.close().catch(() => undefined), { once: true });
   try {
     // A plan that does not start by going somewhere starts on the target.
+    await startTrace(session.context);
     if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
     const run = await runPlan(
       { dataSource: deps.dataSource, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs, eventsWritten: () => deps.eventsWritten?.(job.id) },
-      { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, scrubber: secrets.scrubber, attempt },
+      { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, scrubber: secrets.scrubber, secretValues: secrets.values, attempt, stop: stop.signal,
+        // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
+        accessibility: createAccessibilityAudit({ crossOriginFrames: false }) },
     );
     if (context.signal.aborted) throw context.signal.reason;
+    if (run.stopped === STOP_CANCELLED) {
+      return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved }, record: async () => undefined };
+    }
     const observed = secrets.scrubber.value(findingsFromObservations(session.observations, null));
-    const verdict = run.passed && verdictOf(observed) === 'passed' ? 'passed' : 'failed';
-    const result = {
+    if (run.stopped === STOP_TIME_LIMIT) {
+      observed.unshift({
+        kind: 'time_limit',
+        severity: 'error',
+        stepIndex: run.resolved.length,
+        title: `The run took longer than its time limit (${Math.round(deps.timeLimitMs / 1000)} s) and was stopped`,
+        detail: `It stopped during step ${run.resolved.length + 1} of ${planned.length}. Raise RUN_TIME_LIMIT_MS if the check needs longer.`,
+      });
+    }
+    const verdict: 'passed' | 'failed' = run.passed && verdictOf(observed) === 'passed' ? 'passed' : 'failed';
+    const traced = await keepTrace(deps, job, session, secrets.scrubber, context);
+    const result: PlannedRunResult = {
       verdict,
       findings: run.findings + observed.length,
       errors: (run.passed ? 0 : 1) + observed.filter((finding) => finding.severity === 'error').length,
       resolved: run.resolved,
-    } satisfies VisitResult & { resolved: CompiledStep[] };
+    };
     return {
       result,
       async record(manager: Parameters<typeof recordArtifacts>[0]) {
-        await recordFindings(manager, job.organizationId, job.id, observed, []);
+        await recordArtifacts(manager, traced);
+        await recordFindings(manager, job.organizationId, job.id, observed, traced.map((artifact) => artifact.id));
       },
     };
   } finally {
-    context.signal.removeEventListener('abort', closeOnAbort);
+    clearTimeout(limit);
+    clearInterval(watch);
+    context.signal.removeEventListener('abort', onShutdown);
     await session.close().catch(() => undefined);
   }
 }
@@ -221,14 +283,22 @@ async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
   const closeOnAbort = () => void session.close().catch(() => undefined);
   context.signal.addEventListener('abort', closeOnAbort, { once: true });
   try {
+    const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
+    const secrets = runSecrets(repository, deps.readSecret);
+    await startTrace(session.context);
     const started = performance.now();
     const navigation = await navigate(session, job.baseUrl);
     if (context.signal.aborted) throw context.signal.reason;
-    const screenshot = await session.page.screenshot({ type: 'png', fullPage: true, timeout: 10_000 }).catch(() => undefined);
-    const drafts: FindingDraft[] = [...navigation.findings, ...findingsFromObservations(session.observations, null)];
-    const artifacts = screenshot
-      ? [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: 'screenshot-page.png', contentType: 'image/png', content: screenshot, stepIndex: null })]
-      : [];
+    const screenshot = await session.page
+      .screenshot({ type: 'png', fullPage: true, timeout: 10_000, mask: secrets.values.map((value) => session.page.getByText(value)) })
+      .catch(() => undefined);
+    const drafts: FindingDraft[] = secrets.scrubber.value([...navigation.findings, ...findingsFromObservations(session.observations, null)]);
+    const artifacts = [
+      ...(screenshot
+        ? [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: 'screenshot-page.png', contentType: 'image/png', content: screenshot, stepIndex: null })]
+        : []),
+      ...(await keepTrace(deps, job, session, secrets.scrubber, context)),
+    ];
     const verdict = verdictOf(drafts);
     const result: VisitResult = { verdict, findings: drafts.length, errors: drafts.filter((draft) => draft.severity === 'error').length };
     return {
@@ -250,6 +320,22 @@ async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
     await session.close().catch(() => undefined);
   }
 }
+
+/**
+ * The run's Playwright trace, scrubbed of every secret (pictures of the page are dropped when any secret was in
+ * it), as a stored artifact. A trace that cannot be kept safely is left out, never kept unscrubbed.
+ */
+async function keepTrace(deps: QaRunDeps, job: Job, session: BrowserSession, scrubber: TraceScrubber, context: JobContext): Promise<Artifact[]> {
+  const trace = await stopTrace(session.context, scrubber).catch((error: unknown) => {
+    context.logger.warn({ err: error }, 'no trace kept for this run');
+    return undefined;
+  });
+  if (!trace) return [];
+  return [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'trace', name: 'trace.zip', contentType: 'application/zip', content: trace, stepIndex: null })];
+}
+
+const STOP_CANCELLED = 'cancelled';
+const STOP_TIME_LIMIT = 'time_limit';
 
 /**
  * Goes to the target and waits for it to settle (network quiet for a moment, bounded), so late console errors and

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Locator } from 'playwright';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
 import { locatorOf } from '../browser/locate.js';
 import { runStep, type StepResult } from '../browser/step-runner.js';
@@ -24,7 +25,13 @@ export interface PlanRunInput {
   testValue(name: string): string | undefined;
   probeTarget(criterion: string): ProbeTarget;
   scrubber: Scrubber;
+  /** Audits each page the run visits once (axe, serious and critical only); its findings are warnings. */
+  accessibility: AccessibilityAudit;
+  /** Secret values: masked wherever they show as text in a screenshot ("Signed in as …"). */
+  secretValues: readonly string[];
   attempt: number;
+  /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
+  stop: AbortSignal;
 }
 
 export interface PlanRunDeps {
@@ -38,6 +45,8 @@ export interface PlanRunDeps {
 export interface PlanRunResult {
   /** Every step ran and held. */
   passed: boolean;
+  /** Set when `stop` ended the run early (its reason); the step in flight then has no result. */
+  stopped?: unknown;
   /** The steps as they ran, with the locators they resolved to (what a compiled check keeps). */
   resolved: CompiledStep[];
   findings: number;
@@ -51,7 +60,8 @@ export interface PlanRunResult {
  */
 export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
   const { job, session, scrubber } = input;
-  const secretFields: Locator[] = [];
+  // Fields a secret was typed into, and any element showing a secret as text, are masked in screenshots.
+  const secretFields: Locator[] = input.secretValues.map((value) => session.page.getByText(value, { exact: false }));
   const resolved: CompiledStep[] = [];
   let findings = 0;
   const commit = async (write: (manager: EntityManager) => Promise<void>) => {
@@ -61,6 +71,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
 
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
+    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
     await commit(async (manager) => {
       await appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
     });
@@ -70,6 +81,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ? await runProbe(deps.probes, step.criterion, input, job)
         : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator });
     const ms = Math.round(performance.now() - started);
+    // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
+    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
     if (result.status === 'passed' && step.action === 'fill' && step.value.kind === 'testValue' && result.locator) {
       secretFields.push(locatorOf(session.page, result.locator));
     }
@@ -99,9 +112,12 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             detail: boundedText(scrubber.text(result.message), FINDING_DETAIL_MAX),
           }
         : undefined;
+    // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed).
+    const accessibility = step.action === 'probe' ? [] : scrubber.value(await input.accessibility.auditNewPage(session.page, index));
     await commit(async (manager) => {
       await recordArtifacts(manager, stored);
       if (finding) await recordFindings(manager, job.organizationId, job.id, [finding], stored.map((artifact) => artifact.id));
+      if (accessibility.length > 0) await recordFindings(manager, job.organizationId, job.id, accessibility, stored.map((artifact) => artifact.id));
       await appendJobEvent(manager, job.id, result.status === 'passed' ? 'step.passed' : 'step.failed', scrubber.value({
         index,
         ms,
@@ -111,6 +127,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
       }));
     });
     if (finding) findings += 1;
+    findings += accessibility.length;
     resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}) });
     if (result.status === 'failed') return { passed: false, resolved, findings };
   }

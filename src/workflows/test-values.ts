@@ -1,4 +1,4 @@
-import { createScrubber, type Scrubber } from '../core/secrets.js';
+import { createTraceScrubber, type TraceScrubber } from '../browser/trace-secrets.js';
 import type { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { ProbeTarget } from './run-plan.js';
 
@@ -8,8 +8,13 @@ export type ReadSecret = (name: string) => string | undefined;
 export interface RunSecrets {
   testValue(name: string): string | undefined;
   probeTarget(criterion: string): ProbeTarget;
-  /** Masks every configured test value, whether this run uses it or not. */
-  scrubber: Scrubber;
+  /**
+   * Masks every configured test value, whether this run uses it or not, also in the encoded forms a page or a
+   * trace carries it in (URL-encoded, JSON-escaped, …).
+   */
+  scrubber: TraceScrubber;
+  /** The values themselves, for masking them in screenshots. */
+  values: string[];
 }
 
 /**
@@ -23,9 +28,10 @@ export function runSecrets(repository: Pick<ConnectedRepository, 'testValueSecre
     const value = readSecret(variable);
     if (value !== undefined && value !== '') values.set(name, value);
   }
-  const scrubber = createScrubber(values.values());
+  const scrubber = createTraceScrubber(values.values());
   return {
     scrubber,
+    values: [...values.values()],
     testValue: (name) => values.get(name),
     probeTarget(criterion) {
       const refs = repository.evidenceProbeRefs[criterion];

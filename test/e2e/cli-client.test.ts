@@ -110,7 +110,7 @@ describe('qa against a running `qa start` (end to end)', () => {
         'job.created', 'job.queued', 'job.started',
         'step.started', 'artifact.created', 'step.passed',
         'step.started', 'artifact.created', 'step.passed',
-        'check.compiled', 'job.passed',
+        'artifact.created', 'check.compiled', 'job.passed',
       ]);
 
       const failed = await qa(['jobs', 'create', '--project', repositoryId, '--task', 'Open the console error page', '--base-url', demo.url, '--follow'], env);

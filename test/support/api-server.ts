@@ -9,12 +9,14 @@ import { startHttpServer } from '../../src/api/server.js';
 import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
 import { createCheckService } from '../../src/jobs/check-service.js';
 import { createJobService } from '../../src/jobs/job-service.js';
+import { createScheduleService } from '../../src/jobs/schedule-service.js';
 import { readJobProgress } from '../../src/jobs/job-progress.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
 import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 import { silentLogger } from './logger.js';
 
 export interface TestApi {
@@ -53,7 +55,15 @@ export async function startTestApi(
   });
   const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
   const feed = createEventFeed({ read: options.feedRead ? options.feedRead(read) : read, logger: silentLogger() });
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({ dataSource, jobs, feed, repositories, checks: createCheckService(dataSource), logger: silentLogger() }));
+  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({
+    dataSource,
+    jobs,
+    feed,
+    repositories,
+    checks: createCheckService(dataSource),
+    schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
+    logger: silentLogger(),
+  }));
   return {
     base: `http://127.0.0.1:${server.port}`,
     queue,

@@ -27,6 +27,7 @@ export interface TestWorkerOptions {
   retry?: RetryPolicy;
   navigationTimeoutMs?: number;
   stepTimeoutMs?: number;
+  timeLimitMs?: number;
   /** The worker's environment secrets (test values, probe URLs and tokens), by variable name. */
   secrets?: Record<string, string>;
   /** A test CA the probe client trusts (PEM). */
@@ -53,9 +54,11 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     probes: createProbeClient({ allowCidrs: ['127.0.0.1/32'], ca: options.probeCa }),
     readSecret: (name) => options.secrets?.[name],
     stepTimeoutMs: options.stepTimeoutMs ?? 3_000,
+    timeLimitMs: options.timeLimitMs ?? 120_000,
+    cancelPollMs: 200,
     generateSource: generatePlaywrightSource,
   });
-  const worker = createWorker(queue, definitions, silentLogger(), 5_000);
+  const worker = createWorker(queue, definitions, process.env.QA_TEST_WORKER_LOGS ? (await import('../../src/logger.js')).createLogger({ level: 'warn', format: 'json' }) : silentLogger(), 5_000);
   await worker.start();
   return {
     queue,

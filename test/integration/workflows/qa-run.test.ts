@@ -93,16 +93,18 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
       'job.created', 'job.queued', 'job.started',
       'step.started', 'artifact.created', 'step.passed',
       'step.started', 'artifact.created', 'step.passed',
+      'artifact.created', // the trace
       'check.compiled', 'job.passed',
     ]);
     expect(streamed.map((event) => event.index)).toEqual(streamed.map((_event, index) => index));
     expect(view.body.events).toEqual(streamed.map((event) => expect.objectContaining({ index: event.index, type: event.type })));
     expect(streamed[3]!.data).toEqual({ index: 0, action: 'navigate', description: 'Go to /pricing', attempt: 1 });
     expect(streamed[8]!.data).toMatchObject({ index: 1, locator: { strategy: 'role', role: 'list', name: 'plans', exact: false } });
-    expect(streamed[9]!.data).toEqual({ checkId: view.body.job.testId, version: 1, steps: 2 });
+    expect(streamed[9]!.data).toMatchObject({ kind: 'trace', name: 'trace.zip' });
+    expect(streamed[10]!.data).toEqual({ checkId: view.body.job.testId, version: 1, steps: 2 });
     expect(view.body.findings).toEqual([]);
 
-    expect(view.body.artifacts).toHaveLength(2);
+    expect((view.body.artifacts as { kind: string }[]).map((artifact) => artifact.kind)).toEqual(['screenshot', 'screenshot', 'trace']);
     const artifact = view.body.artifacts[0] as Record<string, unknown>;
     expect(artifact).toMatchObject({ kind: 'screenshot', name: 'step-1.png', contentType: 'image/png', stepIndex: 0, downloadPath: `/api/jobs/${jobId}/artifacts/${artifact.id as string}` });
     expect(Object.keys(artifact).sort()).toEqual(['contentType', 'createdAt', 'downloadPath', 'id', 'kind', 'name', 'sha256', 'sizeBytes', 'stepIndex']);
@@ -134,7 +136,7 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect(replay.status).toBe(202);
     const stream = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/events`, { headers: { authorization: `Bearer ${key}` } });
     const types = (await stream.text()).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
-    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'artifact.created', 'step.passed', 'step.started', 'artifact.created', 'step.passed', 'job.passed']);
+    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'artifact.created', 'step.passed', 'step.started', 'artifact.created', 'step.passed', 'artifact.created', 'job.passed']);
     const view = await callApi(api.base, 'GET', `/api/runs/${replay.body.runId as string}`, undefined, key);
     expect(view.body.run).toMatchObject({ status: 'passed', scenarioId: checkId, naturalLanguageTask: null });
 
@@ -192,6 +194,16 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     );
     expect(streamed.filter((event) => event.type === 'finding.recorded')).toHaveLength(findings.length);
     expect(streamed.at(-1)).toMatchObject({ type: 'job.failed', data: { findings: findings.length } });
+  });
+
+  it('reports serious accessibility violations as warnings, once per page', async () => {
+    const { view } = await runJob('/a11y');
+    expect(view.body.job.status).toBe('passed');
+    const titles = (view.body.findings as { kind: string; severity: string; title: string }[]).map((finding) => [finding.kind, finding.severity, finding.title]);
+    expect(titles).toEqual(expect.arrayContaining([
+      ['accessibility', 'warning', expect.stringMatching(/^Accessibility \(critical\): Images must have alternative text on \/a11y/)],
+    ]));
+    expect(titles.every(([kind]) => kind === 'accessibility')).toBe(true);
   });
 
   it('reports a subresource answering 500 as an http_error and fails', async () => {

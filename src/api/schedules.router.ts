@@ -1,0 +1,134 @@
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { SET_A, SET_B, type NamingSet } from '../core/naming.js';
+import {
+  canonicalTimeZone,
+  cronProblem,
+  DEFAULT_TIME_ZONE,
+  MAX_INTERVAL_MINUTES,
+  MIN_INTERVAL_MINUTES,
+  normalizeCron,
+} from '../core/schedule.js';
+import type { CreateScheduleInput, ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
+import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
+import { organizationOf } from './auth.js';
+import { parse } from './error-mapper.js';
+import { hostnameList, httpUrl } from './fields.js';
+
+const id = z.string().min(1).max(64);
+
+const cron = z
+  .string()
+  .max(120)
+  .superRefine((expression, context) => {
+    // Validity does not depend on the clock: `from` only decides which run would be next.
+    const problem = cronProblem(expression, new Date(0));
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .transform(normalizeCron);
+
+const timezone = z
+  .string()
+  .transform((name, context) => {
+    const canonical = canonicalTimeZone(name);
+    if (canonical === undefined) {
+      context.addIssue({ code: 'custom', message: 'must be an IANA time zone name, such as Europe/Berlin or UTC' });
+      return z.NEVER;
+    }
+    return canonical;
+  })
+  .default(DEFAULT_TIME_ZONE);
+
+/** Unknown fields rejected; exactly one of testId/scenarioId and exactly one of cron/intervalMinutes. */
+const createBody = z
+  .strictObject({
+    testId: id.optional(),
+    scenarioId: id.optional(),
+    cron: cron.optional(),
+    intervalMinutes: z.number().int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).optional(),
+    timezone,
+    baseUrl: httpUrl,
+    networkAllowlist: hostnameList,
+    enabled: z.boolean().default(true),
+  })
+  .refine((body) => (body.testId === undefined) !== (body.scenarioId === undefined), {
+    message: 'give exactly one of testId and scenarioId',
+    path: ['testId'],
+  })
+  .refine((body) => (body.cron === undefined) !== (body.intervalMinutes === undefined), {
+    message: 'give exactly one of cron and intervalMinutes',
+    path: ['cron'],
+  })
+  .transform(
+    (body): CreateScheduleInput => ({
+      checkId: (body.testId ?? body.scenarioId)!,
+      namingSet: body.testId !== undefined ? 'A' : 'B',
+      cron: body.cron,
+      intervalMinutes: body.intervalMinutes,
+      timezone: body.timezone,
+      baseUrl: body.baseUrl,
+      networkAllowlist: body.networkAllowlist,
+      enabled: body.enabled,
+    }),
+  );
+
+const listQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(100) });
+
+const namesOf = (set: 'A' | 'B'): NamingSet => (set === 'A' ? SET_A : SET_B);
+
+/** A schedule in the naming set it was created in; only the timing it has (`cron` or `intervalMinutes`). */
+function scheduleBody({ schedule, nextRunAt }: ScheduleView): Record<string, unknown> {
+  const names = namesOf(schedule.namingSet);
+  return {
+    scheduleId: schedule.id,
+    [names.checkId]: schedule.checkId,
+    [names.repositoryId]: schedule.repositoryId,
+    ...(schedule.cron !== null ? { cron: schedule.cron } : { intervalMinutes: schedule.intervalMinutes }),
+    timezone: schedule.timezone,
+    baseUrl: schedule.baseUrl,
+    networkAllowlist: schedule.networkAllowlist,
+    enabled: schedule.enabled,
+    nextRunAt,
+    createdAt: schedule.createdAt,
+  };
+}
+
+function fireBody(names: NamingSet, fire: ScheduleFire): Record<string, unknown> {
+  return { at: fire.firedAt, outcome: fire.outcome, [names.id]: fire.jobId, reason: fire.reason };
+}
+
+function detailBody(detail: ScheduleDetail): Record<string, unknown> {
+  const names = namesOf(detail.schedule.namingSet);
+  return { ...scheduleBody(detail), fires: detail.fires.map((fire) => fireBody(names, fire)) };
+}
+
+/**
+ * `/api/schedules`: replays of a compiled check on a cron expression or an interval. A schedule answers in the
+ * naming set it was created in (`testId` → Set A, `scenarioId` → Set B).
+ */
+export function createSchedulesRouter(schedules: ScheduleService): Router {
+  const router = Router();
+  router.use(express.json({ limit: '64kb' }));
+
+  router.post('/', async (req, res) => {
+    const created = await schedules.create(organizationOf(res), parse(createBody, req.body));
+    res.status(201).json(scheduleBody(created));
+  });
+
+  router.get('/', async (req, res) => {
+    const { limit } = parse(listQuery, req.query);
+    const list = await schedules.list(organizationOf(res), { limit });
+    res.json({ schedules: list.map(scheduleBody) });
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(detailBody(await schedules.get(organizationOf(res), req.params.id)));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    await schedules.remove(organizationOf(res), req.params.id);
+    res.status(204).end();
+  });
+
+  return router;
+}
