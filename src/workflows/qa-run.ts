@@ -144,15 +144,15 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
     : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;
-  const visit = { ...run, verdict: run.verdict };
+  const verdict = run.verdict; // passed or failed from here on, also inside the step callbacks below
 
   // A passing natural-language run compiles its check: the next version, with every target as it resolved.
-  if (visit.verdict === 'passed' && job.plan !== null && job.checkId !== null && 'resolved' in visit) {
+  if (verdict === 'passed' && job.plan !== null && job.checkId !== null && 'resolved' in run) {
     const plan = job.plan;
     const checkId = job.checkId;
     await steps.run('compile', async () => {
       const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
-      const compiled: CompiledCheck = { steps: visit.resolved as CompiledStep[], successCriteria: plan.successCriteria };
+      const compiled: CompiledCheck = { steps: run.resolved as CompiledStep[], successCriteria: plan.successCriteria };
       const source = deps.generateSource({
         name: job.task ?? 'Compiled check',
         check: compiled,
@@ -178,10 +178,10 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   await steps.run('finish', async () => ({
     result: {},
     async record(manager) {
-      await advanceJob(manager, job.id, ['running'], { status: visit.verdict, finishedAt: new Date() });
-      await appendJobEvent(manager, job.id, visit.verdict === 'passed' ? 'job.passed' : 'job.failed', {
-        findings: visit.findings,
-        errors: visit.errors,
+      await advanceJob(manager, job.id, ['running'], { status: verdict, finishedAt: new Date() });
+      await appendJobEvent(manager, job.id, verdict === 'passed' ? 'job.passed' : 'job.failed', {
+        findings: run.findings,
+        errors: run.errors,
       });
     },
   }));

@@ -6,7 +6,7 @@ import { Check } from '../../src/store/entities/check.entity.js';
 import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 
 /** A connected repository of the organization, as onboarding would have stored it; returns its id. */
-export async function insertRepository(dataSource: DataSource, organizationId: string): Promise<string> {
+export async function insertRepository(dataSource: DataSource, organizationId: string, fields: Partial<ConnectedRepository> = {}): Promise<string> {
   const id = randomUUID();
   await dataSource.getRepository(ConnectedRepository).insert({
     id,
@@ -22,6 +22,7 @@ export async function insertRepository(dataSource: DataSource, organizationId: s
     testValueSecretRefs: {},
     evidenceProbeRefs: {},
     revision: null,
+    ...fields,
   });
   return id;
 }

@@ -58,7 +58,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     cancelPollMs: 200,
     generateSource: generatePlaywrightSource,
   });
-  const worker = createWorker(queue, definitions, process.env.QA_TEST_WORKER_LOGS ? (await import('../../src/logger.js')).createLogger({ level: 'warn', format: 'json' }) : silentLogger(), 5_000);
+  const worker = createWorker(queue, definitions, silentLogger(), 5_000);
   await worker.start();
   return {
     queue,

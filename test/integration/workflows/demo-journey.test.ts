@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApiKey } from '../../../src/store/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { DEFAULT_ACCOUNT, DEFAULT_PROBE_TOKEN, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { createTestCertificates, type TestCertificates } from '../../fixtures/tls/test-certificates.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { useTestStore } from '../../support/dialects.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
@@ -69,13 +68,11 @@ describe('the demo shop journey, end to end (issue 4, done when)', () => {
 
   it('asks first, then signs in, uses the coupon, orders, verifies through the probe, compiles a check whose replay passes; no secret is stored anywhere', async () => {
     const { key, organization } = await createApiKey(store(), 'acme');
-    const repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: demo.url, networkAllowlist: ['localhost'],
+    const repositoryId = await insertRepository(store(), organization.id, {
+      baseUrl: demo.url,
+      networkAllowlist: ['localhost'],
       testValueSecretRefs: { demoEmail: 'DEMO_EMAIL', demoPassword: 'DEMO_PASSWORD', probeUrl: 'PROBE_URL', probeToken: 'PROBE_TOKEN' },
       evidenceProbeRefs: { order_created: { urlValueRef: 'probeUrl', tokenValueRef: 'probeToken' } },
-      revision: null,
     });
 
     // It would place a real order: it asks before anything runs.

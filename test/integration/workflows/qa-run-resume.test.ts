@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi } from '../../support/api-server.js';
 import { testMysqlUrl } from '../../support/databases.js';
 import { useTestStore } from '../../support/dialects.js';
@@ -42,12 +41,7 @@ describe('QA-run workflow resumed after its worker died', () => {
     const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
 
     const { key, organization } = await createApiKey(store(), 'acme');
-    const repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl, networkAllowlist: [],
-      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-    });
+    const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
 
     // The real `qa worker` process on the same database and artifacts folder.
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiKey } from '../../../src/store/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { useTestStore } from '../../support/dialects.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
@@ -46,12 +45,7 @@ describe('stopping a run: cancel and the time limit', () => {
   beforeEach(async () => {
     const { key: created, organization } = await createApiKey(store(), 'acme');
     key = created;
-    repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: target.url, networkAllowlist: [],
-      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-    });
+    repositoryId = await insertRepository(store(), organization.id, { baseUrl: target.url });
   });
 
   async function readStream(jobId: string, onLine: (line: Line) => Promise<void> | void = () => undefined): Promise<Line[]> {

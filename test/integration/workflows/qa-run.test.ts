@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApiKey } from '../../../src/store/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
@@ -59,12 +59,7 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     external.hits.length = 0;
     const { key: created, organization } = await createApiKey(store(), 'acme');
     key = created;
-    repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: demo.url, networkAllowlist: [],
-      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-    });
+    repositoryId = await insertRepository(store(), organization.id, { baseUrl: demo.url });
   });
 
   /**
@@ -294,12 +289,7 @@ describe('QA-run workflow when the browser cannot start', () => {
     const api = await startTestApi(store(), { artifacts: worker.artifacts });
     try {
       const { key, organization } = await createApiKey(store(), 'acme');
-      const repositoryId = randomUUID();
-      await store().getRepository(ConnectedRepository).insert({
-        id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-        defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'http://127.0.0.1:9', networkAllowlist: [],
-        testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-      });
+      const repositoryId = await insertRepository(store(), organization.id, { baseUrl: 'http://127.0.0.1:9' });
       const created = await callApi(api.base, 'POST', '/api/jobs', {
         projectId: repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl: 'http://127.0.0.1:9/', trigger: 'cli',
       }, key);
