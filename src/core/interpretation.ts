@@ -5,10 +5,43 @@
 import { userError } from './errors.js';
 import type { Plan } from './plan.js';
 
-export type Interpretation =
+export type Interpretation = (
   /** `plan` is what the run does; `assumptions` say how the task was read where it left room. */
   | { kind: 'runnable'; task: string; assumptions: string[]; plan: Plan }
-  | { kind: 'needs_clarification'; questions: string[]; ambiguities: string[]; assumptions: string[] };
+  | { kind: 'needs_clarification'; questions: string[]; ambiguities: string[]; assumptions: string[] }
+) & {
+  /** Calls a model-backed planner made to reach this (recorded as `planner.called` events); absent for the rule planner. */
+  calls?: PlannerCall[];
+};
+
+/** One request a model-backed planner sent: what it cost and how it ended. Never holds prompt or answer text. */
+export interface PlannerCall {
+  model: string;
+  /** 1 for the first request, 2 for the retry after a bad or truncated answer. */
+  attempt: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  durationMs: number;
+  /** `ok`: a valid answer; `invalid`: not JSON, not the schema, or cut off; `failed`: HTTP or network error. */
+  outcome: 'ok' | 'invalid' | 'failed';
+  /** Why an `invalid` or `failed` call did not count, in words safe to show the caller. */
+  reason?: string;
+}
+
+/**
+ * Thrown by a planner that could not produce an interpretation (a model that answered badly twice, or not at all).
+ * The job service records the job as errored with `reason` and the calls, and answers 502 `planner.failed`.
+ */
+export class PlannerFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly calls: PlannerCall[],
+  ) {
+    super(reason);
+    this.name = 'PlannerFailure';
+  }
+}
 
 /** One answered `review_required` job: its questions and the answers, one per question, in question order. */
 export interface ClarificationRound {

@@ -4,10 +4,11 @@ import { JobEvent } from '../store/entities/job-event.entity.js';
 /**
  * Event kinds, in the order a job's history usually has them. The job's own life: created, review_required or
  * queued, answered (on the parent), started, resumed (a worker took over a run another left), then passed, failed or
- * errored. What the run saw in between: page.visited, artifact.created, finding.recorded, run.retrying.
+ * errored. A model-backed planner's requests are `planner.called` (tokens and time, right after created). What the run saw in between: page.visited, artifact.created, finding.recorded, run.retrying.
  */
 export type JobEventType =
   | 'job.created'
+  | 'planner.called'
   | 'job.review_required'
   | 'job.queued'
   | 'job.answered'

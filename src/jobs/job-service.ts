@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
-import { taskWithAnswers, type Interpretation } from '../core/interpretation.js';
+import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
 import type { Planner } from '../planner/planner.js';
 import type { Readable } from 'node:stream';
@@ -66,6 +66,26 @@ function inRunOrder(artifacts: Artifact[]): Artifact[] {
   );
 }
 
+/** The columns every new job row takes from its create request. */
+function jobRow(organizationId: string, input: CreateJobInput, parentJobId: string | null) {
+  return {
+    organizationId,
+    repositoryId: input.repositoryId,
+    parentJobId,
+    task: input.naturalLanguageTask ?? null,
+    baseUrl: input.baseUrl,
+    commitSha: input.commitSha ?? null,
+    trigger: input.trigger,
+    networkAllowlist: input.networkAllowlist,
+    channelContext: input.channelContext ?? null,
+    workflowId: null,
+  };
+}
+
+function callEvents(calls: PlannerCall[]): { type: 'planner.called'; data: Record<string, unknown> }[] {
+  return calls.map((call) => ({ type: 'planner.called', data: { ...call } }));
+}
+
 export function createJobService({ dataSource, planner, startRun, artifacts: artifactStorage }: JobServiceDeps) {
   async function repositoryOf(organizationId: string, repositoryId: string): Promise<ConnectedRepository> {
     const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
@@ -76,8 +96,49 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
   /** 503 before anything is written when an operator has paused what this work needs. */
   const assertRunning = (organizationId: string, needed: Capability[]) => assertCapabilitiesRunning(dataSource, organizationId, needed);
 
-  async function interpret(task: string, repository: ConnectedRepository): Promise<Interpretation> {
-    return planner.interpret(task, { testValueNames: Object.keys(repository.testValueSecretRefs), evidenceCriteria: Object.keys(repository.evidenceProbeRefs) });
+  /**
+   * The planner's reading of a task. A planner that fails (a model that answered badly twice) still leaves a job:
+   * errored, with the calls it cost and the reason, so the caller has something to look at; then 502.
+   */
+  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, repository: ConnectedRepository): Promise<Interpretation> {
+    try {
+      return await planner.interpret(input.naturalLanguageTask!, {
+        testValueNames: Object.keys(repository.testValueSecretRefs),
+        evidenceCriteria: Object.keys(repository.evidenceProbeRefs),
+      });
+    } catch (error) {
+      if (!(error instanceof PlannerFailure)) throw error;
+      const jobId = await recordPlannerFailure(organizationId, input, error, parentJobId);
+      throw new AppError({
+        kind: 'operational',
+        code: 'planner.failed',
+        status: 502,
+        message: `The planner could not read the task: ${error.reason}. The job is recorded as errored; try again`,
+        details: { jobId, reason: error.reason },
+        cause: error,
+      });
+    }
+  }
+
+  async function recordPlannerFailure(organizationId: string, input: CreateJobInput, failure: PlannerFailure, parentJobId: string | null): Promise<string> {
+    const jobId = randomUUID();
+    await dataSource.transaction(async (manager: EntityManager) => {
+      await manager.insert(Job, {
+        ...jobRow(organizationId, input, parentJobId),
+        id: jobId,
+        checkId: null,
+        status: 'errored',
+        resolution: null,
+        plan: null,
+        finishedAt: new Date(),
+      });
+      await appendFirstJobEvents(manager, jobId, [
+        { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+        ...callEvents(failure.calls),
+        { type: 'job.errored', data: { reason: `planner failed: ${failure.reason}` } },
+      ]);
+    });
+    return jobId;
   }
 
   /**
@@ -110,24 +171,16 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         });
       }
       await manager.insert(Job, {
+        ...jobRow(organizationId, input, parentJobId),
         id: jobId,
-        organizationId,
-        repositoryId: input.repositoryId,
         checkId,
-        parentJobId,
         status,
-        task: input.naturalLanguageTask ?? null,
-        baseUrl: input.baseUrl,
-        commitSha: input.commitSha ?? null,
-        trigger: input.trigger,
-        networkAllowlist: input.networkAllowlist,
-        channelContext: input.channelContext ?? null,
         resolution,
         plan: interpretation?.kind === 'runnable' ? interpretation.plan : null,
-        workflowId: null,
       });
       await appendFirstJobEvents(manager, jobId, [
         { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+        ...callEvents(interpretation?.calls ?? []),
         // `job.queued` is written here, not after the enqueue: once enqueued, the worker may already be appending
         // `job.started`, and two writers would race for the next index.
         resolution ? { type: 'job.review_required' as const, data: { ...resolution } } : { type: 'job.queued' as const, data: {} },
@@ -167,7 +220,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         }
         return record(organizationId, input, undefined, null);
       }
-      return record(organizationId, input, await interpret(input.naturalLanguageTask!, repository), null);
+      return record(organizationId, input, await interpret(organizationId, input, null, repository), null);
     },
 
     /**
@@ -203,7 +256,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         trigger: parent.trigger as JobTrigger,
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
       };
-      const child = await record(organizationId, input, await interpret(task, repository), parent.id);
+      const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, repository), parent.id);
       await dataSource.transaction((manager) => appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId }));
       return child;
     },
