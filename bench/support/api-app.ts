@@ -19,7 +19,8 @@ import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
-import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+import { createWriteBatch } from '../../src/store/write-batch.js';
+import { qaRunStarter } from '../../src/workflows/qa-run.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 
 export interface BenchApi {
@@ -38,10 +39,12 @@ export async function startServiceApi(config: Config, logger: Logger, dataSource
     { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
     createNotificationChannel(config.queue.redisUrl),
   );
+  const writes = createWriteBatch(dataSource);
   const jobs = createJobService({
+    writes,
     dataSource,
     planner: createRulePlanner(),
-    startRun: (jobId) => enqueueQaRun(queue.agenda, jobId),
+    runs: qaRunStarter(queue),
     artifacts: createFileArtifactStorage(config.artifacts.dir), // only read (downloads); no worker writes here
   });
   const repositories = createRepositoryService({
@@ -74,6 +77,7 @@ export async function startServiceApi(config: Config, logger: Logger, dataSource
       feed.close();
       await server.close();
       await queue.backend.disconnect();
+      await writes.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
-import type { Capability } from '../core/execution.js';
+import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
 import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
 import type { Planner } from '../planner/planner.js';
@@ -10,10 +10,10 @@ import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import { Artifact } from '../store/entities/artifact.entity.js';
 import { Check } from '../store/entities/check.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
-import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
-import { assertCapabilitiesRunning } from '../store/execution-flags.js';
+import { readJobContext, type JobContext } from '../store/job-context.js';
+import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendFirstJobEvents, appendJobEvent } from './job-events.js';
 import { isFinishedStatus } from './job-progress.js';
 
@@ -42,13 +42,31 @@ export interface JobView {
   findings: Finding[];
 }
 
+/**
+ * Starts a runnable job's durable workflow: its queue job is committed in the transaction that writes the job, so
+ * the job and its workflow exist together or not at all.
+ */
+export interface RunStarter {
+  stage(jobId: string): Promise<StagedRun>;
+}
+
+export interface StagedRun {
+  workflowId: string;
+  /** The queue job's INSERT, committed with the job's rows. */
+  statement: Statement;
+  /** Wakes workers; called after the commit. */
+  announce(): Promise<void>;
+}
+
 export interface JobServiceDeps {
   dataSource: DataSource;
   planner: Planner;
-  /** Starts the durable workflow of a runnable job; resolves with the workflow id. */
-  startRun(jobId: string): Promise<string>;
+  /** Starts the durable workflows of runnable jobs. */
+  runs: RunStarter;
   /** Where the workflows keep artifact bytes (read for downloads). */
   artifacts: ArtifactStorage;
+  /** Commits a new job's rows in one round trip (the composition root closes it). */
+  writes: WriteBatch;
 }
 
 /**
@@ -86,26 +104,23 @@ function callEvents(calls: PlannerCall[]): { type: 'planner.called'; data: Recor
   return calls.map((call) => ({ type: 'planner.called', data: { ...call } }));
 }
 
-export function createJobService({ dataSource, planner, startRun, artifacts: artifactStorage }: JobServiceDeps) {
-  async function repositoryOf(organizationId: string, repositoryId: string): Promise<ConnectedRepository> {
-    const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
-    if (!repository) throw notFound('repository', 'repositoryId');
-    return repository;
+export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes }: JobServiceDeps) {
+  /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
+  async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobContext> {
+    const context = await readJobContext(dataSource, organizationId, repositoryId);
+    if (!context) throw notFound('repository', 'repositoryId');
+    const blocked = needed.find((capability) => context.paused.has(capability));
+    if (blocked) throw pausedError(blocked);
+    return context;
   }
-
-  /** 503 before anything is written when an operator has paused what this work needs. */
-  const assertRunning = (organizationId: string, needed: Capability[]) => assertCapabilitiesRunning(dataSource, organizationId, needed);
 
   /**
    * The planner's reading of a task. A planner that fails (a model that answered badly twice) still leaves a job:
    * errored, with the calls it cost and the reason, so the caller has something to look at; then 502.
    */
-  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, repository: ConnectedRepository): Promise<Interpretation> {
+  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, context: JobContext): Promise<Interpretation> {
     try {
-      return await planner.interpret(input.naturalLanguageTask!, {
-        testValueNames: Object.keys(repository.testValueSecretRefs),
-        evidenceCriteria: Object.keys(repository.evidenceProbeRefs),
-      });
+      return await planner.interpret(input.naturalLanguageTask!, { testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria });
     } catch (error) {
       if (!(error instanceof PlannerFailure)) throw error;
       const jobId = await recordPlannerFailure(organizationId, input, error, parentJobId);
@@ -142,8 +157,9 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
   }
 
   /**
-   * Writes the job (with a draft check for a runnable natural-language task) and its first events in one
-   * transaction, and starts the workflow only after the commit, so a workflow never sees an uncommitted job.
+   * Writes the job (with a draft check for a runnable natural-language task), its first events and its workflow's
+   * queue job in one transaction, and wakes workers only after the commit: a workflow never sees an uncommitted
+   * job, and a job never waits for a workflow that was not written.
    */
   async function record(
     organizationId: string,
@@ -158,60 +174,60 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
       : null;
     const status: JobStatus = needsAnswers ? 'review_required' : 'queued';
     let checkId = input.checkId ?? null;
-    await dataSource.transaction(async (manager: EntityManager) => {
-      if (!needsAnswers && checkId === null) {
-        checkId = randomUUID();
-        await manager.insert(Check, {
-          id: checkId,
-          organizationId,
-          repositoryId: input.repositoryId,
-          status: 'draft',
-          task: input.naturalLanguageTask!,
-          version: 0,
-        });
-      }
-      await manager.insert(Job, {
-        ...jobRow(organizationId, input, parentJobId),
-        id: jobId,
-        checkId,
-        status,
-        resolution,
-        plan: interpretation?.kind === 'runnable' ? interpretation.plan : null,
-      });
-      await appendFirstJobEvents(manager, jobId, [
-        { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
-        ...callEvents(interpretation?.calls ?? []),
-        // `job.queued` is written here, not after the enqueue: once enqueued, the worker may already be appending
-        // `job.started`, and two writers would race for the next index.
-        resolution ? { type: 'job.review_required' as const, data: { ...resolution } } : { type: 'job.queued' as const, data: {} },
-      ]);
-    });
-    if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
-
-    let workflowId: string;
-    try {
-      workflowId = await startRun(jobId);
-    } catch (error) {
-      // The job is committed but nothing will run it: say so on the job instead of leaving it queued forever.
-      await dataSource.transaction(async (manager) => {
-        await manager.update(Job, { id: jobId }, { status: 'errored' });
-        await appendJobEvent(manager, jobId, 'job.errored', { reason: 'the workflow could not be started' });
-      });
-      throw operationalError('job.start_failed', 'The job was recorded but its workflow could not be started; it is marked errored, try again', {
-        cause: error,
-        details: { jobId },
-      });
+    const statements: Statement[] = [];
+    if (!needsAnswers && checkId === null) {
+      checkId = randomUUID();
+      statements.push(
+        insertRows(dataSource, Check, [
+          { id: checkId, organizationId, repositoryId: input.repositoryId, status: 'draft', task: input.naturalLanguageTask!, version: 0 },
+        ]),
+      );
     }
-    await dataSource.getRepository(Job).update({ id: jobId }, { workflowId });
-    return { kind: 'runnable', jobId, workflowId, checkId: checkId!, parentJobId };
+    // The queue job is written in the same transaction: no worker sees it before the job is committed.
+    const run = resolution ? undefined : await stageRun(jobId);
+    if (run) statements.push(run.statement);
+    statements.push(
+      insertRows(dataSource, Job, [
+        {
+          ...jobRow(organizationId, input, parentJobId),
+          id: jobId,
+          checkId,
+          status,
+          resolution,
+          plan: interpretation?.kind === 'runnable' ? interpretation.plan : null,
+          workflowId: run?.workflowId ?? null,
+        },
+      ]),
+    );
+    const at = new Date();
+    const events = [
+      { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+      ...callEvents(interpretation?.calls ?? []),
+      // `job.queued` is written here, not after the enqueue: once committed, the worker may already be appending
+      // `job.started`, and two writers would race for the next index.
+      resolution ? { type: 'job.review_required', data: { ...resolution } } : { type: 'job.queued', data: {} },
+    ];
+    statements.push(insertRows(dataSource, JobEvent, events.map(({ type, data }, seq) => ({ jobId, seq, type, at, data }))));
+    await writes.commit(statements);
+    if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
+    await run!.announce();
+    return { kind: 'runnable', jobId, workflowId: run!.workflowId, checkId: checkId!, parentJobId };
+  }
+
+  /** The workflow's queue job, to be written in the job's transaction; a queue that refuses it writes nothing (503). */
+  async function stageRun(jobId: string): Promise<StagedRun> {
+    try {
+      return await runs.stage(jobId);
+    } catch (error) {
+      throw operationalError('job.start_failed', "The job's workflow could not be started, so nothing was recorded; try again", { cause: error });
+    }
   }
 
   return {
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
     async create(organizationId: string, input: CreateJobInput): Promise<CreatedJob> {
-      const repository = await repositoryOf(organizationId, input.repositoryId);
       // A replay needs the browser only; a natural-language task needs the planner too.
-      await assertRunning(organizationId, input.checkId !== undefined ? ['live'] : ['live', 'ai']);
+      const context = await admit(organizationId, input.repositoryId, input.checkId !== undefined ? ['live'] : ['live', 'ai']);
       if (input.checkId !== undefined) {
         const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
         if (!check) throw notFound('check', 'checkId');
@@ -220,7 +236,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         }
         return record(organizationId, input, undefined, null);
       }
-      return record(organizationId, input, await interpret(organizationId, input, null, repository), null);
+      return record(organizationId, input, await interpret(organizationId, input, null, context), null);
     },
 
     /**
@@ -244,9 +260,8 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
           details: { field: 'answers', expected: questions.length, received: answers.length },
         });
       }
-      await assertRunning(organizationId, ['live', 'ai']);
+      const context = await admit(organizationId, parent.repositoryId, ['live', 'ai']);
       const task = taskWithAnswers(parent.task, { questions, answers: answers.map((answer) => answer.trim()) });
-      const repository = await repositoryOf(organizationId, parent.repositoryId);
       const input: CreateJobInput = {
         repositoryId: parent.repositoryId,
         naturalLanguageTask: task,
@@ -256,7 +271,7 @@ export function createJobService({ dataSource, planner, startRun, artifacts: art
         trigger: parent.trigger as JobTrigger,
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
       };
-      const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, repository), parent.id);
+      const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, context), parent.id);
       await dataSource.transaction((manager) => appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId }));
       return child;
     },

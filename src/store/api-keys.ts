@@ -3,6 +3,7 @@ import { IsNull, type DataSource } from 'typeorm';
 import { userError } from '../core/errors.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Organization } from './entities/organization.entity.js';
+import { readDate } from './raw-values.js';
 
 /** `qa_<prefix>_<secret>`: 6 random bytes of public prefix (hex), 32 random bytes of secret (base64url). */
 const KEY_FORMAT = /^qa_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
@@ -69,22 +70,40 @@ export async function verifyApiKey(
   if (match === null) return null;
   const [, prefix, secret] = match;
 
-  const repository = dataSource.getRepository(ApiKey);
-  // One query (findOne with a relation adds a DISTINCT id query first): this runs on every API request.
-  const apiKey = await repository
-    .createQueryBuilder('apiKey')
-    .innerJoinAndSelect('apiKey.organization', 'organization')
-    .where('apiKey.prefix = :prefix', { prefix })
-    .getOne();
+  // One raw query (no query builder, no entity hydration): this runs on every API request.
+  const rows = (await dataSource.query(
+    `SELECT k.id, k.secret_hash, k.revoked_at, k.last_used_at, o.id AS organization_id, o.slug, o.name, o.created_at
+       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+      WHERE k.prefix = ?`,
+    [prefix],
+  )) as KeyRow[];
+  const apiKey = rows[0];
   const presented = sha256(secret);
-  const stored = apiKey === null ? Buffer.alloc(presented.length) : Buffer.from(apiKey.secretHash, 'hex');
+  const stored = apiKey === undefined ? Buffer.alloc(presented.length) : Buffer.from(apiKey.secret_hash, 'hex');
   const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
-  if (apiKey === null || !matches || apiKey.revokedAt !== null || apiKey.organization === undefined) return null;
+  if (apiKey === undefined || !matches || apiKey.revoked_at !== null) return null;
 
-  if (apiKey.lastUsedAt === null || now.getTime() - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await repository.update({ id: apiKey.id }, { lastUsedAt: now });
+  const lastUsedAt = readDate(apiKey.last_used_at);
+  if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await dataSource.getRepository(ApiKey).update({ id: apiKey.id }, { lastUsedAt: now });
   }
-  return apiKey.organization;
+  return Object.assign(new Organization(), {
+    id: apiKey.organization_id,
+    slug: apiKey.slug,
+    name: apiKey.name,
+    createdAt: readDate(apiKey.created_at)!,
+  });
+}
+
+interface KeyRow {
+  id: string;
+  secret_hash: string;
+  revoked_at: unknown;
+  last_used_at: unknown;
+  organization_id: string;
+  slug: string;
+  name: string;
+  created_at: unknown;
 }
 
 /** Revokes the key with this prefix; false when there is no such key or it was already revoked. */

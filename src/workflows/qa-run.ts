@@ -1,4 +1,3 @@
-import type { Agenda } from 'agenda';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { z } from 'zod';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
@@ -14,7 +13,8 @@ import { AppError, userError } from '../core/errors.js';
 import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
 import type { JobStatus } from '../core/job.js';
 import { appendJobEvent } from '../jobs/job-events.js';
-import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import { defineQueueJob, failureKind, stageNow, type JobContext, type Queue, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import type { RunStarter } from '../jobs/job-service.js';
 import { compiledCheckSchema, type CompiledCheck, type CompiledStep } from '../core/check.js';
 import type { ProbeClient } from '../probes/probe-client.js';
 import { CheckVersion } from '../store/entities/check-version.entity.js';
@@ -23,7 +23,7 @@ import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/co
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { runPlan } from './run-plan.js';
-import { runSecrets, type ReadSecret } from './test-values.js';
+import { runSecrets, type ReadSecret, type RunSecrets } from './test-values.js';
 import { createStepRunner, type StepOutcome } from './checkpoints.js';
 import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
 
@@ -32,10 +32,17 @@ export const QA_RUN_JOB = 'qa-run';
 
 export const qaRunPayload = z.object({ jobId: z.string().uuid() });
 
-/** Starts the durable workflow for a runnable job; resolves with the workflow's id (the queue job's id). */
-export async function enqueueQaRun(agenda: Agenda, jobId: string): Promise<string> {
-  const job = await agenda.now(QA_RUN_JOB, qaRunPayload.parse({ jobId }));
-  return String(job.attrs._id);
+/**
+ * Starts runnable jobs' workflows for the job service: the queue job is written in the job's own transaction (one
+ * commit), its id is the job's workflow id, and workers are told after the commit.
+ */
+export function qaRunStarter(queue: Queue): RunStarter {
+  return {
+    async stage(jobId) {
+      const staged = stageNow(queue, { name: QA_RUN_JOB, payload: qaRunPayload }, { jobId });
+      return { workflowId: staged.id, statement: staged.statement, announce: () => staged.announce() };
+    },
+  };
 }
 
 /** What the Playwright source of a compiled check is made from: names of secrets only, never values. */
@@ -231,7 +238,7 @@ async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], co
   stop.signal.addEventListener('abort', () => void session.close().catch(() => undefined), { once: true });
   try {
     // A plan that does not start by going somewhere starts on the target.
-    await startTrace(session.context);
+    await startTrace(session.context, { screenshots: !typesSecret(planned, secrets) });
     if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
     const run = await runPlan(
       { dataSource: deps.dataSource, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs, eventsWritten: () => deps.eventsWritten?.(job.id) },
@@ -332,6 +339,18 @@ async function keepTrace(deps: QaRunDeps, job: Job, session: BrowserSession, scr
   });
   if (!trace) return [];
   return [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'trace', name: 'trace.zip', contentType: 'application/zip', content: trace, stepIndex: null })];
+}
+
+/**
+ * Whether the plan types a test value the trace scrubber masks. Its trace then loses every picture when it is
+ * stopped (a typed secret is always in the trace's text), so the run records no screencast in the first place.
+ */
+function typesSecret(planned: readonly CompiledStep[], secrets: RunSecrets): boolean {
+  return planned.some(({ step }) => {
+    if ((step.action !== 'fill' && step.action !== 'select') || step.value.kind !== 'testValue') return false;
+    const value = secrets.testValue(step.value.name);
+    return value !== undefined && secrets.scrubber.text(value) !== value;
+  });
 }
 
 const STOP_CANCELLED = 'cancelled';

@@ -45,7 +45,8 @@ export class MySqlBackend implements AgendaBackend {
 
   private readonly dataSource: DataSource;
   private readonly ensureSchema: boolean;
-  private readonly table: string;
+  /** The jobs table (for writes staged in another transaction, see queue/enqueue.ts `stageNow`). */
+  readonly table: string;
 
   constructor(connection: MySqlBackendConnection, options: MySqlBackendOptions = {}) {
     this.table = assertSafeTableName(options.tableName ?? DEFAULT_TABLE_NAME);

@@ -1,8 +1,10 @@
 import { tmpdir } from 'node:os';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
-import { expect, it } from '@jest/globals';
+import { afterEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createJobService } from '../../../src/jobs/job-service.js';
+import { createJobService, type CreateJobInput, type RunStarter } from '../../../src/jobs/job-service.js';
+import { Check } from '../../../src/store/entities/check.entity.js';
+import { createWriteBatch } from '../../../src/store/write-batch.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
 import { createRepositoryService } from '../../../src/repos/repository-service.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
@@ -13,30 +15,69 @@ import { Job } from '../../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
-/** When the queue refuses the workflow after the records are committed, nothing is left pretending to be queued. */
+/** When the queue refuses a workflow, nothing is left pretending to be queued (or half-written). */
 forEachDialect('workflow start failures', (dialect) => {
   const store = useTestStore(dialect);
-  const queueDown = async (): Promise<string> => {
+  const queueDown = async (): Promise<never> => {
     throw new Error('queue unavailable');
   };
 
-  it('marks a runnable job errored, with an event, and answers 503 naming it', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+  const repositoryOf = async (organizationId: string): Promise<string> => {
     const repositoryId = randomUUID();
     await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
+      id: repositoryId, organizationId, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
       defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [],
       testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
     });
-    const jobs = createJobService({ dataSource: store(), planner: createRulePlanner(), startRun: queueDown, artifacts: createFileArtifactStorage(tmpdir()) });
-    const failure = await jobs
-      .create(organization.id, { repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl: 'https://shop.example', networkAllowlist: [], trigger: 'cli' })
-      .then(() => undefined, (error: unknown) => error as { code: string; status: number; details: { jobId: string } });
-    expect(failure).toMatchObject({ code: 'job.start_failed', status: 503 });
-    const job = await store().getRepository(Job).findOneByOrFail({ id: failure!.details.jobId });
-    expect(job).toMatchObject({ status: 'errored', workflowId: null });
-    const events = await store().getRepository(JobEvent).find({ where: { jobId: job.id }, order: { seq: 'ASC' } });
-    expect(events.map((event) => event.type)).toEqual(['job.created', 'job.queued', 'job.errored']);
+    return repositoryId;
+  };
+  const servicesWith = (runs: RunStarter) => {
+    const writes = createWriteBatch(store());
+    afterThis.push(() => writes.close());
+    return createJobService({ dataSource: store(), planner: createRulePlanner(), runs, artifacts: createFileArtifactStorage(tmpdir()), writes });
+  };
+  const afterThis: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of afterThis.splice(0)) await close();
+  });
+  const runnable = (repositoryId: string): CreateJobInput => ({
+    repositoryId, naturalLanguageTask: 'Check that the pricing page lists three plans', baseUrl: 'https://shop.example', networkAllowlist: [], trigger: 'cli',
+  });
+  const nothingWritten = async () => {
+    expect(await store().getRepository(Job).count()).toBe(0);
+    expect(await store().getRepository(Check).count()).toBe(0);
+    expect(await store().getRepository(JobEvent).count()).toBe(0);
+  };
+
+  it('writes nothing when the queue refuses the workflow, and answers 503', async () => {
+    const { organization } = await createApiKey(store(), 'acme');
+    const jobs = servicesWith({ stage: queueDown });
+    await expect(jobs.create(organization.id, runnable(await repositoryOf(organization.id)))).rejects.toMatchObject({ code: 'job.start_failed', status: 503 });
+    await nothingWritten();
+  });
+
+  it('rolls back the job, its check and its events when the queue row fails inside the transaction', async () => {
+    const { organization } = await createApiKey(store(), 'acme');
+    // The queue job's INSERT is the second statement of the batch: the check before it must not stay.
+    const jobs = servicesWith({
+      stage: async () => ({ workflowId: randomUUID(), statement: { sql: 'INSERT INTO no_such_table (id) VALUES (?)', params: [1] }, announce: async () => undefined }),
+    });
+    await expect(jobs.create(organization.id, runnable(await repositoryOf(organization.id)))).rejects.toThrow(/no_such_table/);
+    await nothingWritten();
+    // The batch's connection went back clean: the next creation commits.
+    const working = servicesWith({
+      stage: async () => ({ workflowId: randomUUID(), statement: { sql: 'SELECT 1', params: [] }, announce: async () => undefined }),
+    });
+    const created = await working.create(organization.id, runnable(await repositoryOf(organization.id)));
+    expect(await store().getRepository(Job).findOneByOrFail({ id: created.jobId })).toMatchObject({ status: 'queued' });
+  });
+
+  it('still records a review_required job: it starts no workflow', async () => {
+    const { organization } = await createApiKey(store(), 'acme');
+    const jobs = servicesWith({ stage: queueDown });
+    const created = await jobs.create(organization.id, { ...runnable(await repositoryOf(organization.id)), naturalLanguageTask: 'Delete the demo account' });
+    expect(created.kind).toBe('review_required');
+    expect(await store().getRepository(Job).findOneByOrFail({ id: created.jobId })).toMatchObject({ status: 'review_required', workflowId: null });
   });
 
   it('marks the ingestion run errored when onboarding cannot be started', async () => {

@@ -13,7 +13,8 @@ import { Check } from '../../../src/store/entities/check.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
-import { QA_RUN_JOB, enqueueQaRun } from '../../../src/workflows/qa-run.js';
+import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
+import { QA_RUN_JOB, qaRunStarter } from '../../../src/workflows/qa-run.js';
 import { SCHEDULE_FIRE_JOB, createScheduleRepeats, scheduleFireJob } from '../../../src/workflows/schedule-fire.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
@@ -28,6 +29,7 @@ forEachDialect('schedule fires', (dialect) => {
   let api: TestApi;
   let queue: Queue;
   let worker: Worker;
+  let writes: WriteBatch | undefined;
   const completed = new Set<string>();
   let key: string;
   let organizationId: string;
@@ -38,6 +40,7 @@ forEachDialect('schedule fires', (dialect) => {
   afterAll(async () => {
     await worker?.stop();
     await api?.close();
+    await writes?.close();
   });
   const store = useTestStore(dialect);
 
@@ -46,10 +49,12 @@ forEachDialect('schedule fires', (dialect) => {
     // The worker runs only schedule fires; the replays they start stay queued (no qa-run handler here). Agenda arms
     // a liveness timer of lockLifetime/2 per run and never clears it: a short lifetime lets the process exit soon.
     queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, createNotificationChannel(undefined));
+    writes = createWriteBatch(store());
     const jobs = createJobService({
+      writes,
       dataSource: store(),
       planner: createRulePlanner(),
-      startRun: (jobId) => enqueueQaRun(queue.agenda, jobId),
+      runs: qaRunStarter(queue),
       artifacts: createFileArtifactStorage(mkdtempSync(join(tmpdir(), 'qa-fire-artifacts-'))),
     });
     const repeats = createScheduleRepeats(queue.agenda);
