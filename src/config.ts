@@ -73,6 +73,20 @@ export interface ProbesConfig {
   readonly allowCidrs: readonly string[];
 }
 
+/** Which planner reads tasks: the built-in rule planner, or an OpenAI-compatible chat-completions endpoint. */
+export type PlannerConfig =
+  | { readonly kind: 'rule' }
+  | {
+      readonly kind: 'openai';
+      /** The API base (e.g. https://api.openai.com/v1), without a trailing slash; `/chat/completions` is appended. */
+      readonly url: string;
+      readonly model: string;
+      /** Sent as `Authorization: Bearer`; never shown in an error, a log line or an event. */
+      readonly apiKey: string;
+      /** Per request to the model. */
+      readonly timeoutMs: number;
+    };
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -84,6 +98,7 @@ export interface Config {
   readonly repositories: RepositoriesConfig;
   readonly client: ClientConfig;
   readonly probes: ProbesConfig;
+  readonly planner: PlannerConfig;
 }
 
 export interface LoadConfigOptions {
@@ -163,15 +178,26 @@ const envSchema = z.object({
       if (problems.length > 0) context.addIssue({ code: 'custom', message: `must be comma-separated CIDR ranges: ${problems.join('; ')}` });
     })
     .optional(),
+  PLANNER: z.enum(['rule', 'openai'], { error: 'must be rule or openai' }).default('rule'),
+  // The API base: `/chat/completions` is appended, so a query or fragment cannot be kept.
+  PLANNER_URL: url(['http:', 'https:'], 'https://api.openai.com/v1', (parsed) => parsed.search === '' && parsed.hash === '').optional(),
+  PLANNER_MODEL: nonEmpty().optional(),
+  PLANNER_API_KEY: nonEmpty().optional(),
+  PLANNER_TIMEOUT_MS: integer(1_000, 600_000).default(60_000),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL']);
+/** Never echoed, whatever is wrong with them. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['PLANNER_API_KEY']);
+/** What PLANNER=openai needs besides itself. */
+const OPENAI_PLANNER_VARIABLES = ['PLANNER_URL', 'PLANNER_MODEL', 'PLANNER_API_KEY'] as const satisfies readonly EnvName[];
 
 /** The offending value, as the error message may show it: URL passwords are masked, unparsable URLs not echoed. */
 function shownValue(name: string, raw: string | undefined): string {
   if (raw === undefined) return 'nothing';
+  if (SECRET_VARIABLES.has(name)) return 'a value that is not shown';
   if (!URL_VARIABLES.has(name)) return JSON.stringify(raw);
   // Only a URL with an authority part has a password field to mask; anything else might hide one in its path.
   return URL.canParse(raw) && new URL(raw).host !== '' ? JSON.stringify(redactUrl(raw)) : 'a value that is not a URL';
@@ -195,16 +221,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   }
 
   const result = envSchema.safeParse(input);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name} ${issue.message} (got ${shownValue(name, input[name as EnvName])})`;
-    });
+  const issues = [
+    ...(result.success ? [] : result.error.issues.map((issue) => ({ name: String(issue.path[0]), message: issue.message }))),
+    ...missingForPlanner(input),
+  ];
+  if (!result.success || issues.length > 0) {
+    const problems = issues.map(({ name, message }) => `${name} ${message} (got ${shownValue(name, input[name as EnvName])})`);
     throw new AppError({
       kind: 'user',
       code: 'config.invalid',
       message: `Invalid configuration: ${problems.join('; ')}`,
-      details: { variables: result.error.issues.map((issue) => String(issue.path[0])) },
+      details: { variables: issues.map((issue) => issue.name) },
     });
   }
 
@@ -232,5 +259,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
     client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },
     probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },
+    planner:
+      vars.PLANNER === 'rule'
+        ? { kind: 'rule' }
+        : {
+            kind: 'openai',
+            // All three are set: missingForPlanner stopped the process otherwise.
+            url: vars.PLANNER_URL!.replace(/\/+$/, ''),
+            model: vars.PLANNER_MODEL!.trim(),
+            apiKey: vars.PLANNER_API_KEY!.trim(),
+            timeoutMs: vars.PLANNER_TIMEOUT_MS,
+          },
   };
+}
+
+/** PLANNER=openai without the endpoint, model or key it needs: one problem per missing variable. */
+function missingForPlanner(input: Partial<Record<EnvName, string>>): { name: string; message: string }[] {
+  if (input.PLANNER !== 'openai') return [];
+  return OPENAI_PLANNER_VARIABLES.filter((name) => input[name] === undefined).map((name) => ({ name, message: 'must be set when PLANNER=openai' }));
 }

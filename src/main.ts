@@ -16,7 +16,8 @@ import { createCheckService } from './jobs/check-service.js';
 import { createJobService } from './jobs/job-service.js';
 import { createScheduleService } from './jobs/schedule-service.js';
 import { readJobProgress } from './jobs/job-progress.js';
-import { createRulePlanner } from './planner/rule-planner.js';
+import { createPlanner } from './planner/create-planner.js';
+import type { Planner } from './planner/planner.js';
 import { createRepositoryService } from './repos/repository-service.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
 import { userError } from './core/errors.js';
@@ -26,8 +27,9 @@ import { Organization } from './store/entities/organization.entity.js';
 import { setCapabilityPaused } from './store/execution-flags.js';
 import { connectInstallation, excludeOwner } from './store/repository-admission.js';
 import { openStore } from './store/open-store.js';
+import { createWriteBatch } from './store/write-batch.js';
 import { enqueueOnboarding } from './workflows/onboarding.js';
-import { enqueueQaRun } from './workflows/qa-run.js';
+import { qaRunStarter } from './workflows/qa-run.js';
 import { createScheduleRepeats } from './workflows/schedule-fire.js';
 import { workflowJobs } from './workflows/registry.js';
 
@@ -108,13 +110,18 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       logger: logger.child({ component: 'event-feed' }),
     });
     // The worker in this process tells the feed when it has written events: followers get them at once.
-    const worker = await startQueueWorker(config, logger, dataSource, (jobId) => feed.wake(jobId));
+    // One planner for the process: the API's jobs and the worker's scheduled replays share it.
+    const planner = createPlanner(config.planner);
+    const worker = await startQueueWorker(config, logger, dataSource, (jobId) => feed.wake(jobId), planner);
     started.push(worker);
+    const writes = createWriteBatch(dataSource);
+    started.push({ stop: () => writes.close() });
     const jobs = createJobService({
       dataSource,
-      planner: createRulePlanner(),
-      startRun: (jobId) => enqueueQaRun(worker.queue.agenda, jobId),
+      planner,
+      runs: qaRunStarter(worker.queue),
       artifacts: createFileArtifactStorage(config.artifacts.dir),
+      writes,
     });
     const environment = processEnvironment();
     const repositories = createRepositoryService({
@@ -160,6 +167,7 @@ async function startQueueWorker(
   logger: Logger,
   dataSource: DataSource,
   eventsWritten: (jobId: string) => void = () => undefined,
+  planner: Planner = createPlanner(config.planner),
 ): Promise<Worker & { queue: Queue }> {
   const queue = createQueue(
     dataSource,
@@ -174,7 +182,8 @@ async function startQueueWorker(
   const environment = processEnvironment();
   const artifacts = createFileArtifactStorage(config.artifacts.dir);
   // Schedules' fires create their replays as the API does, and start them on this worker's queue.
-  const replays = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId), artifacts });
+  const writes = createWriteBatch(dataSource);
+  const replays = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes });
   const repeats = createScheduleRepeats(queue.agenda);
   const workflows = workflowJobs({
     dataSource,
@@ -198,6 +207,7 @@ async function startQueueWorker(
       // Runs first (they hold contexts), then the browser.
       await worker.stop();
       await browsers.close();
+      await writes.close();
     },
   };
 }

@@ -32,8 +32,27 @@ interface Open {
   index: number;
 }
 
-/** The whole policy as one pure function (`createRulePlanner` wraps it). */
-export function interpretTask(task: string, context: PlannerContext): Interpretation {
+/**
+ * What the clarification policy decided, before any planning: the questions to ask, or what a planner may go on
+ * with. Shared with model-backed planners (openai-planner.ts), so that asking first never depends on a model.
+ */
+export type PolicyOutcome =
+  | { kind: 'questions'; interpretation: Interpretation & { kind: 'needs_clarification' } }
+  | {
+      kind: 'clear';
+      /** What to plan: the task without its Clarifications blocks, or the answers that said what to check. */
+      planned: string;
+      rounds: ClarificationRound[];
+      /** The side effects the task (and the answers that said what to check) asks for, all answered. */
+      hits: SideEffectHit[];
+      /** The side-effect kinds an answer refused, with that answer. */
+      declined: Map<SideEffectKind, string>;
+      /** The standard assumptions and one per answer that decided something. */
+      assumptions: string[];
+    };
+
+/** The clarification policy alone: a vague task and every unanswered side effect stop with questions. */
+export function clarificationPolicy(task: string, context: PlannerContext): PolicyOutcome {
   const { original, rounds } = splitClarifications(task);
   const answered: string[] = [];
   const open: Open[] = [];
@@ -58,7 +77,7 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
   for (const rule of SIDE_EFFECTS) {
     const ofKind = hits.filter((hit) => hit.kind === rule.kind);
     if (ofKind.length === 0) continue;
-    const decision = answersTo(rounds, rule.question).filter((answer) => !isEvasive(answer)).at(-1);
+    const decision = decidingAnswer(rounds, rule.question);
     if (decision !== undefined) {
       answered.push(answeredAssumption(rule.question, decision));
       if (declines(decision)) declined.set(rule.kind, decision);
@@ -72,19 +91,30 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
   if (open.length > 0) {
     open.sort((a, b) => a.index - b.index);
     return {
-      kind: 'needs_clarification',
-      questions: open.map((item) => item.question),
-      ambiguities: open.map((item) => item.ambiguity),
-      assumptions,
+      kind: 'questions',
+      interpretation: {
+        kind: 'needs_clarification',
+        questions: open.map((item) => item.question),
+        ambiguities: open.map((item) => item.ambiguity),
+        assumptions,
+      },
     };
   }
+  return { kind: 'clear', planned, rounds, hits, declined, assumptions };
+}
+
+/** The whole policy as one pure function (`createRulePlanner` wraps it). */
+export function interpretTask(task: string, context: PlannerContext): Interpretation {
+  const policy = clarificationPolicy(task, context);
+  if (policy.kind === 'questions') return policy.interpretation;
+  const { planned, rounds, hits, declined, assumptions } = policy;
   const stop = findSideEffects(planned).find((hit) => declined.has(hit.kind));
   const result = planTask({
     text: planned,
     testValueNames: context.testValueNames,
     evidenceCriteria: context.evidenceCriteria,
     stopAt: stop?.index,
-    answerTo: (question) => answersTo(rounds, question).filter((answer) => !isEvasive(answer)).at(-1),
+    answerTo: (question) => decidingAnswer(rounds, question),
   });
   if (result.kind === 'questions') {
     return {
@@ -111,6 +141,11 @@ export function declines(answer: string): boolean {
   return DECLINE.test(answer.trim());
 }
 
+/** The latest answer to `question` that decides something ("not sure" does not), or undefined. */
+export function decidingAnswer(rounds: ClarificationRound[], question: string): string | undefined {
+  return answersTo(rounds, question).filter((answer) => !isEvasive(answer)).at(-1);
+}
+
 /** Every answer given to `question`, oldest round first. */
 function answersTo(rounds: ClarificationRound[], question: string): string[] {
   return rounds.flatMap((round) =>
@@ -123,7 +158,7 @@ function withEarlier(ambiguity: string, rounds: ClarificationRound[], question: 
   return earlier === undefined ? ambiguity : `${ambiguity} The earlier answer ${JSON.stringify(earlier)} does not decide it.`;
 }
 
-function answeredAssumption(question: string, answer: string): string {
+export function answeredAssumption(question: string, answer: string): string {
   return `Answered ${JSON.stringify(answer)} to ${JSON.stringify(question)}`;
 }
 
@@ -132,7 +167,7 @@ function excerpts(hits: SideEffectHit[]): string {
   return unique.map((excerpt) => JSON.stringify(excerpt)).join(', ');
 }
 
-function shorten(text: string): string {
+export function shorten(text: string): string {
   return text.length <= 120 ? text : `${text.slice(0, 117)}…`;
 }
 

@@ -11,12 +11,14 @@ import { createCheckService } from '../../src/jobs/check-service.js';
 import { createJobService } from '../../src/jobs/job-service.js';
 import { createScheduleService } from '../../src/jobs/schedule-service.js';
 import { readJobProgress } from '../../src/jobs/job-progress.js';
+import type { Planner } from '../../src/planner/planner.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
-import { enqueueQaRun } from '../../src/workflows/qa-run.js';
+import { qaRunStarter } from '../../src/workflows/qa-run.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
+import { createWriteBatch } from '../../src/store/write-batch.js';
 import { silentLogger } from './logger.js';
 
 export interface TestApi {
@@ -42,11 +44,14 @@ export async function startTestApi(
     feedRead?: (read: ReadProgress) => ReadProgress;
     /** Where the workers of the test keep artifacts (default: a new temporary folder). */
     artifacts?: ArtifactStorage;
+    /** The planner of the job service (default: the rule planner). */
+    planner?: Planner;
   } = {},
 ): Promise<TestApi> {
   const queue = createQueue(dataSource, { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, createNotificationChannel(undefined));
   const artifacts = options.artifacts ?? createFileArtifactStorage(mkdtempSync(join(tmpdir(), 'qa-artifacts-')));
-  const jobs = createJobService({ dataSource, planner: createRulePlanner(), startRun: (jobId) => enqueueQaRun(queue.agenda, jobId), artifacts });
+  const writes = createWriteBatch(dataSource);
+  const jobs = createJobService({ dataSource, planner: options.planner ?? createRulePlanner(), runs: qaRunStarter(queue), artifacts, writes });
   const repositories = createRepositoryService({
     dataSource,
     config: { excludedOwners: options.excludedOwners ?? [] },
@@ -72,6 +77,7 @@ export async function startTestApi(
       feed.close();
       await server.close();
       await queue.backend.disconnect();
+      await writes.close();
     },
   };
 }

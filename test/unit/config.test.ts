@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       repositories: { excludedOwners: [] },
       client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined },
       probes: { allowCidrs: [] },
+      planner: { kind: 'rule' },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -59,6 +60,11 @@ describe('loadConfig', () => {
         QA_API_URL: 'https://qa.example.com/service/',
         QA_API_KEY: 'qa_0123456789ab_secret',
         PROBE_ALLOW_CIDRS: ' 127.0.0.1/32, fd00::/8 ,',
+        PLANNER: 'openai',
+        PLANNER_URL: 'https://llm.example.com/v1/',
+        PLANNER_MODEL: 'gpt-4o-mini',
+        PLANNER_API_KEY: 'sk-test-0123456789',
+        PLANNER_TIMEOUT_MS: '15000',
       },
       { isTTY: true },
     );
@@ -73,6 +79,7 @@ describe('loadConfig', () => {
       repositories: { excludedOwners: ['evil-corp', 'spam-bot'] },
       client: { apiUrl: 'https://qa.example.com/service', apiKey: 'qa_0123456789ab_secret' },
       probes: { allowCidrs: ['127.0.0.1/32', 'fd00::/8'] },
+      planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
     });
   });
 
@@ -120,6 +127,12 @@ describe('loadConfig', () => {
     ['QA_API_URL', 'ftp://qa:hunter2@qa.example', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got "ftp://qa:***@qa.example/")'],
     ['QA_API_URL', 'qa.example:3000', 'QA_API_URL must be a URL like http://127.0.0.1:3000 (got a value that is not a URL)'],
     ['QA_API_KEY', '  ', 'QA_API_KEY must not be blank (got "  ")'],
+    ['PLANNER', 'gpt', 'PLANNER must be rule or openai (got "gpt")'],
+    ['PLANNER_TIMEOUT_MS', '999', 'PLANNER_TIMEOUT_MS must be an integer between 1000 and 600000 (got "999")'],
+    ['PLANNER_URL', 'ftp://llm.example/v1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got "ftp://llm.example/v1")'],
+    ['PLANNER_URL', 'https://llm.example/v1?key=1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got "https://llm.example/v1?key=1")'],
+    ['PLANNER_URL', 'llm.example/v1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got a value that is not a URL)'],
+    ['PLANNER_MODEL', ' ', 'PLANNER_MODEL must not be blank (got " ")'],
     [
       'PROBE_ALLOW_CIDRS',
       '127.0.0.1/32, 10.0.0.1/8, localhost',
@@ -141,6 +154,34 @@ describe('loadConfig', () => {
     expect(configError({ DATABASE_URL: 'qa:hunter2@db' })).toBe(
       `Invalid configuration: ${expects} (database name: letters, digits, _ $ -) (got a value that is not a URL)`,
     );
+  });
+
+  describe('the planner', () => {
+    const openai = { PLANNER: 'openai', PLANNER_URL: 'https://api.openai.com/v1', PLANNER_MODEL: 'gpt-4o-mini', PLANNER_API_KEY: 'sk-live-abcdef' };
+
+    it('is the rule planner unless PLANNER=openai; with openai it takes URL (without trailing slashes), model, key and timeout', () => {
+      expect(loadConfig({ PLANNER_URL: 'https://api.openai.com/v1' }).planner).toEqual({ kind: 'rule' });
+      expect(loadConfig({ PLANNER: 'rule', PLANNER_API_KEY: 'sk-live-abcdef' }).planner).toEqual({ kind: 'rule' });
+      expect(loadConfig(openai).planner).toEqual({ kind: 'openai', url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-live-abcdef', timeoutMs: 60_000 });
+      expect(loadConfig({ ...openai, PLANNER_URL: 'http://127.0.0.1:8080/v1//' }).planner).toMatchObject({ url: 'http://127.0.0.1:8080/v1' });
+    });
+
+    it('with PLANNER=openai, names each missing variable of URL, model and key', () => {
+      expect(configError({ PLANNER: 'openai' })).toBe(
+        'Invalid configuration: PLANNER_URL must be set when PLANNER=openai (got nothing); ' +
+          'PLANNER_MODEL must be set when PLANNER=openai (got nothing); PLANNER_API_KEY must be set when PLANNER=openai (got nothing)',
+      );
+      expect(configError({ ...openai, PLANNER_MODEL: '' })).toBe('Invalid configuration: PLANNER_MODEL must be set when PLANNER=openai (got nothing)');
+    });
+
+    it('never echoes the API key, and masks a password in PLANNER_URL', () => {
+      const blank = configError({ ...openai, PLANNER_API_KEY: '   ' });
+      expect(blank).toBe('Invalid configuration: PLANNER_API_KEY must not be blank (got a value that is not shown)');
+      const wrong = configError({ ...openai, PLANNER_URL: 'ftp://user:hunter2@llm.example/v1', PORT: 'x' });
+      expect(wrong).toContain('PLANNER_URL must be a URL like https://api.openai.com/v1 (got "ftp://user:***@llm.example/v1")');
+      expect(wrong).not.toContain('hunter2');
+      expect(wrong).not.toContain('sk-live-abcdef');
+    });
   });
 
   it('lists every wrong variable at once', () => {

@@ -1,0 +1,98 @@
+/**
+ * The answer a model must give, as a zod schema written for OpenAI's strict structured outputs, and the JSON Schema
+ * generated from it (`z.toJSONSchema`) that goes into `response_format`.
+ *
+ * Why not `planSchema` itself: strict mode accepts only a subset of JSON Schema
+ * (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas). Every property must be required
+ * (optional ones are nullable instead), every object closed, no `oneOf` (zod emits it for discriminated unions), no
+ * `default`, no string lengths, and the root must be a plain object. So this schema says the same shapes in that
+ * subset, and openai-answer.ts checks the limits it cannot say by converting the plan and parsing it with
+ * `planSchema`. test/unit/planner/openai-answer.test.ts holds the two schemas to the same actions and fields.
+ */
+import { z } from 'zod';
+
+/** Bounds the answer (and so the tokens it costs); a task that needs more steps is better split into checks. */
+export const MAX_MODEL_STEPS = 50;
+export const MAX_MODEL_QUESTIONS = 5;
+export const MAX_MODEL_ASSUMPTIONS = 10;
+export const MAX_MODEL_CRITERIA = 20;
+
+const target = z
+  .strictObject({
+    by: z.enum(['role', 'label', 'text', 'placeholder']),
+    role: z.string().nullable().describe('The ARIA role when by is "role" (button, link, heading, textbox, checkbox, combobox, list, …); else null.'),
+    name: z.string().describe('The accessible name, label, visible text or placeholder, as the page shows it.'),
+    exact: z.boolean().describe('true to match the name exactly, false for a case-insensitive substring.'),
+  })
+  .describe('A page element described the way a person would.');
+
+const value = z.union([
+  z.strictObject({ kind: z.enum(['literal']), text: z.string().describe('Text written in the task itself.') }),
+  z.strictObject({ kind: z.enum(['testValue']), name: z.string().describe('One of the configured test value names, never a value.') }),
+]);
+
+const description = z.string().describe('What the step does, in a short sentence.');
+const criterion = z.string().nullable().describe('The key of the success criterion this step verifies, or null.');
+
+function step<A extends string, S extends z.ZodRawShape>(action: A, shape: S) {
+  return z.strictObject({ action: z.enum([action]), description, ...shape });
+}
+
+const stepSchema = z.union([
+  step('navigate', { url: z.string().describe('A path on the site under test ("/pricing"), or a full URL on an allowed host.') }),
+  step('click', { target }),
+  step('fill', { target, value }),
+  step('select', { target, value }),
+  step('check', { target, checked: z.boolean() }),
+  step('press', { key: z.string().describe('A key such as "Enter".'), target: target.nullable() }),
+  step('waitFor', { target }),
+  step('expectText', { text: z.string(), target: target.nullable(), criterion }),
+  step('expectUrl', { contains: z.string(), criterion }),
+  step('expectState', {
+    target,
+    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid']),
+    criterion,
+  }),
+  step('expectCount', {
+    target,
+    itemRole: z.string().nullable().describe('With a container target: the role of the elements inside it to count; else null.'),
+    count: z.number().int().min(0).max(10_000),
+    criterion,
+  }),
+  step('probe', { criterion: z.string().describe('An evidence criterion key from the request; calls its probe.') }),
+]);
+
+/** The model's answer as it arrives on the wire: `plan` for kind "plan", `questions` for kind "questions". */
+export const wireAnswerSchema = z.strictObject({
+  kind: z.enum(['plan', 'questions']).describe('"plan" when the task can run as written, "questions" when something must be asked first.'),
+  plan: z
+    .strictObject({
+      steps: z.array(stepSchema).min(1).max(MAX_MODEL_STEPS),
+      successCriteria: z
+        .array(
+          z.strictObject({
+            key: z.string().describe('letters, digits, _ . - (for example "three_plans")'),
+            description,
+          }),
+        )
+        .max(MAX_MODEL_CRITERIA),
+    })
+    .nullable()
+    .describe('The plan when kind is "plan"; else null.'),
+  questions: z
+    .array(z.strictObject({ question: z.string(), ambiguity: z.string().describe('Why the task cannot be planned without the answer.') }))
+    .max(MAX_MODEL_QUESTIONS)
+    .describe('The questions when kind is "questions"; else empty.'),
+  assumptions: z.array(z.string()).max(MAX_MODEL_ASSUMPTIONS).describe('How the task was read where it left room.'),
+});
+export type WireAnswer = z.infer<typeof wireAnswerSchema>;
+export type WireStep = z.infer<typeof stepSchema>;
+
+/** `response_format.json_schema.name` (a-z, A-Z, 0-9, _ and -). */
+export const ANSWER_SCHEMA_NAME = 'qa_plan_answer';
+
+/** The JSON Schema of `wireAnswerSchema`, without `$schema` (strict mode knows its own dialect). */
+export function answerJsonSchema(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(wireAnswerSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return schema;
+}
