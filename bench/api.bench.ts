@@ -5,7 +5,9 @@
  *
  * The app is wired as `qa start` wires it (bench/support/api-app.ts), with the queue but no worker, so runnable
  * jobs are only enqueued. With 16 keep-alive clients in a closed loop it measures job creation (a task that needs
- * review, and a runnable task), GET job, and the peer's JSON POST (202) and GET. Then 500 followers stream one job's
+ * review, and a runnable task), GET job, and the peer's JSON POST (202) and GET. The clients run in a child
+ * process (bench/support/load-process.ts), as real clients would: in this process their callbacks would queue
+ * behind the server's and add to its latency. Both servers are loaded the same way. Then 500 followers stream one job's
  * events while a writer appends 20 events/s: delivery latency is arrival at the follower minus the writer's commit,
  * both on this process's clock. The writer runs twice: polling only (a worker in another process), and waking the
  * feed after each commit (a worker in this process, `qa start`). It prints figures and whether the goals hold
@@ -31,7 +33,10 @@ import { parseMysqlUrl } from '../src/store/mysql-url.js';
 import { openStore } from '../src/store/open-store.js';
 import { startBareExpress, startServiceApi, type BenchApi } from './support/api-app.js';
 import { intFromEnv } from './support/config.js';
-import { callOnce, closedLoop, follow, paced, type Call, type Follower, type LoadResult } from './support/http-load.js';
+import { callOnce, follow, loadElsewhere, type Call, type Follower, type LoadResult } from './support/http-load.js';
+
+/** A request whose body is text, so it can be sent to the load process. */
+type TextCall = Call & { body?: string };
 import { fmt, percentile, table } from './support/stats.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/qa_bench_api';
@@ -124,8 +129,7 @@ interface Measured {
 
 async function measureRequests(api: BenchApi, peerBase: string, { key, repositoryId }: Fixture): Promise<Measured> {
   const auth = { authorization: `Bearer ${key}` };
-  const createBody = (task: string) => () =>
-    JSON.stringify({ projectId: repositoryId, naturalLanguageTask: task, baseUrl: 'https://shop.example', trigger: 'cli' });
+  const createBody = (task: string) => JSON.stringify({ projectId: repositoryId, naturalLanguageTask: task, baseUrl: 'https://shop.example', trigger: 'cli' });
   const show = (label: string, result: LoadResult) => {
     console.log(
       `  ${label}: ${fmt(result.perSecond, 0)} req/s, p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms` +
@@ -133,17 +137,17 @@ async function measureRequests(api: BenchApi, peerBase: string, { key, repositor
     );
     return result;
   };
-  const saturate = async (label: string, base: string, call: Call) =>
-    show(label, await closedLoop(base, call, { clients: CLIENTS, seconds: SECONDS, warmupMs: WARMUP_MS }));
-  const offer = async (label: string, base: string, call: Call) =>
-    show(`${label} at ${GOALS.creationsPerSecond}/s`, await paced(base, call, { clients: CLIENTS, rate: GOALS.creationsPerSecond, seconds: SECONDS, warmupMs: WARMUP_MS }));
+  const options = { clients: CLIENTS, seconds: SECONDS, warmupMs: WARMUP_MS };
+  const saturate = async (label: string, base: string, call: TextCall) => show(label, await loadElsewhere({ kind: 'closed', base, call, options }));
+  const offer = async (label: string, base: string, call: TextCall) =>
+    show(`${label} at ${GOALS.creationsPerSecond}/s`, await loadElsewhere({ kind: 'paced', base, call, rate: GOALS.creationsPerSecond, options }));
 
-  const peerPost: Call = { method: 'POST', path: '/things', body: createBody(RUNNABLE_TASK), expect: 202 };
-  const peerGet: Call = { method: 'GET', path: `/things/${randomUUID()}`, expect: 200 };
-  const review: Call = { method: 'POST', path: '/api/jobs', body: createBody(REVIEW_TASK), headers: auth, expect: 202 };
-  const runnable: Call = { method: 'POST', path: '/api/jobs', body: createBody(RUNNABLE_TASK), headers: auth, expect: 202 };
-  const created = await callOnce(api.base, { ...runnable, body: createBody(RUNNABLE_TASK)() });
-  const get: Call = { method: 'GET', path: `/api/jobs/${String(created.jobId)}`, headers: auth, expect: 200 };
+  const peerPost: TextCall = { method: 'POST', path: '/things', body: createBody(RUNNABLE_TASK), expect: 202 };
+  const peerGet: TextCall = { method: 'GET', path: `/things/${randomUUID()}`, expect: 200 };
+  const review: TextCall = { method: 'POST', path: '/api/jobs', body: createBody(REVIEW_TASK), headers: auth, expect: 202 };
+  const runnable: TextCall = { method: 'POST', path: '/api/jobs', body: createBody(RUNNABLE_TASK), headers: auth, expect: 202 };
+  const created = await callOnce(api.base, runnable);
+  const get: TextCall = { method: 'GET', path: `/api/jobs/${String(created.jobId)}`, headers: auth, expect: 200 };
 
   const labels = {
     peerPost: 'bare Express POST (JSON, 202)',
@@ -291,7 +295,7 @@ function report({ saturated, atGoalRate }: Measured, follows: FollowResult[], co
   );
   console.log(
     `Server: ${context.version}, pool ${context.poolSize} connections | Node ${process.version}, ${os.cpus().length} CPUs, ` +
-      `load average ${os.loadavg().map((load) => fmt(load, 2)).join(' ')} | client, app and peer share this process`,
+      `load average ${os.loadavg().map((load) => fmt(load, 2)).join(' ')} | app and peer share this process, the clients run in a child process`,
   );
   console.log('');
   console.log(`Saturated: each client sends its next request as soon as the last is answered (capacity; latency = ${CLIENTS} / rate)`);

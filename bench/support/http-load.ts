@@ -2,7 +2,9 @@
  * The bench's HTTP client (node:http, no dependencies): a closed-loop load of N keep-alive clients, and NDJSON
  * followers that timestamp every line as it arrives. Times are `performance.now()` of this process.
  */
+import { fork } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { percentile } from './stats.js';
 
 export interface Call {
@@ -220,5 +222,34 @@ export function follow(agent: http.Agent, base: string, path: string, headers: R
     });
     request.on('error', reject);
     request.end();
+  });
+}
+
+/** One load for `loadElsewhere`: a closed loop, or a paced load at `rate` requests/s. The call's body is text. */
+export type LoadOrder =
+  | { kind: 'closed'; base: string; call: Call & { body?: string }; options: { clients: number; seconds: number; warmupMs: number } }
+  | { kind: 'paced'; base: string; call: Call & { body?: string }; rate: number; options: { clients: number; seconds: number; warmupMs: number } };
+
+/**
+ * Runs a load in a child process (bench/support/load-process.ts) and resolves with its result: the client's
+ * work (building requests, reading answers, timers) no longer shares the measured server's event loop.
+ */
+export function loadElsewhere(order: LoadOrder): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./load-process.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let answered = false;
+    child.once('message', (message: { ok: true; result: LoadResult } | { ok: false; message: string }) => {
+      answered = true;
+      if (message.ok) resolve(message.result);
+      else reject(new Error(`load process: ${message.message}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (!answered) reject(new Error(`load process exited with ${code} before answering`));
+    });
+    child.send(order);
   });
 }
