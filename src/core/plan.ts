@@ -79,9 +79,16 @@ export const criterionSchema = z.strictObject({
 });
 export type SuccessCriterion = z.infer<typeof criterionSchema>;
 
+/**
+ * True when the task's answers allowed a real side effect (an order, a message, a deletion): a run of it that
+ * stopped after its first step started is not repeated automatically (see workflows/qa-run.ts).
+ */
+export const sideEffectsSchema = z.boolean().optional();
+
 export const planSchema = z.strictObject({
   steps: z.array(stepSchema).min(1).max(100),
   successCriteria: z.array(criterionSchema).max(50),
+  sideEffects: sideEffectsSchema,
 });
 export type Plan = z.infer<typeof planSchema>;
 

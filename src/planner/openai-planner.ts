@@ -135,7 +135,7 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
           planned,
           ...answer.assumptions,
         ]),
-        plan: floor.plan,
+        plan: authorised ? { ...floor.plan, sideEffects: true } : floor.plan,
         calls,
       };
       return interpretation;

@@ -130,7 +130,8 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
     kind: 'runnable',
     task,
     assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION, ...stopped, ...result.assumptions],
-    plan: result.plan,
+    // Only side effects the answers allowed can be in the plan; a declined one ended it before its clause.
+    plan: hits.some((hit) => !declined.has(hit.kind)) ? { ...result.plan, sideEffects: true } : result.plan,
   };
 }
 

@@ -146,8 +146,9 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   }));
 
   const planned = await plannedSteps(deps.dataSource, job);
+  if (planned && attempt > 1 && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run = planned
-    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, planned, context, attempt)))
+    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, planned.steps, context, attempt)))
     : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;
@@ -159,7 +160,11 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
     const checkId = job.checkId;
     await steps.run('compile', async () => {
       const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
-      const compiled: CompiledCheck = { steps: run.resolved as CompiledStep[], successCriteria: plan.successCriteria };
+      const compiled: CompiledCheck = {
+        steps: run.resolved as CompiledStep[],
+        successCriteria: plan.successCriteria,
+        ...(plan.sideEffects === true ? { sideEffects: true } : {}),
+      };
       const source = deps.generateSource({
         name: job.task ?? 'Compiled check',
         check: compiled,
@@ -206,11 +211,37 @@ interface PlannedRunResult extends VisitResult {
 }
 
 /** The steps a job runs: its plan (a natural-language job) or its check's latest compiled version (a replay). */
-async function plannedSteps(dataSource: DataSource, job: Job): Promise<CompiledStep[] | null> {
-  if (job.plan !== null) return job.plan.steps.map((step) => ({ step }));
+async function plannedSteps(dataSource: DataSource, job: Job): Promise<Planned | null> {
+  if (job.plan !== null) return { steps: job.plan.steps.map((step) => ({ step })), sideEffects: job.plan.sideEffects === true };
   if (job.checkId === null) return null;
   const latest = await dataSource.getRepository(CheckVersion).findOne({ where: { checkId: job.checkId }, order: { version: 'DESC' } });
-  return latest ? compiledCheckSchema.parse(latest.compiled).steps : null;
+  if (!latest) return null;
+  const compiled = compiledCheckSchema.parse(latest.compiled);
+  return { steps: compiled.steps, sideEffects: compiled.sideEffects === true };
+}
+
+interface Planned {
+  steps: CompiledStep[];
+  /** The task's answers allowed a real side effect (plan.ts `sideEffects`). */
+  sideEffects: boolean;
+}
+
+/**
+ * A run taken over from a worker that died, or retried after the browser failed, starts its steps again from the
+ * first in a new browser. For a read-only check that is harmless. For one whose answers allowed a real side effect
+ * (placing an order), the earlier attempt may already have caused it: once any step has started, the run is not
+ * repeated behind the team's back; the job errors saying so, and a new job runs it again on purpose.
+ */
+async function refuseRepeatedSideEffects(dataSource: DataSource, job: Job, planned: Planned): Promise<void> {
+  if (!planned.sideEffects) return;
+  const started = await dataSource.getRepository(JobEvent).find({ select: { seq: true, data: true }, where: { jobId: job.id, type: 'step.started' }, order: { seq: 'DESC' }, take: 1 });
+  if (started.length === 0) return;
+  const last = started[0]!.data as { index?: number; description?: string };
+  throw userError(
+    'run.not_repeated',
+    `The run stopped after step ${(last.index ?? 0) + 1} (${last.description ?? 'a step'}) had started, and this check may cause a real ` +
+      'side effect (one the answers allowed), so it is not repeated automatically; start a new job to run it again',
+  );
 }
 
 /**

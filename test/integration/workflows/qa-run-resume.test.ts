@@ -90,4 +90,73 @@ describe('QA-run workflow resumed after its worker died', () => {
       target.close();
     }
   });
+
+  it('is not repeated when the check may cause a real side effect the answers allowed', async () => {
+    // As above, but the page has a "Place order" button and the task clicks it, allowed by an answer.
+    let pageRequests = 0;
+    let orders = 0;
+    const hanging: ServerResponse[] = [];
+    let firstRequestSeen!: () => void;
+    const firstRequest = new Promise<void>((resolve) => (firstRequestSeen = resolve));
+    const target = createServer((req, res) => {
+      if (req.url === '/order') {
+        orders += 1;
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Ordered</title><main><h1>Thanks</h1></main></html>');
+      }
+      if (req.url !== '/') return void res.writeHead(404).end();
+      pageRequests += 1;
+      if (pageRequests === 1) {
+        hanging.push(res);
+        firstRequestSeen();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Shop</title><main><form action="/order"><button>Place order</button></form></main></html>');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
+    const { key, organization } = await createApiKey(store(), 'acme');
+    const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+      env: {
+        ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
+        QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    try {
+      const asked = await callApi(api.base, 'POST', '/api/jobs', {
+        projectId: repositoryId, naturalLanguageTask: 'Open the home page and click the "Place order" button', baseUrl, trigger: 'cli',
+      }, key);
+      expect(asked.body.status).toBe('review_required');
+      const answered = await callApi(api.base, 'POST', `/api/jobs/${asked.body.jobId as string}/clarifications`, { answers: ['Yes, place it'] }, key);
+      expect(answered.status).toBe(202);
+      const jobId = answered.body.jobId as string;
+      await firstRequest;
+      child.kill('SIGKILL');
+      await exited;
+
+      rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
+      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+      const events = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+
+      expect(events.map((event) => event.type)).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'job.resumed', 'job.errored']);
+      expect(events.at(-1)!.data.reason).toMatch(/^The run stopped after step 1 \(Go to \/\) had started, and this check may cause a real side effect .*start a new job to run it again$/);
+      const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+      expect(view.body.job.status).toBe('errored');
+      // The rescuer opened no page and placed no order.
+      expect(pageRequests).toBe(1);
+      expect(orders).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      for (const res of hanging) res.destroy();
+      await rescuer?.stop();
+      await api.close();
+      target.closeAllConnections();
+      target.close();
+    }
+  });
 });

@@ -59,6 +59,8 @@ describe('the demo shop journey', () => {
       { key: 'order_created', description: 'verify the order through the probe' },
     ]);
     expect(planSchema.parse(result.plan)).toEqual(result.plan);
+    // The allowed order marks the plan: a run of it that stopped mid-way is not repeated automatically.
+    expect(result.plan.sideEffects).toBe(true);
     expect(result.assumptions).toEqual(
       expect.arrayContaining([`Answered "Yes, place the order; it is a test store" to ${JSON.stringify(PURCHASE)}`, 'Reads "place the order" as a click on the "Place order" button.']),
     );
@@ -92,6 +94,8 @@ describe('the demo shop journey', () => {
     if (result.kind !== 'runnable') throw new Error('not runnable');
 
     expect(result.plan.steps.map((step) => step.action)).toEqual(['navigate', 'fill', 'fill', 'click', 'click', 'navigate', 'fill', 'click', 'expectText']);
+    // Declined, the side effect is not in the plan: a stopped run may start again.
+    expect(result.plan.sideEffects).toBeUndefined();
     expect(result.assumptions).toContain('Stops before "check out", as answered ("No, stop before paying"): nothing from there on runs.');
   });
 
