@@ -102,5 +102,7 @@ function batchPool(options: MysqlConnectionOptions): Pool {
     supportBigNumbers: true,
     connectionLimit: POOL_SIZE,
     multipleStatements: true,
+    // As the main pool: no stack captured per query (the caller's async stack names it).
+    trace: false,
   });
 }
