@@ -2,6 +2,7 @@
  * The only reader of `process.env`. Everything else receives the typed `Config` (or one of its groups) from
  * `src/main.ts`; tests build config objects directly. Every variable is documented in README.md.
  */
+import { isIP } from 'node:net';
 import * as z from 'zod';
 import { AppError } from './core/errors.js';
 import { parseCidr, splitCidrList } from './probes/cidr.js';
@@ -58,6 +59,10 @@ export interface BrowserSettings {
   readonly stepTimeoutMs: number;
   /** A run that takes longer is stopped and fails. */
   readonly runTimeLimitMs: number;
+  /** A running Playwright browser server (ws:// or wss://) to connect to instead of launching Chromium. */
+  readonly wsEndpoint: string | undefined;
+  /** The address the egress proxy listens on and the browser reaches it at. */
+  readonly egressProxyHost: string;
 }
 
 /** What the CLI's client verbs (`qa jobs`, `qa follow`, `qa answer`, `qa repos`) need to call the REST API. */
@@ -134,6 +139,10 @@ function url(protocols: readonly string[], example: string, check: (url: URL) =>
   );
 }
 
+/** Addresses that mean "every interface": fine to listen on, but not an address a browser can be sent to. */
+const WILDCARD_ADDRESSES: ReadonlySet<string> = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
 /** A code-host owner (user or organization) name. */
 export const OWNER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,38})$/i;
 
@@ -157,6 +166,10 @@ const envSchema = z.object({
   BROWSER_NAVIGATION_TIMEOUT_MS: integer(1_000, 600_000).default(30_000),
   BROWSER_STEP_TIMEOUT_MS: integer(100, 600_000).default(10_000),
   RUN_TIME_LIMIT_MS: integer(1_000, 86_400_000).default(600_000),
+  BROWSER_WS_ENDPOINT: url(['ws:', 'wss:'], 'ws://browsers.internal:3000/playwright').optional(),
+  BROWSER_EGRESS_PROXY_HOST: z.string().refine((raw) => (isIP(raw) !== 0 ? !WILDCARD_ADDRESSES.has(raw) : HOST_NAME.test(raw)), {
+    error: 'must be an address (or host name) of this machine that the browser can reach, such as 127.0.0.1 or 10.0.0.5, not a wildcard like 0.0.0.0',
+  }).default('127.0.0.1'),
   SHUTDOWN_GRACE_MS: integer(0, 3_600_000).default(30_000),
   EXCLUDED_OWNERS: z
     .string()
@@ -189,8 +202,8 @@ const envSchema = z.object({
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
 const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL']);
-/** Never echoed, whatever is wrong with them. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['PLANNER_API_KEY']);
+/** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['PLANNER_API_KEY', 'BROWSER_WS_ENDPOINT']);
 /** What PLANNER=openai needs besides itself. */
 const OPENAI_PLANNER_VARIABLES = ['PLANNER_URL', 'PLANNER_MODEL', 'PLANNER_API_KEY'] as const satisfies readonly EnvName[];
 
@@ -255,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       navigationTimeoutMs: vars.BROWSER_NAVIGATION_TIMEOUT_MS,
       stepTimeoutMs: vars.BROWSER_STEP_TIMEOUT_MS,
       runTimeLimitMs: vars.RUN_TIME_LIMIT_MS,
+      wsEndpoint: vars.BROWSER_WS_ENDPOINT,
+      egressProxyHost: vars.BROWSER_EGRESS_PROXY_HOST,
     },
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
     client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { emptyObservations, observeContext, recordBlocked, type PageObservations } from './page-observer.js';
 
@@ -10,6 +10,17 @@ export interface BrowserConfig {
   readonly executablePath: string;
   /** Per navigation or action; a page that takes longer fails the run's step. */
   readonly navigationTimeoutMs: number;
+  /**
+   * A running Playwright browser server to use instead of launching one (`ws://` or `wss://`, as
+   * `chromium.launchServer()` or a browser grid gives it). Then no local browser is ever launched, and
+   * `executablePath` is not used.
+   */
+  readonly wsEndpoint?: string;
+  /**
+   * The address the egress proxy listens on, which is also the address the browser is told to reach it at
+   * (default 127.0.0.1: only a browser on this machine can use it).
+   */
+  readonly egressProxyHost?: string;
 }
 
 /** Flags for Chromium as root in a container with a closed network (STACK.md): without the background ones it keeps dialling out. */
@@ -23,10 +34,18 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
-  // Chromium's own calls home when a form is filled (autofill field types from content-autofill.googleapis.com):
-  // they would go through the run's egress proxy and show up as blocked requests of the page.
-  '--disable-features=AutofillServerCommunication',
+  // AutofillServerCommunication: Chromium's own calls home when a form is filled (autofill field types from
+  // content-autofill.googleapis.com) would go through the run's egress proxy and show up as blocked requests.
+  // SpareRendererForSitePerProcess: Chromium starts a spare renderer process for each context's next cross-site
+  // navigation; every run has a context of its own and stays on its site, so the spare was started and thrown away
+  // with every run (about 0.1 s of CPU each, a third of the renderers).
+  '--disable-features=AutofillServerCommunication,SpareRendererForSitePerProcess',
 ];
+
+/** How long `chromium.connect` may take to reach a remote browser before the run fails as `browser.unavailable`. */
+export const CONNECT_TIMEOUT_MS = 30_000;
+/** A context kept ready for the next run is closed after this long unused (it holds a renderer process). */
+export const SPARE_IDLE_MS = 60_000;
 
 /** One job's browser context: its own cookies and storage, its own network allowlist, its own observations. */
 export interface BrowserSession {
@@ -41,51 +60,142 @@ export interface BrowserPool {
   close(): Promise<void>;
 }
 
+/** A context with its page and its proxy grant, made before the run that will use it is known. */
+interface Prepared {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  grant: EgressGrant;
+}
+
+/** Until a run takes a prepared context, its grant lets nothing through. */
+const NOTHING_ALLOWED: HostAllowlist = { hosts: [], allows: () => false };
+
+/** `ws://host:port` of an endpoint, without what may be a credential (user info, path tokens, query). */
+export function endpointForLogs(wsEndpoint: string): string {
+  if (!URL.canParse(wsEndpoint)) return '(not a URL)';
+  const { protocol, host } = new URL(wsEndpoint);
+  return `${protocol}//${host}`;
+}
+
 /**
- * One Chromium per worker process, launched on first use and relaunched if it dies; one context per job. All of a
- * context's traffic goes through the process's egress proxy with that context's allowlist.
+ * One browser per worker process, launched on first use (or, with `wsEndpoint`, connected to) and launched or
+ * connected again if it goes away; one context per job. All of a context's traffic goes through the process's
+ * egress proxy with that context's allowlist.
+ *
+ * While runs keep coming, the pool keeps one context ready for the next run: a new context's first page starts a
+ * renderer process (0.2–0.3 s), which then happens while the current run is still going. A context only ever
+ * serves one run; an unused one is closed after SPARE_IDLE_MS.
  */
 export function createBrowserPool(config: BrowserConfig, logger: Logger): BrowserPool {
   let browser: Promise<Browser> | undefined;
   let proxy: Promise<EgressProxy> | undefined;
+  let spare: Promise<Prepared | undefined> | undefined;
+  let spareTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  const remote = config.wsEndpoint !== undefined;
+
+  function start(): Promise<Browser> {
+    const starting = remote ? connect(config.wsEndpoint!) : launch();
+    starting.then(
+      (started) =>
+        started.on('disconnected', () => {
+          if (browser === starting) browser = undefined;
+          if (!closed) logger.warn(remote ? 'remote browser disconnected; the next run connects again' : 'browser disconnected; the next run launches a new one');
+        }),
+      () => {
+        if (browser === starting) browser = undefined;
+      },
+    );
+    return starting;
+  }
 
   function launch(): Promise<Browser> {
-    const launching = chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS }).catch((error: unknown) => {
+    return chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS }).catch((error: unknown) => {
       logger.error({ err: error, executablePath: config.executablePath }, 'could not launch the browser');
       throw operationalError('browser.unavailable', 'The browser could not be started on the worker');
     });
-    launching.then(
-      (launched) =>
-        launched.on('disconnected', () => {
-          if (browser === launching) browser = undefined;
-          if (!closed) logger.warn('browser disconnected; the next run launches a new one');
-        }),
-      () => {
-        if (browser === launching) browser = undefined;
-      },
-    );
-    return launching;
+  }
+
+  function connect(wsEndpoint: string): Promise<Browser> {
+    const shown = endpointForLogs(wsEndpoint);
+    return chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS }).catch((error: unknown) => {
+      logger.error({ err: error, endpoint: shown }, 'could not connect to the remote browser');
+      throw operationalError('browser.unavailable', `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
+    });
+  }
+
+  async function prepare(): Promise<Prepared> {
+    proxy ??= startEgressProxy(logger, config.egressProxyHost);
+    browser ??= start();
+    const starting = browser;
+    let current = await starting;
+    if (!current.isConnected()) {
+      // Gone, and its 'disconnected' event not seen yet.
+      if (browser === starting) browser = undefined;
+      browser ??= start();
+      current = await browser;
+    }
+    const grant = (await proxy).grant(NOTHING_ALLOWED, () => undefined);
+    try {
+      const context = await current.newContext({ proxy: grant.proxy, serviceWorkers: 'block', acceptDownloads: false });
+      try {
+        return { browser: current, context, page: await context.newPage(), grant };
+      } catch (error) {
+        await context.close().catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      grant.revoke();
+      throw error;
+    }
+  }
+
+  async function discard(prepared: Prepared | undefined): Promise<void> {
+    if (!prepared) return;
+    prepared.grant.revoke();
+    await prepared.context.close().catch(() => undefined);
+  }
+
+  /** The context kept ready, if it is still usable (its browser may have gone since). */
+  async function takeSpare(): Promise<Prepared | undefined> {
+    const taken = spare;
+    spare = undefined;
+    clearTimeout(spareTimer);
+    const prepared = await taken;
+    if (prepared && prepared.browser.isConnected() && !prepared.page.isClosed()) return prepared;
+    await discard(prepared);
+    return undefined;
+  }
+
+  function prepareSpare(): void {
+    if (closed) return;
+    const preparing = prepare().catch((error: unknown) => {
+      logger.debug({ err: error }, 'could not prepare a context for the next run');
+      return undefined;
+    });
+    spare = preparing;
+    clearTimeout(spareTimer);
+    spareTimer = setTimeout(() => {
+      if (spare !== preparing) return;
+      spare = undefined;
+      void preparing.then(discard);
+    }, SPARE_IDLE_MS);
+    spareTimer.unref();
   }
 
   return {
     async openSession(allowlist) {
       if (closed) throw new Error('the browser pool is closed');
-      proxy ??= startEgressProxy(logger);
-      browser ??= launch();
+      const prepared = (await takeSpare()) ?? (await prepare());
+      // The next run's context starts now, while this one runs.
+      prepareSpare();
+      const { context, page, grant } = prepared;
       const observations = emptyObservations();
-      const grant = (await proxy).grant(allowlist, (block) => recordBlocked(observations, block));
-      let context: BrowserContext;
-      try {
-        context = await (await browser).newContext({ proxy: grant.proxy, serviceWorkers: 'block', acceptDownloads: false });
-      } catch (error) {
-        grant.revoke();
-        throw error;
-      }
+      grant.assign(allowlist, (block) => recordBlocked(observations, block));
       context.setDefaultTimeout(config.navigationTimeoutMs);
       context.setDefaultNavigationTimeout(config.navigationTimeoutMs);
       observeContext(context, observations, allowlist);
-      const page = await context.newPage();
       return {
         context,
         page,
@@ -102,8 +212,11 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
 
     async close() {
       closed = true;
-      const launched = await browser?.catch(() => undefined);
-      await launched?.close();
+      clearTimeout(spareTimer);
+      await discard(await spare);
+      spare = undefined;
+      const started = await browser?.catch(() => undefined);
+      await started?.close();
       await (await proxy?.catch(() => undefined))?.close();
     },
   };

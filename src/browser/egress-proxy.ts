@@ -14,6 +14,8 @@ export interface EgressBlock {
 export interface EgressGrant {
   /** Proxy settings for one browser context. */
   readonly proxy: { server: string; username: string; password: string; bypass: string };
+  /** Gives the grant another allowlist and observer (a context made before its run was known gets its run's). */
+  assign(allowlist: HostAllowlist, onBlocked: (block: EgressBlock) => void): void;
   revoke(): void;
 }
 
@@ -33,10 +35,14 @@ const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'ke
 
 /**
  * The network boundary of browser runs: every context sends all its traffic (loopback included) through this
- * loopback proxy with credentials of its own, and the proxy forwards only to the hosts that context may reach.
- * Playwright's request routing alone cannot be the boundary: it does not see the requests a redirect leads to.
+ * proxy with credentials of its own, and the proxy forwards only to the hosts that context may reach. Playwright's
+ * request routing alone cannot be the boundary: it does not see the requests a redirect leads to.
+ *
+ * It listens on `host` (default loopback), which is also the address the browser is given: a browser on another
+ * machine (BROWSER_WS_ENDPOINT) needs an address of this machine it can reach. Targets are reached from this
+ * machine, so the allowlist is enforced here wherever the browser runs.
  */
-export async function startEgressProxy(logger: Logger): Promise<EgressProxy> {
+export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Promise<EgressProxy> {
   const grants = new Map<string, { password: Buffer; allowlist: HostAllowlist; onBlocked: (block: EgressBlock) => void }>();
   const sockets = new Set<Socket>();
 
@@ -134,18 +140,24 @@ export async function startEgressProxy(logger: Logger): Promise<EgressProxy> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, host, resolve);
   });
   const { port } = server.address() as { port: number };
+  const proxyServer = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
     grant(allowlist, onBlocked) {
       const username = `run-${randomBytes(9).toString('hex')}`;
       const password = randomBytes(18).toString('hex');
-      grants.set(username, { password: Buffer.from(password), allowlist, onBlocked });
+      const entry = { password: Buffer.from(password), allowlist, onBlocked };
+      grants.set(username, entry);
       return {
         // `<-loopback>` removes Chromium's implicit bypass of localhost: loopback traffic is checked too.
-        proxy: { server: `http://127.0.0.1:${port}`, username, password, bypass: '<-loopback>' },
+        proxy: { server: proxyServer, username, password, bypass: '<-loopback>' },
+        assign(next, nextOnBlocked) {
+          entry.allowlist = next;
+          entry.onBlocked = nextOnBlocked;
+        },
         revoke: () => void grants.delete(username),
       };
     },

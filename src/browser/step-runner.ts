@@ -41,8 +41,13 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     if (context.locator) {
       locator = context.locator;
       const element = locatorOf(page, locator).filter({ visible: true });
-      await element.first().waitFor({ state: 'visible', timeout: context.timeoutMs }).catch(() => undefined);
-      const count = await element.count();
+      // Usually the target is there already: one call instead of a wait and a count (each is a round trip, and two
+      // DOM snapshots in a traced run). Otherwise wait for it, then count again.
+      let count = await element.count().catch(() => 0);
+      if (count !== 1) {
+        await element.first().waitFor({ state: 'visible', timeout: context.timeoutMs }).catch(() => undefined);
+        count = await element.count();
+      }
       if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(locator)}) matches ${count} elements now, not one`);
       return element.first();
     }

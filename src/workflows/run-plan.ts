@@ -72,6 +72,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
+    // Committed before the step acts: a run resumed after a crash must see that this step may have happened.
     await commit(async (manager) => {
       await appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
     });
@@ -90,18 +91,20 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     const screenshot = await session.page
       .screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' })
       .catch(() => undefined);
-    const stored: Artifact[] = [];
+    // Artifact files are written while the browser does the rest of the step (snapshot, audit).
+    const storing: Promise<Artifact>[] = [];
     if (screenshot) {
-      stored.push(await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: `step-${index + 1}.png`, contentType: 'image/png', content: screenshot, stepIndex: index }));
+      storing.push(storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: `step-${index + 1}.png`, contentType: 'image/png', content: screenshot, stepIndex: index }));
     }
     if (result.status === 'failed') {
       const snapshot = await session.page.locator('body').ariaSnapshot({ timeout: 5_000 }).catch(() => undefined);
       if (snapshot !== undefined) {
-        stored.push(await storeArtifact(deps.artifacts, job.organizationId, job.id, {
+        storing.push(storeArtifact(deps.artifacts, job.organizationId, job.id, {
           kind: 'accessibility_snapshot', name: `step-${index + 1}-accessibility.yaml`, contentType: 'text/yaml; charset=utf-8', content: Buffer.from(scrubber.text(snapshot)), stepIndex: index,
         }));
       }
     }
+    for (const pending of storing) pending.catch(() => undefined); // awaited below, where a failure is thrown
     const finding: FindingDraft | undefined =
       result.status === 'failed'
         ? {
@@ -114,6 +117,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         : undefined;
     // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed).
     const accessibility = step.action === 'probe' ? [] : scrubber.value(await input.accessibility.auditNewPage(session.page, index));
+    const stored = await Promise.all(storing);
     await commit(async (manager) => {
       await recordArtifacts(manager, stored);
       if (finding) await recordFindings(manager, job.organizationId, job.id, [finding], stored.map((artifact) => artifact.id));

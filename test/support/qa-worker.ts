@@ -21,6 +21,10 @@ export interface TestWorker {
 export interface TestWorkerOptions {
   /** Default: Debian's chromium. A path that is not a browser makes every run fail to start one. */
   executablePath?: string;
+  /** A Playwright browser server to connect to instead of launching a browser (BROWSER_WS_ENDPOINT). */
+  wsEndpoint?: string;
+  /** Jobs the worker runs at once (WORKER_CONCURRENCY); default 2. */
+  concurrency?: number;
   lockLifetimeMs?: number;
   /** Share one artifacts folder with an API under test (default: a new temporary folder, removed on stop). */
   artifactsDir?: string;
@@ -39,9 +43,13 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
   const ownsDir = options.artifactsDir === undefined;
   const artifactsDir = options.artifactsDir ?? mkdtempSync(join(tmpdir(), 'qa-worker-artifacts-'));
   const lockLifetimeMs = options.lockLifetimeMs ?? 30_000;
-  const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: 2 }, createNotificationChannel(undefined));
+  const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: options.concurrency ?? 2 }, createNotificationChannel(undefined));
   const browsers = createBrowserPool(
-    { executablePath: options.executablePath ?? '/usr/bin/chromium', navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000 },
+    {
+      executablePath: options.executablePath ?? '/usr/bin/chromium',
+      navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000,
+      wsEndpoint: options.wsEndpoint,
+    },
     silentLogger(),
   );
   const artifacts = createFileArtifactStorage(artifactsDir);

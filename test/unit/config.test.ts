@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined },
       worker: { concurrency: 4, shutdownGraceMs: 30_000 },
       artifacts: { dir: './data/artifacts' },
-      browser: { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 30_000, stepTimeoutMs: 10_000, runTimeLimitMs: 600_000 },
+      browser: { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 30_000, stepTimeoutMs: 10_000, runTimeLimitMs: 600_000, wsEndpoint: undefined, egressProxyHost: '127.0.0.1' },
       repositories: { excludedOwners: [] },
       client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined },
       probes: { allowCidrs: [] },
@@ -55,6 +55,8 @@ describe('loadConfig', () => {
         BROWSER_NAVIGATION_TIMEOUT_MS: '15000',
         BROWSER_STEP_TIMEOUT_MS: '5000',
         RUN_TIME_LIMIT_MS: '120000',
+        BROWSER_WS_ENDPOINT: 'wss://grid.internal:3000/playwright?token=t0k3n',
+        BROWSER_EGRESS_PROXY_HOST: '10.0.0.5',
         SHUTDOWN_GRACE_MS: '0',
         EXCLUDED_OWNERS: ' Evil-Corp, spam-bot ,',
         QA_API_URL: 'https://qa.example.com/service/',
@@ -75,7 +77,14 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 100, lockLifetimeMs: 60_000, redisUrl: 'redis://cache:6379/2' },
       worker: { concurrency: 8, shutdownGraceMs: 0 },
       artifacts: { dir: '/var/lib/qa/artifacts' },
-      browser: { executablePath: '/opt/chromium/chrome', navigationTimeoutMs: 15_000, stepTimeoutMs: 5_000, runTimeLimitMs: 120_000 },
+      browser: {
+        executablePath: '/opt/chromium/chrome',
+        navigationTimeoutMs: 15_000,
+        stepTimeoutMs: 5_000,
+        runTimeLimitMs: 120_000,
+        wsEndpoint: 'wss://grid.internal:3000/playwright?token=t0k3n',
+        egressProxyHost: '10.0.0.5',
+      },
       repositories: { excludedOwners: ['evil-corp', 'spam-bot'] },
       client: { apiUrl: 'https://qa.example.com/service', apiKey: 'qa_0123456789ab_secret' },
       probes: { allowCidrs: ['127.0.0.1/32', 'fd00::/8'] },
@@ -133,6 +142,18 @@ describe('loadConfig', () => {
     ['PLANNER_URL', 'https://llm.example/v1?key=1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got "https://llm.example/v1?key=1")'],
     ['PLANNER_URL', 'llm.example/v1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got a value that is not a URL)'],
     ['PLANNER_MODEL', ' ', 'PLANNER_MODEL must not be blank (got " ")'],
+    ['BROWSER_WS_ENDPOINT', 'http://grid.internal:3000/?token=t0k3n', 'BROWSER_WS_ENDPOINT must be a URL like ws://browsers.internal:3000/playwright (got a value that is not shown)'],
+    ['BROWSER_WS_ENDPOINT', 'grid.internal:3000', 'BROWSER_WS_ENDPOINT must be a URL like ws://browsers.internal:3000/playwright (got a value that is not shown)'],
+    [
+      'BROWSER_EGRESS_PROXY_HOST',
+      '0.0.0.0',
+      'BROWSER_EGRESS_PROXY_HOST must be an address (or host name) of this machine that the browser can reach, such as 127.0.0.1 or 10.0.0.5, not a wildcard like 0.0.0.0 (got "0.0.0.0")',
+    ],
+    [
+      'BROWSER_EGRESS_PROXY_HOST',
+      'http://10.0.0.5',
+      'BROWSER_EGRESS_PROXY_HOST must be an address (or host name) of this machine that the browser can reach, such as 127.0.0.1 or 10.0.0.5, not a wildcard like 0.0.0.0 (got "http://10.0.0.5")',
+    ],
     [
       'PROBE_ALLOW_CIDRS',
       '127.0.0.1/32, 10.0.0.1/8, localhost',
@@ -182,6 +203,17 @@ describe('loadConfig', () => {
       expect(wrong).not.toContain('hunter2');
       expect(wrong).not.toContain('sk-live-abcdef');
     });
+  });
+
+  it('takes a remote browser at a ws:// or wss:// BROWSER_WS_ENDPOINT, and an egress proxy address the browser can reach', () => {
+    expect(loadConfig({ BROWSER_WS_ENDPOINT: 'ws://127.0.0.1:9222/abc' }).browser).toMatchObject({ wsEndpoint: 'ws://127.0.0.1:9222/abc', egressProxyHost: '127.0.0.1' });
+    expect(loadConfig({ BROWSER_EGRESS_PROXY_HOST: 'worker-1.internal' }).browser.egressProxyHost).toBe('worker-1.internal');
+    expect(loadConfig({ BROWSER_EGRESS_PROXY_HOST: 'fd00::5' }).browser.egressProxyHost).toBe('fd00::5');
+    expect(configError({ BROWSER_EGRESS_PROXY_HOST: '::' })).toContain('not a wildcard like 0.0.0.0 (got "::")');
+    // A grid's token may be in the endpoint's path or query: a wrong endpoint is named, never echoed.
+    const wrong = configError({ BROWSER_WS_ENDPOINT: 'https://user:hunter2@grid.internal/ws?token=t0k3n' });
+    expect(wrong).toContain('BROWSER_WS_ENDPOINT must be a URL like ws://');
+    expect(wrong).not.toMatch(/hunter2|t0k3n/);
   });
 
   it('lists every wrong variable at once', () => {

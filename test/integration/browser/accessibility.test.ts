@@ -119,6 +119,49 @@ describe('accessibility audit with axe on the demo shop', () => {
     expect(legacy.lastError).toBeUndefined();
   });
 
+  it('in legacy mode (one evaluate per frame) audits same-origin frames and pages whose policy forbids scripts', async () => {
+    const legacy = createAccessibilityAudit({ crossOriginFrames: false });
+    const strict = { 'content-security-policy': "default-src 'none'; frame-src 'self'; script-src 'none'; require-trusted-types-for 'script'" };
+    const html = (body: string) => `<!doctype html><html lang="en"><head><title>Framed</title></head><body><main><h1>Framed</h1>${body}</main></body></html>`;
+    await page.route(`${demo.url}/framed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<iframe title="Inner" src="/framed/inner"></iframe>') }));
+    await page.route(`${demo.url}/framed/inner`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<img src="data:,">') }));
+    await open('/framed');
+    await page.frameLocator('iframe').locator('img').waitFor({ state: 'attached' });
+    const findings = await legacy.audit(page, 1);
+    expect(legacy.lastError).toBeUndefined();
+    expect(findings.map((finding) => finding.title)).toEqual(['Accessibility (critical): Images must have alternative text on /framed']);
+    expect(findings[0]!.detail).toContain('iframe >> img');
+  });
+
+  it('in legacy mode returns nothing and says why when the page navigates away mid-audit', async () => {
+    const legacy = createAccessibilityAudit({ crossOriginFrames: false });
+    await open('/a11y');
+    await page.evaluate(`{
+      let injected;
+      Object.defineProperty(window, 'axe', {
+        configurable: true,
+        get: () => {
+          if (injected) {
+            injected.run = () => {
+              window.location.assign('/pricing');
+              return new Promise(() => undefined);
+            };
+          }
+          return injected;
+        },
+        set: (axe) => {
+          injected = axe;
+        },
+      });
+    }`);
+    expect(await legacy.audit(page, 5)).toEqual([]);
+    expect(legacy.lastError).toMatchObject({ kind: 'operational', code: 'accessibility.audit_failed', details: { path: '/a11y' } });
+    expect(legacy.auditedPages()).toEqual([]);
+    await page.waitForURL('**/pricing');
+    expect(await legacy.auditNewPage(page, 6)).toEqual([]);
+    expect([legacy.lastError, legacy.auditedPages()]).toEqual([undefined, [`${demo.url}/pricing`]]);
+  });
+
   it('fails the run with the operator-chosen severity', async () => {
     const strict = createAccessibilityAudit({ severity: 'error' });
     await open('/a11y');

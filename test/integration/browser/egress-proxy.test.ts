@@ -107,6 +107,52 @@ describe('egress proxy', () => {
     expect(await tunnel(proxyPort, `127.0.0.1:${targetPort}`, auth)).toBe('HTTP/1.1 407 Proxy Authentication Required');
   });
 
+  it('moves a grant to another allowlist and observer when it is assigned one (a context made ahead of its run)', async () => {
+    const before: EgressBlock[] = [];
+    const after: EgressBlock[] = [];
+    const grant = proxy.grant({ hosts: [], allows: () => false }, (block) => before.push(block));
+    try {
+      const auth = `${grant.proxy.username}:${grant.proxy.password}`;
+      expect((await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/early`, auth)).status).toBe(403);
+      grant.assign(createHostAllowlist('http://127.0.0.1/', []), (block) => after.push(block));
+      expect((await viaProxy(proxyPort, `http://127.0.0.1:${targetPort}/assigned`, auth)).status).toBe(200);
+      expect((await viaProxy(proxyPort, 'http://localhost:9/other', auth)).status).toBe(403);
+      expect([before.map((block) => block.target), after.map((block) => block.target)]).toEqual([
+        [`http://127.0.0.1:${targetPort}/early`],
+        ['http://localhost:9/other'],
+      ]);
+      expect(hits).toContain('/assigned');
+      expect(hits).not.toContain('/early');
+    } finally {
+      grant.revoke();
+    }
+  });
+
+  it('listens on the address it is given, and gives browsers that address', async () => {
+    // Any 127.x.y.z is this machine on Linux: an address other than the default, without a network.
+    const elsewhere = await startEgressProxy(silentLogger(), '127.0.0.2');
+    try {
+      const grant = elsewhere.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
+      const server = new URL(grant.proxy.server);
+      expect(server.hostname).toBe('127.0.0.2');
+      const answer = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.2', port: Number(server.port), path: `http://127.0.0.1:${targetPort}/via-other-address`, headers: { 'proxy-authorization': `Basic ${Buffer.from(`${grant.proxy.username}:${grant.proxy.password}`).toString('base64')}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer).toBe(200);
+      expect(hits).toContain('/via-other-address');
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('answers an allowed host that is down with its own 502, naming the reason', async () => {
     const grant = proxy.grant(createHostAllowlist('http://127.0.0.1/', []), () => undefined);
     try {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext } from 'playwright';
+import { createAccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { startTrace, stopTrace } from '../../../src/browser/trace.js';
 import { createTraceScrubber } from '../../../src/browser/trace-secrets.js';
 import { readZip, type ZipEntry } from '../../../src/browser/zip.js';
@@ -138,6 +139,31 @@ describe('scrubbed Playwright traces of a real browser', () => {
     const frames = lines(entry(entries, 'trace.trace')!.data).filter((event) => event.type === 'screencast-frame');
     expect(frames.length).toBeGreaterThan(0);
     for (const frame of frames) expect(entry(entries, frame.file as string)?.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+  });
+
+  it('keeps the accessibility audits as actions but leaves axe-core itself out; a run told to records no screencast', async () => {
+    const context = await browser.newContext();
+    await startTrace(context, { screenshots: false });
+    const page = await context.newPage();
+    const audit = createAccessibilityAudit({ crossOriginFrames: false });
+    for (const path of ['/pricing', '/a11y']) {
+      await page.goto(`${demo.url}${path}`);
+      await audit.audit(page, null);
+    }
+    expect(audit.auditedPages()).toHaveLength(2);
+    const trace = await stopTrace(context, scrubber, work);
+    await context.close();
+    const entries = readZip(trace!);
+    const events = lines(entry(entries, 'trace.trace')!.data);
+    const audits = events.filter((event) => event.type === 'before' && event.method === 'evaluateExpression');
+    expect(audits.map((event) => (event.params as { expression: string }).expression)).toEqual([
+      expect.stringMatching(/^\/\*! axe v4\.\d+\.\d+.*… \[a \d+ kB script the service injected, left out of the trace\]$/s),
+      expect.stringMatching(/left out of the trace\]$/),
+    ]);
+    // Every injected copy of axe (0.65 MB each) would be in there otherwise; the pages' DOM snapshots still are.
+    expect(entry(entries, 'trace.trace')!.data.length).toBeLessThan(200 * 1024);
+    expect(events.filter((event) => event.type === 'frame-snapshot').length).toBeGreaterThan(0);
+    expect(events.filter((event) => event.type === 'screencast-frame')).toEqual([]);
   });
 
   it('has nothing to keep when the context closed before the trace was stopped', async () => {
