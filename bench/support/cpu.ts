@@ -1,0 +1,85 @@
+/**
+ * CPU time on Linux from /proc, to tell what a phase of a bench cost from how long it took: this process and its
+ * descendants (the browser and its renderers), the database server, and the whole machine (whatever else runs on
+ * it). Elsewhere every figure is NaN.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's times (USER_HZ): 100 on every Linux this runs on. */
+const TICKS_PER_SECOND = 100;
+
+export interface CpuSample {
+  /** Seconds of CPU of this process and its descendants, including descendants that have exited. */
+  tree: number;
+  /** Seconds of CPU of the MySQL/MariaDB server processes on this machine (shared with anyone else using them). */
+  database: number;
+  /** Seconds the machine's CPUs were busy, all processes. */
+  machine: number;
+  at: number;
+}
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  /** utime + stime + cutime + cstime, in ticks: a process's own time and its waited-for children's. */
+  ticks: number;
+}
+
+function readStat(pid: string): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself hold spaces or parentheses.
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const fields = text.slice(close + 2).split(' ');
+    // fields[0] is the state (field 3); utime..cstime are fields 14..17.
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    return { pid: Number(pid), ppid: Number(fields[1]), comm, ticks };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+function machineBusyTicks(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const [, user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+  void idle;
+  void iowait;
+  return user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+}
+
+export function sampleCpu(): CpuSample {
+  try {
+    const stats = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(readStat).filter((stat) => stat !== undefined);
+    const children = new Map<number, ProcStat[]>();
+    for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+    let tree = 0;
+    const self = stats.find((stat) => stat.pid === process.pid);
+    const pending = self ? [self] : [];
+    while (pending.length > 0) {
+      const stat = pending.pop()!;
+      tree += stat.ticks;
+      pending.push(...(children.get(stat.pid) ?? []));
+    }
+    const database = stats.filter((stat) => stat.comm === 'mariadbd' || stat.comm === 'mysqld').reduce((sum, stat) => sum + stat.ticks, 0);
+    return { tree: tree / TICKS_PER_SECOND, database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, at: performance.now() };
+  } catch {
+    return { tree: Number.NaN, database: Number.NaN, machine: Number.NaN, at: performance.now() };
+  }
+}
+
+export interface CpuUse {
+  /** CPU seconds of this process tree (node + browser). */
+  tree: number;
+  database: number;
+  /** CPU seconds of everything else on the machine (other people's work). */
+  others: number;
+  wallSeconds: number;
+}
+
+export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
+  const tree = after.tree - before.tree;
+  const database = after.database - before.database;
+  return { tree, database, others: Math.max(0, after.machine - before.machine - tree - database), wallSeconds: (after.at - before.at) / 1000 };
+}
