@@ -20,7 +20,6 @@
 import http from 'node:http';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config.js';
 import { FEED_TICK_MS } from '../src/jobs/event-feed.js';
@@ -29,8 +28,8 @@ import { createLogger } from '../src/logger.js';
 import { createApiKey } from '../src/store/api-keys.js';
 import { ConnectedRepository } from '../src/store/entities/connected-repository.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
-import { parseMysqlUrl } from '../src/store/mysql-url.js';
 import { openStore } from '../src/store/open-store.js';
+import { freshBenchDatabase } from './support/database.js';
 import { startBareExpress, startServiceApi, type BenchApi } from './support/api-app.js';
 import { intFromEnv } from './support/config.js';
 import { callOnce, follow, loadElsewhere, type Call, type Follower, type LoadResult } from './support/http-load.js';
@@ -68,20 +67,6 @@ async function until(condition: () => boolean, ms: number): Promise<boolean> {
     await sleep(10);
   }
   return true;
-}
-
-/** Drops and creates the bench database; refuses any database whose name does not say it is one. */
-async function freshDatabase(url: string): Promise<{ version: string }> {
-  const { host, port, user, password, database } = parseMysqlUrl(url);
-  if (!/bench/i.test(database)) throw new Error(`BENCH_DATABASE_URL must name a database with "bench" in its name (it is dropped); got "${database}"`);
-  const connection = await mysql.createConnection({ host, port, user, password });
-  try {
-    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    const [rows] = await connection.query('SELECT VERSION() AS version');
-    return { version: String((rows as { version: string }[])[0]!.version) };
-  } finally {
-    await connection.end();
-  }
 }
 
 interface Fixture {
@@ -355,7 +340,7 @@ function report({ saturated, atGoalRate }: Measured, follows: FollowResult[], co
 // ---------------------------------------------------------------------------------------------------------------
 
 const began = performance.now();
-const { version } = await freshDatabase(DATABASE_URL);
+const { version } = await freshBenchDatabase(DATABASE_URL);
 const config = loadConfig({ DATABASE_URL, HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json' }, { isTTY: false });
 const logger = createLogger(config.log, process.stderr);
 const dataSource = await openStore(config, logger);

@@ -30,7 +30,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
@@ -39,9 +38,9 @@ import { ConnectedRepository } from '../src/store/entities/connected-repository.
 import { JobEvent } from '../src/store/entities/job-event.entity.js';
 import { Finding } from '../src/store/entities/finding.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
-import { parseMysqlUrl } from '../src/store/mysql-url.js';
 import { openStore } from '../src/store/open-store.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../test/fixtures/demo-app/index.js';
+import { freshBenchDatabase } from './support/database.js';
 import { intFromEnv } from './support/config.js';
 import { cpuBetween, sampleCpu, type CpuUse } from './support/cpu.js';
 import { startBenchWorker, type BenchWorker } from './support/run-worker.js';
@@ -65,20 +64,6 @@ const watchdog = setTimeout(() => {
   process.exit(1);
 }, 15 * 60_000);
 watchdog.unref();
-
-/** Drops the bench database (openStore creates it again); refuses any database whose name does not say it is one. */
-async function freshDatabase(url: string): Promise<{ version: string }> {
-  const { host, port, user, password, database } = parseMysqlUrl(url);
-  if (!/bench/i.test(database)) throw new Error(`BENCH_DATABASE_URL must name a database with "bench" in its name (it is dropped); got "${database}"`);
-  const connection = await mysql.createConnection({ host, port, user, password });
-  try {
-    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    const [rows] = await connection.query('SELECT VERSION() AS version');
-    return { version: String((rows as { version: string }[])[0]!.version) };
-  } finally {
-    await connection.end();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Jobs and their ends
@@ -364,7 +349,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], context:
 // ---------------------------------------------------------------------------------------------------------------
 
 const began = performance.now();
-const { version } = await freshDatabase(DATABASE_URL);
+const { version } = await freshBenchDatabase(DATABASE_URL);
 const artifactsDir = mkdtempSync(join(os.tmpdir(), 'qa-bench-runs-'));
 const logger = createLogger(benchConfig(1, artifactsDir).log, process.stderr);
 const dataSource = await openStore(benchConfig(1, artifactsDir), logger);

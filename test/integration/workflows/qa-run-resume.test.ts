@@ -5,6 +5,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
 import { insertRepository } from '../../support/check-fixtures.js';
@@ -15,58 +16,105 @@ import { startTestWorker } from '../../support/qa-worker.js';
 
 const LOCK_MS = 2_000;
 
+interface Scene {
+  baseUrl: string;
+  api: Awaited<ReturnType<typeof startTestApi>>;
+  key: string;
+  repositoryId: string;
+  /** Resolves when the target has seen its first page request (which never gets an answer). */
+  firstRequest: Promise<void>;
+  pageRequests(): number;
+  orders(): number;
+  /** Kills the real `qa worker` process and waits for it to exit. */
+  killWorker(): Promise<void>;
+  /** Another worker, started once the dead one's lock has expired; followed to the end of the job's events. */
+  rescue(jobId: string): Promise<{ index: number; type: string; data: Record<string, unknown> }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A target whose first page request hangs (the worker is killed while it waits; later requests are answered with
+ * `page`, and `/order` counts orders), the API, and the real `qa worker` process on the same database.
+ */
+async function startScene(store: () => DataSource, artifactsDir: string, page: string): Promise<Scene> {
+  let pageRequests = 0;
+  let orders = 0;
+  const hanging: ServerResponse[] = [];
+  let firstRequestSeen!: () => void;
+  const firstRequest = new Promise<void>((resolve) => (firstRequestSeen = resolve));
+  const target = createServer((req, res) => {
+    if (req.url?.startsWith('/order')) {
+      orders += 1;
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Ordered</title><main><h1>Thanks</h1></main></html>');
+    }
+    if (req.url !== '/') return void res.writeHead(404).end();
+    pageRequests += 1;
+    if (pageRequests === 1) {
+      hanging.push(res);
+      firstRequestSeen();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+  const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
+  const { key, organization } = await createApiKey(store(), 'acme');
+  const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+    env: {
+      ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
+      QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+  return {
+    baseUrl,
+    api,
+    key,
+    repositoryId,
+    firstRequest,
+    pageRequests: () => pageRequests,
+    orders: () => orders,
+    async killWorker() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async rescue(jobId) {
+      rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
+      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+      return (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
+    },
+    async close() {
+      child.kill('SIGKILL');
+      for (const res of hanging) res.destroy();
+      await rescuer?.stop();
+      await api.close();
+      target.closeAllConnections();
+      target.close();
+    },
+  };
+}
+
 describe('QA-run workflow resumed after its worker died', () => {
   const artifactsDir = mkdtempSync(join(tmpdir(), 'qa-resume-artifacts-'));
   afterAll(() => rmSync(artifactsDir, { recursive: true, force: true }));
   const store = useTestStore('mysql');
 
   it('is finished by another worker, and every event is written once', async () => {
-    // The first page request never gets an answer (the worker is killed while it waits); later ones do.
-    let requests = 0;
-    const hanging: ServerResponse[] = [];
-    let firstRequestSeen!: () => void;
-    const firstRequest = new Promise<void>((resolve) => (firstRequestSeen = resolve));
-    const target = createServer((req, res) => {
-      if (req.url !== '/') return void res.writeHead(404).end();
-      requests += 1;
-      if (requests === 1) {
-        hanging.push(res);
-        firstRequestSeen();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Shop</title><main><h1>Plans</h1></main></html>');
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
-    const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
-
-    const { key, organization } = await createApiKey(store(), 'acme');
-    const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
-
-    // The real `qa worker` process on the same database and artifacts folder.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
-      env: {
-        ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
-        QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
-      },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    const scene = await startScene(store, artifactsDir, '<!doctype html><html lang="en"><title>Shop</title><main><h1>Plans</h1></main></html>');
     try {
-      const created = await callApi(api.base, 'POST', '/api/jobs', {
-        projectId: repositoryId, naturalLanguageTask: 'Open the home page', baseUrl, trigger: 'cli',
-      }, key);
+      const created = await callApi(scene.api.base, 'POST', '/api/jobs', {
+        projectId: scene.repositoryId, naturalLanguageTask: 'Open the home page', baseUrl: scene.baseUrl, trigger: 'cli',
+      }, scene.key);
       expect(created.status).toBe(202);
       const jobId = created.body.jobId as string;
-      await firstRequest;
-      child.kill('SIGKILL');
-      await exited;
+      await scene.firstRequest;
+      await scene.killWorker();
 
-      // Another worker takes the run over once the dead one's lock has expired.
-      rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
-      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
-      const events = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
+      const events = await scene.rescue(jobId);
 
       // The dead worker's step.started stays (it happened); the new attempt runs the plan again in a new browser
       // context (a page cannot be resumed) and says so; nothing is written twice.
@@ -77,86 +125,43 @@ describe('QA-run workflow resumed after its worker died', () => {
       expect(events[3]!.data).toMatchObject({ index: 0, attempt: 1 });
       expect(events[4]!.data).toEqual({ attempt: 2 });
       expect(events[5]!.data).toMatchObject({ index: 0, attempt: 2 });
-      const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+      const view = await callApi(scene.api.base, 'GET', `/api/jobs/${jobId}`, undefined, scene.key);
       expect(view.body.job.status).toBe('passed');
       expect((view.body.artifacts as { kind: string }[]).map((artifact) => artifact.kind)).toEqual(['screenshot', 'trace']);
-      expect(requests).toBe(2);
+      expect(scene.pageRequests()).toBe(2);
     } finally {
-      child.kill('SIGKILL');
-      for (const res of hanging) res.destroy();
-      await rescuer?.stop();
-      await api.close();
-      target.closeAllConnections();
-      target.close();
+      await scene.close();
     }
   });
 
   it('is not repeated when the check may cause a real side effect the answers allowed', async () => {
-    // As above, but the page has a "Place order" button and the task clicks it, allowed by an answer.
-    let pageRequests = 0;
-    let orders = 0;
-    const hanging: ServerResponse[] = [];
-    let firstRequestSeen!: () => void;
-    const firstRequest = new Promise<void>((resolve) => (firstRequestSeen = resolve));
-    const target = createServer((req, res) => {
-      if (req.url === '/order') {
-        orders += 1;
-        return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Ordered</title><main><h1>Thanks</h1></main></html>');
-      }
-      if (req.url !== '/') return void res.writeHead(404).end();
-      pageRequests += 1;
-      if (pageRequests === 1) {
-        hanging.push(res);
-        firstRequestSeen();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Shop</title><main><form action="/order"><button>Place order</button></form></main></html>');
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
-    const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
-    const { key, organization } = await createApiKey(store(), 'acme');
-    const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
-
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
-      env: {
-        ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
-        QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
-      },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    let rescuer: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    const scene = await startScene(
+      store,
+      artifactsDir,
+      '<!doctype html><html lang="en"><title>Shop</title><main><form action="/order"><button>Place order</button></form></main></html>',
+    );
     try {
-      const asked = await callApi(api.base, 'POST', '/api/jobs', {
-        projectId: repositoryId, naturalLanguageTask: 'Open the home page and click the "Place order" button', baseUrl, trigger: 'cli',
-      }, key);
+      const asked = await callApi(scene.api.base, 'POST', '/api/jobs', {
+        projectId: scene.repositoryId, naturalLanguageTask: 'Open the home page and click the "Place order" button', baseUrl: scene.baseUrl, trigger: 'cli',
+      }, scene.key);
       expect(asked.body.status).toBe('review_required');
-      const answered = await callApi(api.base, 'POST', `/api/jobs/${asked.body.jobId as string}/clarifications`, { answers: ['Yes, place it'] }, key);
+      const answered = await callApi(scene.api.base, 'POST', `/api/jobs/${asked.body.jobId as string}/clarifications`, { answers: ['Yes, place it'] }, scene.key);
       expect(answered.status).toBe(202);
       const jobId = answered.body.jobId as string;
-      await firstRequest;
-      child.kill('SIGKILL');
-      await exited;
+      await scene.firstRequest;
+      await scene.killWorker();
 
-      rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
-      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
-      const events = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+      const events = await scene.rescue(jobId);
 
       expect(events.map((event) => event.type)).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'job.resumed', 'job.errored']);
       expect(events.at(-1)!.data.reason).toMatch(/^The run stopped after step 1 \(Go to \/\) had started, and this check may cause a real side effect .*start a new job to run it again$/);
-      const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+      const view = await callApi(scene.api.base, 'GET', `/api/jobs/${jobId}`, undefined, scene.key);
       expect(view.body.job.status).toBe('errored');
       // The rescuer opened no page and placed no order.
-      expect(pageRequests).toBe(1);
-      expect(orders).toBe(0);
+      expect(scene.pageRequests()).toBe(1);
+      expect(scene.orders()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
-      for (const res of hanging) res.destroy();
-      await rescuer?.stop();
-      await api.close();
-      target.closeAllConnections();
-      target.close();
+      await scene.close();
     }
   });
 });
