@@ -120,7 +120,9 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   function connect(wsEndpoint: string): Promise<Browser> {
     const shown = endpointForLogs(wsEndpoint);
     return chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS }).catch((error: unknown) => {
-      logger.error({ err: error, endpoint: shown }, 'could not connect to the remote browser');
+      // Playwright's message quotes the endpoint in its call log, credentials and all: every ws URL is cut to its host.
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/(wss?:\/\/)(?:[^\s/?#@]*@)?([^\s/?#]+)\S*/gi, '$1$2');
+      logger.error({ reason, endpoint: shown }, 'could not connect to the remote browser');
       throw operationalError('browser.unavailable', `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
     });
   }

@@ -4,6 +4,7 @@ import { CHROMIUM_ARGS, createBrowserPool, type BrowserPool } from '../../../src
 import { createHostAllowlist } from '../../../src/browser/host-allowlist.js';
 import { isAppError } from '../../../src/core/errors.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
+import { createLogger } from '../../../src/logger.js';
 import { silentLogger } from '../../support/logger.js';
 import { freePort } from '../../support/qa-cli.js';
 
@@ -111,15 +112,21 @@ describe('browser pool', () => {
 
     it('never launches a local browser when the endpoint cannot be reached, and names only its host', async () => {
       const nobody = await freePort();
+      const lines: string[] = [];
       const pool = createBrowserPool(
         { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000, wsEndpoint: `ws://user:hunter2@127.0.0.1:${nobody}/secret-token?key=abc` },
-        silentLogger(),
+        createLogger({ level: 'info', format: 'json' }, { write: (line: string) => void lines.push(line) }),
       );
       try {
         expect(await failure(pool, demo.url)).toEqual({
           code: 'browser.unavailable',
           message: `The remote browser at ws://127.0.0.1:${nobody} (BROWSER_WS_ENDPOINT) could not be reached`,
         });
+        // The log says what went wrong, with the host only: Playwright's own message quotes the whole endpoint.
+        const logged = lines.join('');
+        expect(logged).toContain('could not connect to the remote browser');
+        expect(logged).toContain(`ws://127.0.0.1:${nobody}`);
+        for (const credential of ['hunter2', 'secret-token', 'key=abc']) expect(logged).not.toContain(credential);
       } finally {
         await pool.close();
       }
