@@ -26,10 +26,10 @@ import { FEED_TICK_MS } from '../src/jobs/event-feed.js';
 import { appendJobEvent } from '../src/jobs/job-events.js';
 import { createLogger } from '../src/logger.js';
 import { createApiKey } from '../src/store/api-keys.js';
-import { ConnectedRepository } from '../src/store/entities/connected-repository.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
 import { openStore } from '../src/store/open-store.js';
 import { freshBenchDatabase } from './support/database.js';
+import { insertRepository } from '../test/support/check-fixtures.js';
 import { startBareExpress, startServiceApi, type BenchApi } from './support/api-app.js';
 import { intFromEnv } from './support/config.js';
 import { callOnce, follow, loadElsewhere, type Call, type Follower, type LoadResult } from './support/http-load.js';
@@ -76,22 +76,8 @@ interface Fixture {
 
 async function fixture(dataSource: DataSource): Promise<Fixture> {
   const { key, organization } = await createApiKey(dataSource, 'bench');
-  const repositoryId = randomUUID();
-  await dataSource.getRepository(ConnectedRepository).insert({
-    id: repositoryId,
-    organizationId: organization.id,
-    provider: 'codehost',
-    providerInstallationId: '1',
-    owner: 'bench',
-    name: 'shop',
-    defaultBranch: 'main',
-    cloneUrl: 'https://code.example/bench/shop.git',
-    baseUrl: 'https://shop.example',
-    networkAllowlist: [],
-    testValueSecretRefs: {},
-    evidenceProbeRefs: {},
-    revision: null,
-  });
+  const repositoryId = await insertRepository(dataSource, organization.id);
+
   return { key, repositoryId };
 }
 

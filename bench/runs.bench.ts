@@ -26,7 +26,6 @@
  * mysql://root@127.0.0.1:3306/qa_bench_runs) is dropped and created again, so its name must contain "bench".
  * BENCH_LEVELS (1,2,4) picks the concurrency levels.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -34,12 +33,12 @@ import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { createApiKey } from '../src/store/api-keys.js';
-import { ConnectedRepository } from '../src/store/entities/connected-repository.entity.js';
 import { JobEvent } from '../src/store/entities/job-event.entity.js';
 import { Finding } from '../src/store/entities/finding.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
 import { openStore } from '../src/store/open-store.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../test/fixtures/demo-app/index.js';
+import { insertRepository } from '../test/support/check-fixtures.js';
 import { freshBenchDatabase } from './support/database.js';
 import { intFromEnv } from './support/config.js';
 import { cpuBetween, sampleCpu, type CpuUse } from './support/cpu.js';
@@ -356,22 +355,11 @@ const dataSource = await openStore(benchConfig(1, artifactsDir), logger);
 const demo = await startDemoApp();
 try {
   const { organization } = await createApiKey(dataSource, 'bench');
-  const repositoryId = randomUUID();
-  await dataSource.getRepository(ConnectedRepository).insert({
-    id: repositoryId,
-    organizationId: organization.id,
-    provider: 'codehost',
-    providerInstallationId: '1',
-    owner: 'bench',
-    name: 'shop',
-    defaultBranch: 'main',
-    cloneUrl: 'https://code.example/bench/shop.git',
+  const repositoryId = await insertRepository(dataSource, organization.id, {
     baseUrl: demo.url,
-    networkAllowlist: [],
     testValueSecretRefs: { demoEmail: 'QA_BENCH_DEMO_EMAIL', demoPassword: 'QA_BENCH_DEMO_PASSWORD' },
-    evidenceProbeRefs: {},
-    revision: null,
   });
+
   const setup: Setup = { organizationId: organization.id, repositoryId, demo };
   const finishes = new Finishes(dataSource);
   console.log('measuring…');

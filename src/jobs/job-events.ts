@@ -51,18 +51,3 @@ export async function appendJobEvent(
   await manager.insert(JobEvent, event);
   return Object.assign(new JobEvent(), event);
 }
-
-/**
- * The first events of a job inserted in the same transaction, at indexes 0, 1, … in one statement. No other
- * transaction can see the job yet, so none can have written its events: there is no next index to look up.
- */
-export async function appendFirstJobEvents(
-  manager: EntityManager,
-  jobId: string,
-  events: { type: JobEventType; data: Record<string, unknown> }[],
-  at: Date = new Date(),
-): Promise<JobEvent[]> {
-  const rows = events.map(({ type, data }, seq) => Object.assign(new JobEvent(), { jobId, seq, type, at, data }));
-  await manager.insert(JobEvent, rows);
-  return rows;
-}

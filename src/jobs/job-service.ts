@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
+import { In, MoreThan, type DataSource } from 'typeorm';
 import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
@@ -14,7 +14,7 @@ import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { readJobContext, type JobContext } from '../store/job-context.js';
 import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
-import { appendFirstJobEvents, appendJobEvent } from './job-events.js';
+import { appendJobEvent, type JobEventType } from './job-events.js';
 import { isFinishedStatus } from './job-progress.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
@@ -100,7 +100,12 @@ function jobRow(organizationId: string, input: CreateJobInput, parentJobId: stri
   };
 }
 
-function callEvents(calls: PlannerCall[]): { type: 'planner.called'; data: Record<string, unknown> }[] {
+interface FirstEvent {
+  type: JobEventType;
+  data: Record<string, unknown>;
+}
+
+function callEvents(calls: PlannerCall[]): FirstEvent[] {
   return calls.map((call) => ({ type: 'planner.called', data: { ...call } }));
 }
 
@@ -137,22 +142,16 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
 
   async function recordPlannerFailure(organizationId: string, input: CreateJobInput, failure: PlannerFailure, parentJobId: string | null): Promise<string> {
     const jobId = randomUUID();
-    await dataSource.transaction(async (manager: EntityManager) => {
-      await manager.insert(Job, {
-        ...jobRow(organizationId, input, parentJobId),
-        id: jobId,
-        checkId: null,
-        status: 'errored',
-        resolution: null,
-        plan: null,
-        finishedAt: new Date(),
-      });
-      await appendFirstJobEvents(manager, jobId, [
-        { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
-        ...callEvents(failure.calls),
-        { type: 'job.errored', data: { reason: `planner failed: ${failure.reason}` } },
-      ]);
-    });
+    await writes.commit(
+      newJob(
+        { ...jobRow(organizationId, input, parentJobId), id: jobId, checkId: null, status: 'errored', resolution: null, plan: null, finishedAt: new Date() },
+        [
+          { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+          ...callEvents(failure.calls),
+          { type: 'job.errored', data: { reason: `planner failed: ${failure.reason}` } },
+        ],
+      ),
+    );
     return jobId;
   }
 
@@ -187,7 +186,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     const run = resolution ? undefined : await stageRun(jobId);
     if (run) statements.push(run.statement);
     statements.push(
-      insertRows(dataSource, Job, [
+      ...newJob(
         {
           ...jobRow(organizationId, input, parentJobId),
           id: jobId,
@@ -197,21 +196,31 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
           plan: interpretation?.kind === 'runnable' ? interpretation.plan : null,
           workflowId: run?.workflowId ?? null,
         },
-      ]),
+        [
+          { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
+          ...callEvents(interpretation?.calls ?? []),
+          // `job.queued` is written here, not after the enqueue: once committed, the worker may already be appending
+          // `job.started`, and two writers would race for the next index.
+          resolution ? { type: 'job.review_required', data: { ...resolution } } : { type: 'job.queued', data: {} },
+        ],
+      ),
     );
-    const at = new Date();
-    const events = [
-      { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
-      ...callEvents(interpretation?.calls ?? []),
-      // `job.queued` is written here, not after the enqueue: once committed, the worker may already be appending
-      // `job.started`, and two writers would race for the next index.
-      resolution ? { type: 'job.review_required', data: { ...resolution } } : { type: 'job.queued', data: {} },
-    ];
-    statements.push(insertRows(dataSource, JobEvent, events.map(({ type, data }, seq) => ({ jobId, seq, type, at, data }))));
     await writes.commit(statements);
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
     await run!.announce();
     return { kind: 'runnable', jobId, workflowId: run!.workflowId, checkId: checkId!, parentJobId };
+  }
+
+  /**
+   * A new job's row and its first events at indexes 0, 1, …: no other transaction can see the job yet, so none can
+   * have written events for it, and there is no next index to look up.
+   */
+  function newJob(row: Partial<Job> & { id: string }, events: FirstEvent[]): Statement[] {
+    const at = new Date();
+    return [
+      insertRows(dataSource, Job, [row]),
+      insertRows(dataSource, JobEvent, events.map(({ type, data }, seq) => ({ jobId: row.id, seq, type, at, data }))),
+    ];
   }
 
   /** The workflow's queue job, to be written in the job's transaction; a queue that refuses it writes nothing (503). */

@@ -41,6 +41,31 @@ describe('accessibility audit with axe on the demo shop', () => {
     await context.close();
   });
 
+  /**
+   * The page leaves for /pricing as soon as axe's `method` starts analysing it, and that call never ends on its own
+   * (axe's `run` in legacy mode, `runPartial` otherwise). Patched on read: axe fills in its API after assigning
+   * window.axe. (Page scripts are strings here: the test project has no DOM typings.)
+   */
+  const leaveWhenAxeCalls = (method: 'run' | 'runPartial') =>
+    page.evaluate(`{
+      let injected;
+      Object.defineProperty(window, 'axe', {
+        configurable: true,
+        get: () => {
+          if (injected) {
+            injected.${method} = () => {
+              window.location.assign('/pricing');
+              return new Promise(() => undefined);
+            };
+          }
+          return injected;
+        },
+        set: (axe) => {
+          injected = axe;
+        },
+      });
+    }`);
+
   const open = async (path: string) => {
     await page.goto(`${demo.url}${path}`);
   };
@@ -136,24 +161,7 @@ describe('accessibility audit with axe on the demo shop', () => {
   it('in legacy mode returns nothing and says why when the page navigates away mid-audit', async () => {
     const legacy = createAccessibilityAudit({ crossOriginFrames: false });
     await open('/a11y');
-    await page.evaluate(`{
-      let injected;
-      Object.defineProperty(window, 'axe', {
-        configurable: true,
-        get: () => {
-          if (injected) {
-            injected.run = () => {
-              window.location.assign('/pricing');
-              return new Promise(() => undefined);
-            };
-          }
-          return injected;
-        },
-        set: (axe) => {
-          injected = axe;
-        },
-      });
-    }`);
+    await leaveWhenAxeCalls('run');
     expect(await legacy.audit(page, 5)).toEqual([]);
     expect(legacy.lastError).toMatchObject({ kind: 'operational', code: 'accessibility.audit_failed', details: { path: '/a11y' } });
     expect(legacy.auditedPages()).toEqual([]);
@@ -186,27 +194,7 @@ describe('accessibility audit with axe on the demo shop', () => {
 
   it('returns nothing and says why when the page navigates away mid-audit, then audits the next page', async () => {
     await open('/a11y');
-    // The page leaves as soon as axe starts analysing it, and axe's run never ends on its own.
-    // (Page scripts are strings here: the test project has no DOM typings.)
-    await page.evaluate(`{
-      let injected;
-      Object.defineProperty(window, 'axe', {
-        configurable: true,
-        // Patched on read: axe fills in its API after assigning window.axe.
-        get: () => {
-          if (injected) {
-            injected.runPartial = () => {
-              window.location.assign('/pricing');
-              return new Promise(() => undefined);
-            };
-          }
-          return injected;
-        },
-        set: (axe) => {
-          injected = axe;
-        },
-      });
-    }`);
+    await leaveWhenAxeCalls('runPartial');
     expect(await audit.audit(page, 5)).toEqual([]);
     expect(audit.lastError).toMatchObject({ kind: 'operational', code: 'accessibility.audit_failed', details: { path: '/a11y' } });
     expect(audit.lastError?.message).toMatch(/^The accessibility audit of \/a11y could not run \(.+\), so that page was not checked/);
