@@ -39,7 +39,10 @@ export const CHROMIUM_ARGS = [
   // SpareRendererForSitePerProcess: Chromium starts a spare renderer process for each context's next cross-site
   // navigation; every run has a context of its own and stays on its site, so the spare was started and thrown away
   // with every run (about 0.1 s of CPU each, a third of the renderers).
-  '--disable-features=AutofillServerCommunication,SpareRendererForSitePerProcess',
+  // WebUIOmniboxPopup, WebUIOmniboxAimPopup: headless Chromium still builds a window per context, and its address
+  // bar's popup is a web page (chrome://omnibox-popup.top-chrome) in a renderer of its own, one per context, that
+  // follows every navigation. Nobody sees it; without it a run costs the machine about 40 % less CPU.
+  '--disable-features=AutofillServerCommunication,SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ];
 
 /** How long `chromium.connect` may take to reach a remote browser before the run fails as `browser.unavailable`. */

@@ -68,6 +68,24 @@ describe('browser pool', () => {
     }
   });
 
+  it('gives a context no pages but its own: not the address bar popup headless Chromium would keep per window', async () => {
+    const pool = createBrowserPool({ executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000 }, silentLogger());
+    try {
+      const session = await pool.openSession(createHostAllowlist(demo.url, []));
+      await session.page.goto(`${demo.url}/`);
+      const cdp = await session.context.browser()!.newBrowserCDPSession();
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      await cdp.detach();
+      // Each context's window would have its omnibox popup (chrome://omnibox-popup.top-chrome) loaded in a
+      // renderer process of its own; CHROMIUM_ARGS turns that off. The pool's spare context has its blank page.
+      expect(targetInfos.filter((target) => target.type !== 'page')).toEqual([]);
+      expect(targetInfos.map((target) => target.url).sort()).toEqual(['about:blank', `${demo.url}/`]);
+      await session.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
   describe('with a remote browser (BROWSER_WS_ENDPOINT)', () => {
     let server: BrowserServer | undefined;
     let port: number;
