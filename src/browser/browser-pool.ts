@@ -23,6 +23,45 @@ export interface BrowserConfig {
   readonly egressProxyHost?: string;
 }
 
+/**
+ * Features Playwright 1.65 turns off in the browsers it launches (its chromiumSwitches.ts). Chromium reads only the
+ * last `--disable-features` switch on its command line, so CHROMIUM_ARGS, which comes after Playwright's, must name
+ * them again or they would be on (a test compares this list with what Playwright passes).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/** Features the service turns off as well. */
+export const SERVICE_DISABLED_FEATURES = [
+  // Chromium's own calls home when a form is filled (autofill field types from content-autofill.googleapis.com)
+  // would go through the run's egress proxy and show up as blocked requests.
+  'AutofillServerCommunication',
+  // Chromium starts a spare renderer process for each context's next cross-site navigation; every run has a context
+  // of its own and stays on its site, so the spare was started and thrown away with every run (about 0.1 s of CPU).
+  'SpareRendererForSitePerProcess',
+  // Headless Chromium still builds a window per context, and that window's address-bar popup is a web page
+  // (chrome://omnibox-popup.top-chrome) in a renderer process of its own that follows every navigation. Nobody sees
+  // it; without it a run costs the machine about 40 % less CPU.
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 /** Flags for Chromium as root in a container with a closed network (STACK.md): without the background ones it keeps dialling out. */
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -34,15 +73,7 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
-  // AutofillServerCommunication: Chromium's own calls home when a form is filled (autofill field types from
-  // content-autofill.googleapis.com) would go through the run's egress proxy and show up as blocked requests.
-  // SpareRendererForSitePerProcess: Chromium starts a spare renderer process for each context's next cross-site
-  // navigation; every run has a context of its own and stays on its site, so the spare was started and thrown away
-  // with every run (about 0.1 s of CPU each, a third of the renderers).
-  // WebUIOmniboxPopup, WebUIOmniboxAimPopup: headless Chromium still builds a window per context, and its address
-  // bar's popup is a web page (chrome://omnibox-popup.top-chrome) in a renderer of its own, one per context, that
-  // follows every navigation. Nobody sees it; without it a run costs the machine about 40 % less CPU.
-  '--disable-features=AutofillServerCommunication,SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...SERVICE_DISABLED_FEATURES].join(',')}`,
 ];
 
 /** How long `chromium.connect` may take to reach a remote browser before the run fails as `browser.unavailable`. */

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type BrowserServer } from 'playwright';
-import { CHROMIUM_ARGS, createBrowserPool, type BrowserPool } from '../../../src/browser/browser-pool.js';
+import { CHROMIUM_ARGS, createBrowserPool, PLAYWRIGHT_DISABLED_FEATURES, SERVICE_DISABLED_FEATURES, type BrowserPool } from '../../../src/browser/browser-pool.js';
 import { createHostAllowlist } from '../../../src/browser/host-allowlist.js';
 import { isAppError } from '../../../src/core/errors.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
@@ -84,6 +85,25 @@ describe('browser pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('keeps off every feature Playwright turns off: Chromium takes only the last --disable-features switch', async () => {
+    const featuresOf = (args: readonly string[]) =>
+      args.filter((arg) => arg.startsWith('--disable-features=')).map((arg) => arg.slice('--disable-features='.length).split(','));
+    // What Playwright passes by itself, read off the command line of a browser it launched.
+    const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+    let playwrights: string[][];
+    try {
+      playwrights = featuresOf(readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0'));
+    } finally {
+      await server.close();
+    }
+    expect(playwrights).toHaveLength(1);
+    expect(playwrights[0]).toContain('PaintHolding');
+    const ours = featuresOf(CHROMIUM_ARGS);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toEqual(expect.arrayContaining([...playwrights[0]!, ...SERVICE_DISABLED_FEATURES]));
+    expect(ours[0]).toEqual([...PLAYWRIGHT_DISABLED_FEATURES, ...SERVICE_DISABLED_FEATURES]);
   });
 
   describe('with a remote browser (BROWSER_WS_ENDPOINT)', () => {
