@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright';
+import type { CDPSession, Page } from 'playwright';
 import { AppError } from '../core/errors.js';
 import { boundedText, type FindingDraft, type FindingSeverity } from '../core/findings.js';
 import { accessibilityFindings, type AuditedPage, type AxeViolation } from './accessibility-findings.js';
@@ -128,9 +128,58 @@ const LEGACY_CONFIGURE = `;axe.configure({ allowedOrigins: ['<same_origin>'], br
 const FRAME_INJECT_MS = 1_000;
 
 /**
- * axe's legacy mode in one evaluate per frame: axe and its configuration into every child frame (a frame that
- * fails or is slow is skipped, as @axe-core/playwright does; axe's messenger then times out on it), then axe, its
- * configuration and `axe.run` in the top document at once. The same run as `AxeBuilder#setLegacyMode().analyze()`.
+ * `axe.run` on the top document with only the rules that can report a serious or critical violation: a rule's
+ * impact is the highest of its own and its checks' (axe's rule and check metadata), and nothing below serious is
+ * reported (accessibility-findings.ts), so the other rules' work would be thrown away. axe runs rules listed in
+ * `runOnly` even when they are off by default, so those stay out. Should axe's internals ever look different, every
+ * rule runs, as `axe.run` would choose them.
+ */
+const RUN_REPORTED_RULES = `(() => {
+  const reported = { serious: true, critical: true };
+  let rules;
+  try {
+    const audit = axe._audit;
+    const impactOf = (check) => (audit.data.checks[typeof check === 'string' ? check : check.id] || {}).impact;
+    rules = audit.rules
+      .filter((rule) => rule.enabled !== false && (reported[rule.impact] || [...rule.any, ...rule.all, ...rule.none].some((check) => reported[impactOf(check)])))
+      .map((rule) => rule.id);
+  } catch {
+    rules = undefined;
+  }
+  const options = rules && rules.length > 0 ? { ...${JSON.stringify(RUN_OPTIONS)}, runOnly: { type: 'rule', values: rules } } : ${JSON.stringify(RUN_OPTIONS)};
+  return axe.run(document, options).then((results) => ({ violations: results.violations }), (error) => ({ error: String((error && error.message) || error) }));
+})()`;
+
+/** The DevTools session through which axe's source reaches a page, one per page, made on its first audit. */
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
+function sessionOf(page: Page): Promise<CDPSession> {
+  let session = sessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page);
+    sessions.set(page, session);
+    session.catch(() => sessions.delete(page));
+  }
+  return session;
+}
+
+/**
+ * Evaluates axe's source in the page's top document through a DevTools session of its own rather than
+ * `page.evaluate`: Playwright's trace records every `evaluate` with its expression, so each audit would add a
+ * 0.65 MB copy of axe to the trace, and the trace's writing, zipping and scrubbing would handle it (about 0.2 s of a
+ * six-step run). The run itself (`RUN_REPORTED_RULES`) stays a traced action.
+ */
+async function injectIntoTopDocument(page: Page, source: string): Promise<void> {
+  const session = await sessionOf(page);
+  const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: `${source}\n${LEGACY_CONFIGURE}\nvoid 0;`, returnByValue: true });
+  if (exceptionDetails) throw new Error(`axe could not be loaded into the page: ${exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text}`);
+}
+
+/**
+ * axe's legacy mode: axe and its configuration into every child frame (a frame that fails or is slow is skipped, as
+ * @axe-core/playwright does; axe's messenger then times out on it), then into the top document, then `axe.run` there
+ * with the rules that can report what is kept. The same audit as `AxeBuilder#setLegacyMode().analyze()`, in one
+ * evaluate per frame and one traced call.
  */
 async function analyzeLegacy(page: Page, source: string): Promise<AxeViolation[]> {
   for (const frame of page.frames()) {
@@ -140,10 +189,8 @@ async function analyzeLegacy(page: Page, source: string): Promise<AxeViolation[]
     await Promise.race([frame.evaluate(`${source}\n${LEGACY_CONFIGURE}\nvoid 0;`).catch(() => undefined), slow]);
     clearTimeout(timer);
   }
-  const outcome = (await page.evaluate(
-    `${source}\n${LEGACY_CONFIGURE}\naxe.run(document, ${JSON.stringify(RUN_OPTIONS)})` +
-      `.then((results) => ({ violations: results.violations }), (error) => ({ error: String((error && error.message) || error) }));`,
-  )) as { violations: AxeViolation[] } | { error: string };
+  await injectIntoTopDocument(page, source);
+  const outcome = (await page.evaluate(RUN_REPORTED_RULES)) as { violations: AxeViolation[] } | { error: string };
   if ('error' in outcome) throw new Error(outcome.error);
   return outcome.violations;
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { createAccessibilityAudit, type AccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { verdictOf } from '../../../src/core/findings.js';
@@ -142,6 +143,57 @@ describe('accessibility audit with axe on the demo shop', () => {
     await open('/a11y');
     expect((await legacy.audit(page, null)).map((finding) => finding.title)).toEqual(A11Y_TITLES);
     expect(legacy.lastError).toBeUndefined();
+  });
+
+  it('in legacy mode runs only the rules that can report serious or critical, and reports what a full axe run reports at those', async () => {
+    // Beside the shop's pages, one with problems of every impact: an empty heading (a minor rule whose checks can be
+    // serious), headings out of order and content outside landmarks (moderate), a link without a name (serious).
+    const mixed =
+      '<!doctype html><html lang="en"><head><title>Mixed</title></head><body><div><h1>Mixed</h1><h4>Skipped</h4><h2></h2>' +
+      '<a href="/pricing"></a><p>Outside any landmark</p></div></body></html>';
+    await page.route(`${demo.url}/mixed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: mixed }));
+    let belowSerious = 0;
+    for (const path of ['/', '/login', '/pricing', '/a11y', '/mixed']) {
+      await open(path);
+      const full = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+      belowSerious += full.violations.filter((violation) => violation.impact === 'minor' || violation.impact === 'moderate').length;
+      const expected = full.violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `Accessibility (${violation.impact}): ${violation.help} on ${path}`);
+      const legacy = createAccessibilityAudit({ crossOriginFrames: false });
+      const titles = (await legacy.audit(page, null)).map((finding) => finding.title);
+      expect(legacy.lastError).toBeUndefined();
+      expect(titles.sort()).toEqual(expected.sort());
+    }
+    // Otherwise the comparison would not tell a filtered run from a full one.
+    expect(belowSerious).toBeGreaterThan(0);
+
+    // The rules the audit asked for: patched on read, as leaveWhenAxeCalls does.
+    await page.evaluate(`{
+      let injected;
+      Object.defineProperty(window, 'axe', {
+        configurable: true,
+        get: () => {
+          if (injected && !injected.recorded) {
+            const run = injected.run;
+            injected.recorded = true;
+            injected.run = (context, options) => {
+              window.askedFor = options.runOnly;
+              return run.call(injected, context, options);
+            };
+          }
+          return injected;
+        },
+        set: (axe) => {
+          injected = axe;
+        },
+      });
+    }`);
+    await createAccessibilityAudit({ crossOriginFrames: false }).audit(page, null);
+    const askedFor = (await page.evaluate('window.askedFor')) as { type: string; values: string[] };
+    expect(askedFor.type).toBe('rule');
+    expect(askedFor.values).toEqual(expect.arrayContaining(['image-alt', 'label', 'color-contrast', 'link-name', 'empty-heading']));
+    for (const moderate of ['region', 'heading-order', 'landmark-one-main', 'page-has-heading-one']) expect(askedFor.values).not.toContain(moderate);
   });
 
   it('in legacy mode (one evaluate per frame) audits same-origin frames and pages whose policy forbids scripts', async () => {
