@@ -17,7 +17,11 @@
  *    BENCH_BATCH (16) replays created at once; jobs/min from the first create to the last finish, and the ratio to
  *    concurrency 1.
  *
- * Both also give CPU time from /proc (bench/support/cpu.ts): this process with its browser, the database server, and
+ * 3. Baseline: the same six steps done by bare Playwright in the same browser (bench/support/bare-playwright.ts), a new
+ *    context per job, at the same levels (BENCH_BARE_ROUNDS (3) rounds, the median): how much concurrency adds when
+ *    nothing but the browser works, which bounds what it can add to the service's runs on this machine.
+ *
+ * All give CPU time from /proc (bench/support/cpu.ts): this process with its browser, the database server, and
  * the rest of the machine meanwhile (other people's work on a shared machine). The cores one job keeps busy at
  * concurrency 1 bound what concurrency can add on a machine with few cores: N cores / that.
  *
@@ -42,12 +46,14 @@ import { insertRepository } from '../test/support/check-fixtures.js';
 import { freshBenchDatabase } from './support/database.js';
 import { intFromEnv } from './support/config.js';
 import { cpuBetween, sampleCpu, type CpuUse } from './support/cpu.js';
+import { barePlaywrightThroughput, type BareLevel } from './support/bare-playwright.js';
 import { startBenchWorker, type BenchWorker } from './support/run-worker.js';
 import { fmt, percentile, table } from './support/stats.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/qa_bench_runs';
 const RUNS = intFromEnv('BENCH_RUNS', 20);
 const BATCH = intFromEnv('BENCH_BATCH', 16);
+const BARE_ROUNDS = intFromEnv('BENCH_BARE_ROUNDS', 3);
 const LEVELS = (process.env.BENCH_LEVELS || '1,2,4').split(',').map((level) => Number(level.trim()));
 const GOALS = { replayP50Ms: 1500, concurrency2Ratio: 1.7 };
 
@@ -268,7 +274,7 @@ function median(phases: Phases[], key: keyof Phases): string {
   return fmt(percentile(phases.map((phase) => phase[key]), 50), 0);
 }
 
-function report(latency: LatencyResult, throughput: ThroughputResult[], context: { version: string }): void {
+function report(latency: LatencyResult, throughput: ThroughputResult[], bare: BareLevel[], context: { version: string }): void {
   const row = (label: string, runs: Timed[]) => {
     const ms = runs.map((run) => run.ms);
     return [label, String(runs.length), fmt(percentile(ms, 50), 0), fmt(percentile(ms, 90), 0), fmt(percentile(ms, 100), 0)];
@@ -333,6 +339,26 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], context:
       [true, true, true, true, true, true, true, true, true, true],
     ),
   );
+  const bareBase = bare.find((level) => level.concurrency === 1);
+  console.log('');
+  console.log(`Baseline: the same 6 steps by bare Playwright in the same browser, a new context per job, nothing else (${BATCH} jobs per level, median of ${BARE_ROUNDS} rounds)`);
+  console.log(
+    table(
+      ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'cores busy'],
+      bare.map((level) => {
+        const service = throughput.find((one) => one.concurrency === level.concurrency);
+        return [
+          String(level.concurrency),
+          fmt(level.perMinute, 1),
+          bareBase ? fmt(level.perMinute / bareBase.perMinute, 2) : 'n/a',
+          service && base ? fmt(service.perMinute / base.perMinute, 2) : 'n/a',
+          fmt((level.cpu.tree / level.jobs) * 1000, 0),
+          fmt(level.cpu.tree / level.cpu.wallSeconds, 2),
+        ];
+      }),
+      [true, true, true, true, true, true],
+    ),
+  );
   const two = throughput.find((level) => level.concurrency === 2);
   const holds = (ok: boolean) => (ok ? 'HOLDS' : 'DOES NOT HOLD');
   const latencyOk = replayP50 < GOALS.replayP50Ms;
@@ -341,7 +367,11 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], context:
   console.log('');
   console.log('Goals:');
   console.log(`  replay p50 < ${GOALS.replayP50Ms} ms with a warm browser: ${holds(latencyOk)} (${fmt(replayP50, 0)} ms)`);
-  console.log(`  concurrency 2 >= ${GOALS.concurrency2Ratio}x concurrency 1 (${os.cpus().length} CPUs): ${holds(scaleOk)} (${fmt(scaleRatio, 2)}x)`);
+  const bareTwo = bare.find((level) => level.concurrency === 2);
+  const bareRatio = bareBase && bareTwo ? bareTwo.perMinute / bareBase.perMinute : Number.NaN;
+  console.log(
+    `  concurrency 2 >= ${GOALS.concurrency2Ratio}x concurrency 1 (${os.cpus().length} CPUs): ${holds(scaleOk)} (${fmt(scaleRatio, 2)}x; bare Playwright in the same browser: ${fmt(bareRatio, 2)}x)`,
+  );
   console.log(`  => ${latencyOk && scaleOk ? 'ALL GOALS HOLD' : 'NOT ALL GOALS HOLD'}`);
 }
 
@@ -369,7 +399,16 @@ try {
     throughput.push(await withWorker(benchConfig(level, artifactsDir), logger, dataSource, finishes, (worker) =>
       throughputLevel(worker, dataSource, finishes, setup, latency.checkId, level)));
   }
-  report(latency, throughput, { version });
+  console.log('  baseline: bare Playwright…');
+  const bare = await barePlaywrightThroughput({
+    executablePath: benchConfig(1, artifactsDir).browser.executablePath,
+    baseUrl: demo.url,
+    account: DEFAULT_ACCOUNT,
+    levels: LEVELS,
+    jobs: BATCH,
+    rounds: BARE_ROUNDS,
+  });
+  report(latency, throughput, bare, { version });
   console.log(`(run took ${fmt((performance.now() - began) / 1000, 0)} s)`);
 } finally {
   await demo.close();
