@@ -17,6 +17,8 @@
  *    BENCH_BATCH (16) replays created at once; jobs/min from the first create to the last finish, and the ratio to
  *    concurrency 1.
  *
+ *    Where `taskset` is there and the machine has 2 or more cores, concurrency 2 once more with the worker and its
+ *    browser pinned to one core (the database server is not): the ratio says how throughput grows with the cores.
  * 3. Baseline: the same six steps done by bare Playwright in the same browser (bench/support/bare-playwright.ts), a new
  *    context per job, at the same levels (BENCH_BARE_ROUNDS (3) rounds, the median): how much concurrency adds when
  *    nothing but the browser works, which bounds what it can add to the service's runs on this machine.
@@ -46,6 +48,7 @@ import { insertRepository } from '../test/support/check-fixtures.js';
 import { freshBenchDatabase } from './support/database.js';
 import { intFromEnv } from './support/config.js';
 import { cpuBetween, sampleCpu, type CpuUse } from './support/cpu.js';
+import { canPin, onCpus } from './support/affinity.js';
 import { barePlaywrightThroughput, type BareLevel } from './support/bare-playwright.js';
 import { startBenchWorker, type BenchWorker } from './support/run-worker.js';
 import { fmt, percentile, table } from './support/stats.js';
@@ -238,6 +241,8 @@ async function latencyPhase(worker: BenchWorker, dataSource: DataSource, finishe
 interface ThroughputResult {
   cpu: CpuUse;
   concurrency: number;
+  /** Set when the worker and its browser ran on one core only. */
+  oneCore?: boolean;
   jobs: number;
   seconds: number;
   perMinute: number;
@@ -245,7 +250,15 @@ interface ThroughputResult {
   max: number;
 }
 
-async function throughputLevel(worker: BenchWorker, dataSource: DataSource, finishes: Finishes, setup: Setup, checkId: string, concurrency: number): Promise<ThroughputResult> {
+async function throughputLevel(
+  worker: BenchWorker,
+  dataSource: DataSource,
+  finishes: Finishes,
+  setup: Setup,
+  checkId: string,
+  concurrency: number,
+  oneCore = false,
+): Promise<ThroughputResult> {
   // Warm: a browser, and as many contexts as will run at once.
   for (const warm of await Promise.all(Array.from({ length: concurrency }, () => runOne(worker, finishes, setup, checkId)))) await assertPassed(dataSource, warm);
   const before = sampleCpu();
@@ -257,13 +270,14 @@ async function throughputLevel(worker: BenchWorker, dataSource: DataSource, fini
   const result = {
     cpu,
     concurrency,
+    ...(oneCore ? { oneCore } : {}),
     jobs: BATCH,
     seconds,
     perMinute: (BATCH / seconds) * 60,
     p50: percentile(timed.map((one) => one.ms), 50),
     max: percentile(timed.map((one) => one.ms), 100),
   };
-  console.log(`  concurrency ${concurrency}: ${BATCH} replays in ${fmt(seconds, 2)} s, ${fmt(result.perMinute, 1)} jobs/min`);
+  console.log(`  concurrency ${concurrency}${oneCore ? ' on one core' : ''}: ${BATCH} replays in ${fmt(seconds, 2)} s, ${fmt(result.perMinute, 1)} jobs/min`);
   return result;
 }
 
@@ -319,13 +333,13 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
     ),
   );
   console.log('');
-  const base = throughput.find((level) => level.concurrency === 1);
+  const base = throughput.find((level) => level.concurrency === 1 && !level.oneCore);
   console.log(`Throughput: ${BATCH} replays created at once on one worker, fresh per level, warmed first`);
   console.log(
     table(
       ['concurrency', 'jobs', 'seconds', 'jobs/min', 'vs concurrency 1', 'job p50 ms', 'job max ms', 'CPU ms/job (ours+db)', 'cores busy (ours+db)', 'others, cores'],
       throughput.map((level) => [
-        String(level.concurrency),
+        `${level.concurrency}${level.oneCore ? ' (1 core)' : ''}`,
         String(level.jobs),
         fmt(level.seconds, 2),
         fmt(level.perMinute, 1),
@@ -346,7 +360,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
     table(
       ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'cores busy'],
       bare.map((level) => {
-        const service = throughput.find((one) => one.concurrency === level.concurrency);
+        const service = throughput.find((one) => one.concurrency === level.concurrency && !one.oneCore);
         return [
           String(level.concurrency),
           fmt(level.perMinute, 1),
@@ -359,7 +373,8 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
       [true, true, true, true, true, true],
     ),
   );
-  const two = throughput.find((level) => level.concurrency === 2);
+  const two = throughput.find((level) => level.concurrency === 2 && !level.oneCore);
+  const twoOnOneCore = throughput.find((level) => level.concurrency === 2 && level.oneCore);
   const holds = (ok: boolean) => (ok ? 'HOLDS' : 'DOES NOT HOLD');
   const latencyOk = replayP50 < GOALS.replayP50Ms;
   const scaleRatio = base && two ? two.perMinute / base.perMinute : Number.NaN;
@@ -372,6 +387,11 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   console.log(
     `  concurrency 2 >= ${GOALS.concurrency2Ratio}x concurrency 1 (${os.cpus().length} CPUs): ${holds(scaleOk)} (${fmt(scaleRatio, 2)}x; bare Playwright in the same browser: ${fmt(bareRatio, 2)}x)`,
   );
+  if (two && twoOnOneCore) {
+    console.log(
+      `  (throughput with the cores: concurrency 2 on ${os.cpus().length} cores is ${fmt(two.perMinute / twoOnOneCore.perMinute, 2)}x concurrency 2 on one core)`,
+    );
+  }
   console.log(`  => ${latencyOk && scaleOk ? 'ALL GOALS HOLD' : 'NOT ALL GOALS HOLD'}`);
 }
 
@@ -398,6 +418,11 @@ try {
   for (const level of LEVELS) {
     throughput.push(await withWorker(benchConfig(level, artifactsDir), logger, dataSource, finishes, (worker) =>
       throughputLevel(worker, dataSource, finishes, setup, latency.checkId, level)));
+  }
+  // The same level with the worker and its browser on one core: how much the machine's other cores add.
+  if (LEVELS.includes(2) && os.cpus().length >= 2 && canPin()) {
+    throughput.push(await onCpus('0', () => withWorker(benchConfig(2, artifactsDir), logger, dataSource, finishes, (worker) =>
+      throughputLevel(worker, dataSource, finishes, setup, latency.checkId, 2, true))));
   }
   console.log('  baseline: bare Playwright…');
   const bare = await barePlaywrightThroughput({
