@@ -69,13 +69,21 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     deps.eventsWritten();
   };
 
+  // A step's `step.started` is committed before it acts: a run resumed after a crash must see that the step may have
+  // happened. The first goes alone; each next one in the commit that ends the step before it (one commit a step).
+  const announce = (manager: EntityManager, index: number) => {
+    const { step } = input.steps[index]!;
+    return appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
+  };
+  if (input.steps.length > 0 && !input.stop.aborted) {
+    await commit(async (manager) => {
+      await announce(manager, 0);
+    });
+  }
+
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
-    // Committed before the step acts: a run resumed after a crash must see that this step may have happened.
-    await commit(async (manager) => {
-      await appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
-    });
     const started = performance.now();
     const result: StepResult & { evidence?: string } =
       step.action === 'probe'
@@ -118,6 +126,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed).
     const accessibility = step.action === 'probe' ? [] : scrubber.value(await input.accessibility.auditNewPage(session.page, index));
     const stored = await Promise.all(storing);
+    const next = result.status === 'passed' && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
     await commit(async (manager) => {
       await recordArtifacts(manager, stored);
       if (finding) await recordFindings(manager, job.organizationId, job.id, [finding], stored.map((artifact) => artifact.id));
@@ -129,6 +138,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message } : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
       }));
+      if (next !== undefined) await announce(manager, next);
     });
     if (finding) findings += 1;
     findings += accessibility.length;
