@@ -1,7 +1,8 @@
-import type { Locator, Page } from 'playwright';
+import type { Locator, Page, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { FindingKind } from '../core/findings.js';
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
+import { EGRESS_HEADER, EGRESS_REASON_HEADER } from './egress-proxy.js';
 import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
 
 export interface StepContext {
@@ -92,10 +93,16 @@ async function perform(
   switch (step.action) {
     case 'navigate': {
       const url = new URL(step.url, context.baseUrl).href;
+      let response: Response | null;
       try {
-        await page.goto(url, { waitUntil: 'load', timeout });
+        response = await page.goto(url, { waitUntil: 'load', timeout });
       } catch (error) {
         throw new StepFailure('navigation_failed', `Could not open ${url}: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`);
+      }
+      // The egress proxy's answer for a site it could not connect to is an empty 502. Full Chromium shows its error
+      // page for that and goto throws; headless shell shows the empty page. Either way the site was not reached.
+      if (response?.headers()[EGRESS_HEADER] === 'unreachable') {
+        throw new StepFailure('navigation_failed', `Could not open ${url}: could not connect (${response.headers()[EGRESS_REASON_HEADER] ?? 'connection failed'})`);
       }
       return;
     }

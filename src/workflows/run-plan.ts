@@ -123,8 +123,10 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             detail: boundedText(scrubber.text(result.message), FINDING_DETAIL_MAX),
           }
         : undefined;
-    // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed).
-    const accessibility = step.action === 'probe' ? [] : scrubber.value(await input.accessibility.auditNewPage(session.page, index));
+    // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed). Not after a
+    // navigation that failed: the page then shows the browser's error page, under the target's URL in headless shell.
+    const audited = step.action !== 'probe' && !(result.status === 'failed' && result.kind === 'navigation_failed');
+    const accessibility = audited ? scrubber.value(await input.accessibility.auditNewPage(session.page, index)) : [];
     const stored = await Promise.all(storing);
     const next = result.status === 'passed' && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
     await commit(async (manager) => {

@@ -10,6 +10,7 @@ import { createProbeClient } from '../../src/probes/probe-client.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type RetryPolicy } from '../../src/queue/index.js';
 import { workflowJobs } from '../../src/workflows/registry.js';
 import { silentLogger } from './logger.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../src/config.js';
 
 export interface TestWorker {
   queue: Queue;
@@ -46,7 +47,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
   const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: options.concurrency ?? 2 }, createNotificationChannel(undefined));
   const browsers = createBrowserPool(
     {
-      executablePath: options.executablePath ?? '/usr/bin/chromium',
+      executablePath: options.executablePath ?? DEFAULT_BROWSER_EXECUTABLE_PATH,
       navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000,
       wsEndpoint: options.wsEndpoint,
     },

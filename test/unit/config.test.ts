@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined },
       worker: { concurrency: 4, shutdownGraceMs: 30_000 },
       artifacts: { dir: './data/artifacts' },
-      browser: { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 30_000, stepTimeoutMs: 10_000, runTimeLimitMs: 600_000, wsEndpoint: undefined, egressProxyHost: '127.0.0.1' },
+      browser: { executablePath: '/usr/bin/chromium-headless-shell', navigationTimeoutMs: 30_000, stepTimeoutMs: 10_000, runTimeLimitMs: 600_000, wsEndpoint: undefined, egressProxyHost: '127.0.0.1' },
       repositories: { excludedOwners: [] },
       client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined },
       probes: { allowCidrs: [] },

@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createAccessibilityAudit, type AccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { verdictOf } from '../../../src/core/findings.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -26,7 +27,7 @@ describe('accessibility audit with axe on the demo shop', () => {
 
   beforeAll(async () => {
     demo = await startDemoApp();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser.close();

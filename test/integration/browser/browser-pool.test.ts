@@ -8,6 +8,7 @@ import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo
 import { createLogger } from '../../../src/logger.js';
 import { silentLogger } from '../../support/logger.js';
 import { freePort } from '../../support/qa-cli.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 /** A path no browser is at: a pool that tried to launch one would fail. */
 const NO_LOCAL_BROWSER = '/nonexistent/chromium';
@@ -43,7 +44,7 @@ describe('browser pool', () => {
   });
 
   it('gives every session a context of its own with its own allowlist, also one made ahead of its run', async () => {
-    const pool = createBrowserPool({ executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000 }, silentLogger());
+    const pool = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
     try {
       const first = await pool.openSession(createHostAllowlist(demo.url, []));
       await signIn(first.page, demo.url);
@@ -70,7 +71,7 @@ describe('browser pool', () => {
   });
 
   it('gives a context no pages but its own: not the address bar popup headless Chromium would keep per window', async () => {
-    const pool = createBrowserPool({ executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000 }, silentLogger());
+    const pool = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
     try {
       const session = await pool.openSession(createHostAllowlist(demo.url, []));
       await session.page.goto(`${demo.url}/`);
@@ -91,7 +92,7 @@ describe('browser pool', () => {
     const featuresOf = (args: readonly string[]) =>
       args.filter((arg) => arg.startsWith('--disable-features=')).map((arg) => arg.slice('--disable-features='.length).split(','));
     // What Playwright passes by itself, read off the command line of a browser it launched.
-    const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+    const server = await chromium.launchServer({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: ['--headless', '--no-sandbox'] });
     let playwrights: string[][];
     try {
       playwrights = featuresOf(readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0'));
@@ -112,7 +113,7 @@ describe('browser pool', () => {
     const wsPath = '/qa-browser-pool-test';
 
     const launchServer = async () => {
-      server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, port, wsPath });
+      server = await chromium.launchServer({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS, port, wsPath });
       return server;
     };
 
@@ -152,7 +153,7 @@ describe('browser pool', () => {
       const nobody = await freePort();
       const lines: string[] = [];
       const pool = createBrowserPool(
-        { executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000, wsEndpoint: `ws://user:hunter2@127.0.0.1:${nobody}/secret-token?key=abc` },
+        { executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000, wsEndpoint: `ws://user:hunter2@127.0.0.1:${nobody}/secret-token?key=abc` },
         createLogger({ level: 'info', format: 'json' }, { write: (line: string) => void lines.push(line) }),
       );
       try {

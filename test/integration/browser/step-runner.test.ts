@@ -6,6 +6,7 @@ import type { ResolvedLocator } from '../../../src/core/check.js';
 import { planSchema, type PlanStep } from '../../../src/core/plan.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { silentLogger } from '../../support/logger.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 /** The demo shop's purchase, as a planner would write it: targets as a person names them, secrets by name. */
 const JOURNEY = planSchema.parse({
@@ -36,7 +37,7 @@ describe('step runner on the demo shop', () => {
 
   beforeAll(async () => {
     demo = await startDemoApp();
-    browsers = createBrowserPool({ executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000 }, silentLogger());
+    browsers = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
   });
   afterAll(async () => {
     await browsers.close();

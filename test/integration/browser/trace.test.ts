@@ -12,6 +12,7 @@ import { createTraceScrubber } from '../../../src/browser/trace-secrets.js';
 import { readZip, type ZipEntry } from '../../../src/browser/zip.js';
 import { SECRET_MASK } from '../../../src/core/secrets.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PLAYWRIGHT_CLI = join(REPO, 'node_modules/.bin/playwright');
@@ -43,7 +44,7 @@ describe('scrubbed Playwright traces of a real browser', () => {
 
   beforeAll(async () => {
     demo = await startDemoApp();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
     work = await mkdtemp(join(tmpdir(), 'trace-test-'));
   });
   afterAll(async () => {

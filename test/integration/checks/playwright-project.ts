@@ -19,6 +19,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PLAYWRIGHT_CLI = join(REPO, 'node_modules', '.bin', 'playwright');
@@ -68,7 +69,7 @@ export async function createPlaywrightProject(files: Record<string, string>, tls
     reporter: [['line'], ['json', { outputFile: './report.json' }]],
     use: {
       launchOptions: {
-        executablePath: '/usr/bin/chromium',
+        executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH,
         args: [...CHROMIUM_ARGS, ...(tls ? [`--ignore-certificate-errors-spki-list=${spkiHash(tls.serverCertificate)}`] : [])],
       },
     },

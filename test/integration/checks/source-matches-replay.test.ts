@@ -14,6 +14,7 @@ import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo
 import { silentLogger } from '../../support/logger.js';
 import { DEMO_SHOP_REFS, DEMO_SHOP_TOUR } from './demo-shop-check.js';
 import { createPlaywrightProject, type PlaywrightProject } from './playwright-project.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 const STEP_TIMEOUT_MS = 3_000;
 const SECRETS: Record<string, string> = { demoEmail: DEFAULT_ACCOUNT.email, demoPassword: DEFAULT_ACCOUNT.password };
@@ -53,7 +54,7 @@ describe('generated source and replay of the same check', () => {
   beforeAll(async () => {
     // Plain HTTP: this check has no probe, and the replay's browser pool trusts no test CA.
     shop = await startDemoApp();
-    browsers = createBrowserPool({ executablePath: '/usr/bin/chromium', navigationTimeoutMs: 10_000 }, silentLogger());
+    browsers = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
     project = await createPlaywrightProject({
       'tour.spec.ts': source('Demo shop tour', DEMO_SHOP_TOUR, shop.url),
       'wrong-count.spec.ts': source('Demo shop tour, wrong count', WRONG_COUNT, shop.url),

@@ -12,6 +12,7 @@ import { callApi, startTestApi, type TestApi } from '../../support/api-server.js
 import { useTestStore } from '../../support/dialects.js';
 import { freePort } from '../../support/qa-cli.js';
 import { startTestWorker } from '../../support/qa-worker.js';
+import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 const NO_LOCAL_BROWSER = '/nonexistent/chromium';
 
@@ -30,7 +31,7 @@ describe('runs on a remote browser (BROWSER_WS_ENDPOINT)', () => {
 
   beforeAll(async () => {
     demo = await startDemoApp();
-    server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    server = await chromium.launchServer({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
     api = await startTestApi(store());
   });
 
@@ -63,7 +64,7 @@ describe('runs on a remote browser (BROWSER_WS_ENDPOINT)', () => {
     const worker = await startTestWorker(store(), {
       wsEndpoint: `ws://127.0.0.1:${nobody}/playwright`,
       // A local browser that works: the remote setting must keep the worker from falling back to it.
-      executablePath: '/usr/bin/chromium',
+      executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH,
       retry: { baseDelayMs: 10, factor: 1, maxDelayMs: 10, maxRetries: 0, jitter: 0 },
     });
     try {
