@@ -143,7 +143,6 @@ function url(protocols: readonly string[], example: string, check: (url: URL) =>
 const WILDCARD_ADDRESSES: ReadonlySet<string> = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
-/** A code-host owner (user or organization) name. */
 /**
  * Debian's `chromium-headless-shell`: Chromium's headless-only build, the one Playwright itself runs for headless
  * Chromium. The full `chromium` works too (BROWSER_EXECUTABLE_PATH=/usr/bin/chromium), but it builds a browser
@@ -151,6 +150,7 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-
  */
 export const DEFAULT_BROWSER_EXECUTABLE_PATH = '/usr/bin/chromium-headless-shell';
 
+/** A code-host owner (user or organization) name. */
 export const OWNER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,38})$/i;
 
 const envSchema = z.object({

@@ -124,6 +124,8 @@ type Analysis = { status: 'done'; violations: AxeViolation[] } | { status: 'time
 const RUN_OPTIONS: Parameters<AxeBuilder['options']>[0] = { resultTypes: ['violations'] };
 /** What @axe-core/playwright configures in legacy mode: frames are reached through axe's same-origin messenger. */
 const LEGACY_CONFIGURE = `;axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`;
+/** Loads axe into a document and configures it as @axe-core/playwright does, returning nothing over the wire. */
+const loadAxe = (source: string) => `${source}\n${LEGACY_CONFIGURE}\nvoid 0;`;
 /** How long a child frame may take to load axe before it is left out, as @axe-core/playwright allows. */
 const FRAME_INJECT_MS = 1_000;
 
@@ -171,7 +173,7 @@ function sessionOf(page: Page): Promise<CDPSession> {
  */
 async function injectIntoTopDocument(page: Page, source: string): Promise<void> {
   const session = await sessionOf(page);
-  const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: `${source}\n${LEGACY_CONFIGURE}\nvoid 0;`, returnByValue: true });
+  const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: loadAxe(source), returnByValue: true });
   if (exceptionDetails) throw new Error(`axe could not be loaded into the page: ${exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text}`);
 }
 
@@ -186,7 +188,7 @@ async function analyzeLegacy(page: Page, source: string): Promise<AxeViolation[]
     if (frame === page.mainFrame()) continue;
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<void>((resolve) => (timer = setTimeout(resolve, FRAME_INJECT_MS)));
-    await Promise.race([frame.evaluate(`${source}\n${LEGACY_CONFIGURE}\nvoid 0;`).catch(() => undefined), slow]);
+    await Promise.race([frame.evaluate(loadAxe(source)).catch(() => undefined), slow]);
     clearTimeout(timer);
   }
   await injectIntoTopDocument(page, source);

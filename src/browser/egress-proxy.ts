@@ -31,6 +31,11 @@ export interface EgressProxy {
 export const EGRESS_HEADER = 'x-qa-egress';
 export const EGRESS_REASON_HEADER = 'x-qa-egress-reason';
 
+/** Why the proxy could not connect to the site, when `headers` are those of its `unreachable` answer; else undefined. */
+export function unreachableReason(headers: Record<string, string>): string | undefined {
+  return headers[EGRESS_HEADER] === 'unreachable' ? (headers[EGRESS_REASON_HEADER] ?? 'connection failed') : undefined;
+}
+
 const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade'];
 
 /**

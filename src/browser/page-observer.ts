@@ -1,5 +1,5 @@
 import type { BrowserContext, Request, Response } from 'playwright';
-import { EGRESS_HEADER, EGRESS_REASON_HEADER, type EgressBlock } from './egress-proxy.js';
+import { EGRESS_HEADER, unreachableReason, type EgressBlock } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { networkHostOf } from './host-allowlist.js';
 
@@ -44,11 +44,11 @@ export function observeContext(context: BrowserContext, observations: PageObserv
     const status = response.status();
     if (status < 400) return;
     const request = response.request();
-    const egress = response.headers()[EGRESS_HEADER];
+    const headers = response.headers();
     // The proxy's own answers are not the site's: refusals are recorded by the proxy, failed connections here.
-    if (egress === 'blocked') return;
-    if (egress === 'unreachable') {
-      const reason = response.headers()[EGRESS_REASON_HEADER] ?? 'connection failed';
+    if (headers[EGRESS_HEADER] === 'blocked') return;
+    const reason = unreachableReason(headers);
+    if (reason !== undefined) {
       push(observations.failedRequests, {
         url: response.url(),
         method: request.method(),

@@ -2,7 +2,7 @@ import type { Locator, Page, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { FindingKind } from '../core/findings.js';
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
-import { EGRESS_HEADER, EGRESS_REASON_HEADER } from './egress-proxy.js';
+import { unreachableReason } from './egress-proxy.js';
 import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
 
 export interface StepContext {
@@ -101,9 +101,8 @@ async function perform(
       }
       // The egress proxy's answer for a site it could not connect to is an empty 502. Full Chromium shows its error
       // page for that and goto throws; headless shell shows the empty page. Either way the site was not reached.
-      if (response?.headers()[EGRESS_HEADER] === 'unreachable') {
-        throw new StepFailure('navigation_failed', `Could not open ${url}: could not connect (${response.headers()[EGRESS_REASON_HEADER] ?? 'connection failed'})`);
-      }
+      const unreachable = response ? unreachableReason(response.headers()) : undefined;
+      if (unreachable !== undefined) throw new StepFailure('navigation_failed', `Could not open ${url}: could not connect (${unreachable})`);
       return;
     }
     case 'click':

@@ -85,13 +85,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           redirect: 'error',
         });
       } catch (error) {
-        if (signal.aborted) return { kind: 'failed', problem: timedOut, retry: true };
-        const code = networkCode(error);
-        return {
-          kind: 'failed',
-          retry: true,
-          problem: { key: `network_${code}`, reason: `the planner endpoint could not be reached (${code})`, twice: `the planner endpoint could not be reached twice (${code})` },
-        };
+        return signal.aborted ? { kind: 'failed', problem: timedOut, retry: true } : networkFailure(error, 'the planner endpoint could not be reached');
       }
 
       if (!response.ok) {
@@ -103,13 +97,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       try {
         read = await readBounded(response, MAX_RESPONSE_BYTES);
       } catch (error) {
-        if (signal.aborted) return { kind: 'failed', problem: timedOut, retry: true };
-        const code = networkCode(error);
-        return {
-          kind: 'failed',
-          retry: true,
-          problem: { key: `network_${code}`, reason: `the planner endpoint's answer broke off (${code})`, twice: `the planner endpoint's answer broke off twice (${code})` },
-        };
+        return signal.aborted ? { kind: 'failed', problem: timedOut, retry: true } : networkFailure(error, "the planner endpoint's answer broke off");
       }
       if (!read.complete) {
         const size = `${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`;
@@ -195,6 +183,12 @@ function errorCode(text: string | undefined): string | undefined {
 /** `Retry-After` in seconds (the HTTP-date form is not worth the parsing here). */
 function retryAfterMs(header: string | null): number | undefined {
   return header !== null && /^\d{1,6}$/.test(header.trim()) ? Number(header.trim()) * 1000 : undefined;
+}
+
+/** A failed connection or read, to be retried: "<what> (ECONNRESET)", keyed by the error's code. */
+function networkFailure(error: unknown, what: string): ChatResult {
+  const code = networkCode(error);
+  return { kind: 'failed', retry: true, problem: { key: `network_${code}`, reason: `${what} (${code})`, twice: `${what} twice (${code})` } };
 }
 
 /** A Node network error's code (ECONNREFUSED, ENOTFOUND, …), or a fixed word; never the error's own text. */

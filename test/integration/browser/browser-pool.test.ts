@@ -10,6 +10,9 @@ import { silentLogger } from '../../support/logger.js';
 import { freePort } from '../../support/qa-cli.js';
 import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
+/** Debian's full `chromium`, which BROWSER_EXECUTABLE_PATH may name instead of the default headless shell. */
+const FULL_CHROMIUM = '/usr/bin/chromium';
+
 /** A path no browser is at: a pool that tried to launch one would fail. */
 const NO_LOCAL_BROWSER = '/nonexistent/chromium';
 
@@ -70,8 +73,9 @@ describe('browser pool', () => {
     }
   });
 
-  it('gives a context no pages but its own: not the address bar popup headless Chromium would keep per window', async () => {
-    const pool = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
+  it('gives a context no pages but its own, also in the full browser: not the address bar popup it would keep per window', async () => {
+    // The default headless shell has no windows; the full browser (still supported) builds one per context.
+    const pool = createBrowserPool({ executablePath: FULL_CHROMIUM, navigationTimeoutMs: 10_000 }, silentLogger());
     try {
       const session = await pool.openSession(createHostAllowlist(demo.url, []));
       await session.page.goto(`${demo.url}/`);
