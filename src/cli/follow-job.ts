@@ -2,7 +2,8 @@ import { operationalError } from '../core/errors.js';
 import type { NamingSet } from '../core/naming.js';
 import { isRetryable, type ApiClient } from './api-client.js';
 import { statusAfter, type FollowRenderer } from './follow-renderer.js';
-import { FINISHED_STATUSES, parseEventLine, recordOf, type JobRecord } from './job-shapes.js';
+import { FINISHED } from '../core/job-lifecycle.js';
+import { parseEventLine, recordOf, type JobRecord } from './job-shapes.js';
 
 export interface FollowDeps {
   client: ApiClient;
@@ -47,7 +48,7 @@ export async function followJob(deps: FollowDeps, names: NamingSet, jobId: strin
         }
         record = await fetchRecord();
         status = record.status;
-        if (FINISHED_STATUSES.has(record.status)) return record;
+        if (FINISHED.has(record.status)) return record;
         problem = `the stream ended while the job was still ${record.status}`;
       } catch (error) {
         if (!isRetryable(error)) throw error;

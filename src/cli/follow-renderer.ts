@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../core/job.js';
+import { JOB_STATUSES, type JobStatus } from '../core/job-lifecycle.js';
 import type { JobEventLine } from './job-shapes.js';
 import { printable, type OutputStream } from './terminal.js';
 

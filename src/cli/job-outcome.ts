@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import type { JobStatus } from '../core/job.js';
+import type { JobStatus } from '../core/job-lifecycle.js';
 import type { NamingSet } from '../core/naming.js';
 import type { JobRecord } from './job-shapes.js';
 import type { OutputStream } from './terminal.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operationalError } from '../core/errors.js';
-import { JOB_STATUSES, type JobStatus } from '../core/job.js';
+import { JOB_STATUSES } from '../core/job-lifecycle.js';
 import type { NamingSet } from '../core/naming.js';
 
 /**
@@ -28,9 +28,6 @@ export type JobRecord = z.infer<typeof jobRecord>;
 
 /** A 202 of create or answer: review_required carries the questions, a runnable job none. */
 const createdJob = z.object({ status: z.string().optional(), resolution: resolution.optional() });
-
-/** Statuses after which a job writes no more events: the end of a run, or a stop for review. */
-export const FINISHED_STATUSES: ReadonlySet<JobStatus> = new Set(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
 
 function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);

@@ -1,7 +1,3 @@
-/** Job statuses. `review_required` stops before any workflow; the rest are a run's life. */
-export const JOB_STATUSES = ['queued', 'running', 'passed', 'failed', 'errored', 'cancelled', 'review_required'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
 /** Where a job came from (spec 4.1). */
 export const JOB_TRIGGERS = ['web', 'codehost', 'chat', 'cli', 'schedule', 'system'] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];

@@ -1,5 +1,6 @@
 import { In, type DataSource } from 'typeorm';
 import { notFoundError } from '../core/errors.js';
+import { RAN } from '../core/job-lifecycle.js';
 import { CheckVersion } from '../store/entities/check-version.entity.js';
 import { Check } from '../store/entities/check.entity.js';
 import { Job } from '../store/entities/job.entity.js';
@@ -39,7 +40,7 @@ export function createCheckService(dataSource: DataSource) {
         dataSource.getRepository(CheckVersion).find({ where: { checkId }, order: { version: 'ASC' } }),
         dataSource.getRepository(Job).find({
           select: { id: true, status: true, trigger: true, createdAt: true, plan: true },
-          where: { checkId, organizationId, status: In(['queued', 'running', 'passed', 'failed', 'errored', 'cancelled']) },
+          where: { checkId, organizationId, status: In([...RAN]) },
           order: { createdAt: 'ASC', id: 'ASC' },
         }),
       ]);

@@ -1,31 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import type { JobEventType } from '../core/job-lifecycle.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
-
-/**
- * Event kinds, in the order a job's history usually has them. The job's own life: created, review_required or
- * queued, answered (on the parent), started, resumed (a worker took over a run another left), then passed, failed or
- * errored. A model-backed planner's requests are `planner.called` (tokens and time, right after created). What the run saw in between: page.visited, artifact.created, finding.recorded, run.retrying.
- */
-export type JobEventType =
-  | 'job.created'
-  | 'planner.called'
-  | 'job.review_required'
-  | 'job.queued'
-  | 'job.answered'
-  | 'job.started'
-  | 'job.resumed'
-  | 'page.visited'
-  | 'step.started'
-  | 'step.passed'
-  | 'step.failed'
-  | 'check.compiled'
-  | 'artifact.created'
-  | 'finding.recorded'
-  | 'run.retrying'
-  | 'job.passed'
-  | 'job.failed'
-  | 'job.errored'
-  | 'job.cancelled';
 
 /**
  * Appends an event at the job's next index. Inside the caller's transaction; the `(job_id, seq)` key makes a

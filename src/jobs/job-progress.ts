@@ -1,5 +1,5 @@
 import { MoreThan, type DataSource } from 'typeorm';
-import type { JobStatus } from '../core/job.js';
+import { isFinished } from '../core/job-lifecycle.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 
@@ -11,12 +11,6 @@ export interface JobProgress {
   finished: boolean;
 }
 
-const FINISHED = new Set<string>(['passed', 'failed', 'errored', 'cancelled', 'review_required'] satisfies JobStatus[]);
-
-export function isFinishedStatus(status: string): boolean {
-  return FINISHED.has(status);
-}
-
 /**
  * Events after index `after`, for a reader already authorized to see the job (not organization-scoped). The
  * status is read before the events: a writer records a job's last events no later than its final status, so a
@@ -26,5 +20,5 @@ export async function readJobProgress(dataSource: DataSource, jobId: string, aft
   const job = await dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId } });
   if (!job) return { events: [], finished: true };
   const events = await dataSource.getRepository(JobEvent).find({ where: { jobId, seq: MoreThan(after) }, order: { seq: 'ASC' } });
-  return { events, finished: isFinishedStatus(job.status) };
+  return { events, finished: isFinished(job.status) };
 }

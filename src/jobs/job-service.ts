@@ -3,7 +3,8 @@ import { In, MoreThan, type DataSource } from 'typeorm';
 import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
-import type { JobStatus, JobTrigger, Resolution } from '../core/job.js';
+import type { JobTrigger, Resolution } from '../core/job.js';
+import { CANCELLABLE, isFinished, type JobEventType, type JobStatus } from '../core/job-lifecycle.js';
 import type { Planner } from '../planner/planner.js';
 import type { Readable } from 'node:stream';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
@@ -14,8 +15,7 @@ import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { readJobContext, type JobContext } from '../store/job-context.js';
 import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
-import { appendJobEvent, type JobEventType } from './job-events.js';
-import { isFinishedStatus } from './job-progress.js';
+import { appendJobEvent } from './job-events.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
 export interface CreateJobInput {
@@ -293,7 +293,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       const job = await dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId, organizationId } });
       if (!job) throw notFound('job');
       const events = await dataSource.getRepository(JobEvent).find({ where: { jobId, seq: MoreThan(after) }, order: { seq: 'ASC' } });
-      return { events, finished: isFinishedStatus(job.status) };
+      return { events, finished: isFinished(job.status) };
     },
 
     /**
@@ -304,7 +304,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       await dataSource.transaction(async (manager) => {
         const result = await manager.update(
           Job,
-          { id: jobId, organizationId, status: In(['queued', 'running', 'review_required']) },
+          { id: jobId, organizationId, status: In([...CANCELLABLE]) },
           { status: 'cancelled', finishedAt: new Date() },
         );
         if (result.affected === 0) {

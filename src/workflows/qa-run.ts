@@ -11,7 +11,7 @@ import type { Artifact } from '../store/entities/artifact.entity.js';
 import { findingsFromObservations } from '../browser/observation-findings.js';
 import { AppError, userError } from '../core/errors.js';
 import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
-import type { JobStatus } from '../core/job.js';
+import { isRunnable, statusesBefore, verdictEvent, type JobStatus } from '../core/job-lifecycle.js';
 import { appendJobEvent } from '../jobs/job-events.js';
 import { defineQueueJob, failureKind, stageNow, type JobContext, type Queue, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
 import type { RunStarter } from '../jobs/job-service.js';
@@ -79,8 +79,6 @@ export interface QaRunDeps {
   retry?: RetryPolicy;
 }
 
-const RUNNABLE = new Set<JobStatus>(['queued', 'running']);
-
 /** The job left `queued`/`running` under the workflow (it was cancelled): the step's writes are rolled back. */
 class JobNoLongerRunnable extends Error {}
 
@@ -104,7 +102,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
     async handle({ jobId }, context) {
       const job = await deps.dataSource.getRepository(Job).findOneBy({ id: jobId });
       if (!job) throw userError('job.not_found', `Job ${jobId} no longer exists`);
-      if (!RUNNABLE.has(job.status as JobStatus)) {
+      if (!isRunnable(job.status)) {
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;
       }
@@ -140,7 +138,7 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   await steps.run('start', async () => ({
     result: {},
     async record(manager) {
-      await advanceJob(manager, job.id, ['queued', 'running'], { status: 'running', startedAt: new Date() });
+      await advanceJob(manager, job.id, statusesBefore('running'), { status: 'running', startedAt: new Date() });
       await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt });
     },
   }));
@@ -190,8 +188,8 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
   await steps.run('finish', async () => ({
     result: {},
     async record(manager) {
-      await advanceJob(manager, job.id, ['running'], { status: verdict, finishedAt: new Date() });
-      await appendJobEvent(manager, job.id, verdict === 'passed' ? 'job.passed' : 'job.failed', {
+      await advanceJob(manager, job.id, statusesBefore(verdict), { status: verdict, finishedAt: new Date() });
+      await appendJobEvent(manager, job.id, verdictEvent(verdict), {
         findings: run.findings,
         errors: run.errors,
       });
