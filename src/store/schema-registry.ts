@@ -12,6 +12,7 @@ import { CreateIngestionRuns1763740000000 } from '../../migrations/1763740000000
 import { CreateRunRecords1763750000000 } from '../../migrations/1763750000000-create-run-records.js';
 import { CreatePlansAndCheckVersions1763760000000 } from '../../migrations/1763760000000-create-plans-and-check-versions.js';
 import { CreateSchedules1763770000000 } from '../../migrations/1763770000000-create-schedules.js';
+import { AddJobRunAttempt1763780000000 } from '../../migrations/1763780000000-add-job-run-attempt.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -46,4 +47,5 @@ export const migrations: ClassList = [
   CreateRunRecords1763750000000,
   CreatePlansAndCheckVersions1763760000000,
   CreateSchedules1763770000000,
+  AddJobRunAttempt1763780000000,
 ];

@@ -1,19 +1,22 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { JobCheckpoint } from '../store/entities/job-checkpoint.entity.js';
+import type { RunRecorder, RunWrites } from './run-recorder.js';
 
-/** What a step did outside the database, and how to record it: `record` runs in the step's one transaction. */
+/** What a step did outside the database, and how to record it: `record` runs in the step's one commit. */
 export interface StepOutcome<Result extends object> {
   result: Result;
-  record(manager: EntityManager): Promise<void>;
+  record(writes: RunWrites): Promise<void>;
 }
 
 /**
  * Runs the named steps of one job's workflow durably. A step that completed before (this run or a run that died)
  * is skipped and its stored result returned; otherwise `work` runs, and its records and the checkpoint are written
- * in one transaction. A worker that dies mid-step leaves nothing of that step behind, and two workers racing on
- * the same step (an expired lock) cannot both commit: the checkpoint's `(job_id, step)` key refuses the second.
+ * in one commit of the run's recorder. A worker that dies mid-step leaves nothing of that step behind, and two
+ * attempts racing on the same step cannot both commit: the recorder fences out the older one, and the checkpoint's
+ * `(job_id, step)` key refuses a second.
  */
-export function createStepRunner(dataSource: DataSource, jobId: string, afterCommit: () => void = () => undefined) {
+export function createStepRunner(dataSource: DataSource, recorder: RunRecorder) {
+  const jobId = recorder.jobId;
   return {
     async completed(step: string): Promise<object | undefined> {
       const checkpoint = await dataSource.getRepository(JobCheckpoint).findOneBy({ jobId, step });
@@ -24,11 +27,10 @@ export function createStepRunner(dataSource: DataSource, jobId: string, afterCom
       const done = await this.completed(step);
       if (done !== undefined) return done as Result;
       const outcome = await work();
-      await dataSource.transaction(async (manager) => {
-        await outcome.record(manager);
-        await manager.insert(JobCheckpoint, { jobId, step, result: outcome.result, completedAt: new Date() });
+      await recorder.commit(async (writes) => {
+        await outcome.record(writes);
+        await writes.checkpoint(step, outcome.result);
       });
-      afterCommit();
       return outcome.result;
     },
   };

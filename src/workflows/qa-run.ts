@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { BrowserPool, BrowserSession } from '../browser/browser-pool.js';
@@ -11,8 +11,8 @@ import type { Artifact } from '../store/entities/artifact.entity.js';
 import { findingsFromObservations } from '../browser/observation-findings.js';
 import { AppError, userError } from '../core/errors.js';
 import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
-import { isRunnable, statusesBefore, verdictEvent, type JobStatus } from '../core/job-lifecycle.js';
-import { appendJobEvent } from '../jobs/job-events.js';
+import { isRunnable, verdictEvent } from '../core/job-lifecycle.js';
+import { createScrubber } from '../core/secrets.js';
 import { defineQueueJob, failureKind, stageNow, type JobContext, type Queue, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
 import type { RunStarter } from '../jobs/job-service.js';
 import { compiledCheckSchema, type CompiledCheck, type CompiledStep } from '../core/check.js';
@@ -22,10 +22,11 @@ import { Check } from '../store/entities/check.entity.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
+import { createRunRecorder, JobNoLongerRunnable, RunFencedOut, takeRunToken, type RunRecorder, type RunWrites } from './run-recorder.js';
 import { runPlan } from './run-plan.js';
 import { runSecrets, type ReadSecret, type RunSecrets } from './test-values.js';
 import { createStepRunner, type StepOutcome } from './checkpoints.js';
-import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
+import { storeArtifact } from './run-records.js';
 
 /** The queue job that runs one QA job in a browser. */
 export const QA_RUN_JOB = 'qa-run';
@@ -79,15 +80,6 @@ export interface QaRunDeps {
   retry?: RetryPolicy;
 }
 
-/** The job left `queued`/`running` under the workflow (it was cancelled): the step's writes are rolled back. */
-class JobNoLongerRunnable extends Error {}
-
-/** Moves the job on only if it is still in one of `from`; otherwise the step's transaction is abandoned. */
-async function advanceJob(manager: EntityManager, jobId: string, from: JobStatus[], changes: Partial<Pick<Job, 'status' | 'startedAt' | 'finishedAt'>>): Promise<void> {
-  const result = await manager.update(Job, { id: jobId, status: In(from) }, changes);
-  if (result.affected === 0) throw new JobNoLongerRunnable(`job ${jobId} is no longer ${from.join(' or ')}`);
-}
-
 /**
  * The QA-run workflow, first cut: start, visit the target in a fresh browser context behind the job's network
  * allowlist (a screenshot, console and page errors, failed and blocked requests), then finish passed or failed.
@@ -106,48 +98,70 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;
       }
+      let attempt: number | undefined;
+      let recorder: RunRecorder | undefined;
       try {
-        await runSteps(deps, job, context);
+        // The fencing token first: from here on an earlier attempt still running writes nothing more.
+        attempt = await takeRunToken(deps.dataSource, job.id);
+        const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
+        const secrets = runSecrets(repository, deps.readSecret);
+        recorder = createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets.scrubber, afterCommit: () => deps.eventsWritten?.(job.id) });
+        await runSteps(deps, job, recorder, secrets, context);
       } catch (error) {
-        if (error instanceof JobNoLongerRunnable) {
-          context.logger.info('job was cancelled while it ran; stopped');
-          return;
-        }
+        if (stoppedQuietly(error, context)) return;
         // The same judgement as the queue's retry policy: operational failures are retried until the last attempt.
         const final = !context.signal.aborted && (failureKind(error) !== 'operational' || context.attempt > retry.maxRetries);
-        await recordFailure(deps.dataSource, jobId, error, final, context);
-        deps.eventsWritten?.(jobId);
+        // Before the secrets were read there are none to scrub.
+        const writer = recorder ?? (attempt === undefined ? undefined : createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: createScrubber([]), afterCommit: () => deps.eventsWritten?.(job.id) }));
+        try {
+          await recordFailure(writer, error, final, context);
+        } catch (recordError) {
+          if (stoppedQuietly(recordError, context)) return;
+          throw recordError;
+        }
         if (!final) throw error;
       }
     },
   });
 }
 
-async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise<void> {
-  const eventsWritten = () => deps.eventsWritten?.(job.id);
-  const steps = createStepRunner(deps.dataSource, job.id, eventsWritten);
-  // Runs of this job so far: a worker that took over after another died (its lock expired) is not a queue retry,
-  // so the queue's attempt count does not see it; the history does.
-  let attempt = 1;
+/**
+ * A fenced-out attempt (a newer one owns the run) and a job that was cancelled or ended under the run stop here:
+ * nothing was written by the commit that found out, nothing more is, and the queue does not retry it.
+ */
+function stoppedQuietly(error: unknown, context: JobContext): boolean {
+  if (error instanceof RunFencedOut) {
+    context.logger.info({ token: error.token, current: error.current }, 'a newer attempt owns this run; stopped without writing');
+    return true;
+  }
+  if (error instanceof JobNoLongerRunnable) {
+    context.logger.info({ status: error.status }, 'job was cancelled or ended while it ran; stopped');
+    return true;
+  }
+  return false;
+}
+
+async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: JobContext): Promise<void> {
+  const steps = createStepRunner(deps.dataSource, recorder);
+  // The attempt number is the run's fencing token: a worker that took over after another died (its lock expired)
+  // is not a queue retry, so the queue's attempt count does not see it; the token does.
+  const attempt = recorder.attempt;
   if ((await steps.completed('start')) !== undefined) {
-    const resumed = await deps.dataSource.getRepository(JobEvent).countBy({ jobId: job.id, type: 'job.resumed' });
-    attempt = resumed + 2;
-    await deps.dataSource.transaction((manager) => appendJobEvent(manager, job.id, 'job.resumed', { attempt }));
-    eventsWritten();
+    await recorder.commit((writes) => writes.event('job.resumed', { attempt }));
   }
   await steps.run('start', async () => ({
     result: {},
-    async record(manager) {
-      await advanceJob(manager, job.id, statusesBefore('running'), { status: 'running', startedAt: new Date() });
-      await appendJobEvent(manager, job.id, 'job.started', { baseUrl: job.baseUrl, attempt });
+    async record(writes) {
+      await writes.setStatus('running', { startedAt: new Date() });
+      await writes.event('job.started', { baseUrl: job.baseUrl, attempt });
     },
   }));
 
   const planned = await plannedSteps(deps.dataSource, job);
   if (planned && attempt > 1 && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run = planned
-    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, planned.steps, context, attempt)))
-    : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, context)));
+    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlanned(deps, job, recorder, secrets, planned.steps, context)))
+    : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitTarget(deps, job, secrets, context)));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;
   const verdict = run.verdict; // passed or failed from here on, also inside the step callbacks below
@@ -172,14 +186,12 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
       });
       return {
         result: {},
-        async record(manager) {
-          const [{ latest }] = (await manager.query(`SELECT COALESCE(MAX(version), 0) AS latest FROM check_versions WHERE check_id = ?`, [checkId])) as { latest: number | string }[];
+        async record(writes) {
+          const [{ latest }] = await writes.read<{ latest: number | string }>(`SELECT COALESCE(MAX(version), 0) AS latest FROM check_versions WHERE check_id = ?`, [checkId]);
           const version = Number(latest) + 1;
-          const current = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: job.id } });
-          if (current?.status !== 'running') throw new JobNoLongerRunnable(`job ${job.id} is ${current?.status ?? 'gone'}`);
-          await manager.insert(CheckVersion, { checkId, version, compiled, source, jobId: job.id });
-          await manager.update(Check, { id: checkId }, { status: 'active', version });
-          await appendJobEvent(manager, job.id, 'check.compiled', { checkId, version, steps: compiled.steps.length });
+          await writes.insert(CheckVersion, { checkId, version, compiled, source, jobId: job.id });
+          await writes.update(Check, { id: checkId }, { status: 'active', version });
+          await writes.event('check.compiled', { checkId, version, steps: compiled.steps.length });
         },
       };
     });
@@ -187,9 +199,9 @@ async function runSteps(deps: QaRunDeps, job: Job, context: JobContext): Promise
 
   await steps.run('finish', async () => ({
     result: {},
-    async record(manager) {
-      await advanceJob(manager, job.id, statusesBefore(verdict), { status: verdict, finishedAt: new Date() });
-      await appendJobEvent(manager, job.id, verdictEvent(verdict), {
+    async record(writes) {
+      await writes.setStatus(verdict, { finishedAt: new Date() });
+      await writes.event(verdictEvent(verdict), {
         findings: run.findings,
         errors: run.errors,
       });
@@ -246,9 +258,7 @@ async function refuseRepeatedSideEffects(dataSource: DataSource, job: Job, plann
  * Runs the steps in a fresh browser context on the target, then adds what the pages did (the same findings as the
  * first cut, scrubbed of secrets). The run passes when every step held and nothing it found is an error.
  */
-async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], context: JobContext, attempt: number): Promise<StepOutcome<PlannedRunResult>> {
-  const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
-  const secrets = runSecrets(repository, deps.readSecret);
+async function runPlanned(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, planned: CompiledStep[], context: JobContext): Promise<StepOutcome<PlannedRunResult>> {
   const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
   const session = await deps.browsers.openSession(allowlist);
   // One signal stops the run: a cancel (seen by polling the job), the time limit, or the worker shutting down.
@@ -270,8 +280,8 @@ async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], co
     await startTrace(session.context, { screenshots: !typesSecret(planned, secrets) });
     if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
     const run = await runPlan(
-      { dataSource: deps.dataSource, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs, eventsWritten: () => deps.eventsWritten?.(job.id) },
-      { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, scrubber: secrets.scrubber, secretValues: secrets.values, attempt, stop: stop.signal,
+      { recorder, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs },
+      { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, secretValues: secrets.values, stop: stop.signal,
         // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
         accessibility: createAccessibilityAudit({ crossOriginFrames: false }) },
     );
@@ -279,7 +289,7 @@ async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], co
     if (run.stopped === STOP_CANCELLED) {
       return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved }, record: async () => undefined };
     }
-    const observed = secrets.scrubber.value(findingsFromObservations(session.observations, null));
+    const observed = findingsFromObservations(session.observations, null);
     if (run.stopped === STOP_TIME_LIMIT) {
       observed.unshift({
         kind: 'time_limit',
@@ -299,9 +309,9 @@ async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], co
     };
     return {
       result,
-      async record(manager: Parameters<typeof recordArtifacts>[0]) {
-        await recordArtifacts(manager, traced);
-        await recordFindings(manager, job.organizationId, job.id, observed, traced.map((artifact) => artifact.id));
+      async record(writes: RunWrites) {
+        await writes.artifacts(traced);
+        await writes.findings(observed, traced.map((artifact) => artifact.id));
       },
     };
   } finally {
@@ -313,14 +323,12 @@ async function runPlanned(deps: QaRunDeps, job: Job, planned: CompiledStep[], co
 }
 
 /** Opens the target, lets it settle, takes a screenshot, and turns what the page did into findings. */
-async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
+async function visitTarget(deps: QaRunDeps, job: Job, secrets: RunSecrets, context: JobContext) {
   const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
   const session = await deps.browsers.openSession(allowlist);
   const closeOnAbort = () => void session.close().catch(() => undefined);
   context.signal.addEventListener('abort', closeOnAbort, { once: true });
   try {
-    const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
-    const secrets = runSecrets(repository, deps.readSecret);
     await startTrace(session.context);
     const started = performance.now();
     const navigation = await navigate(session, job.baseUrl);
@@ -328,7 +336,7 @@ async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
     const screenshot = await session.page
       .screenshot({ type: 'png', fullPage: true, timeout: 10_000, mask: secrets.values.map((value) => session.page.getByText(value)) })
       .catch(() => undefined);
-    const drafts: FindingDraft[] = secrets.scrubber.value([...navigation.findings, ...findingsFromObservations(session.observations, null)]);
+    const drafts: FindingDraft[] = [...navigation.findings, ...findingsFromObservations(session.observations, null)];
     const artifacts = [
       ...(screenshot
         ? [await storeArtifact(deps.artifacts, job.organizationId, job.id, { kind: 'screenshot', name: 'screenshot-page.png', contentType: 'image/png', content: screenshot, stepIndex: null })]
@@ -339,16 +347,16 @@ async function visitTarget(deps: QaRunDeps, job: Job, context: JobContext) {
     const result: VisitResult = { verdict, findings: drafts.length, errors: drafts.filter((draft) => draft.severity === 'error').length };
     return {
       result,
-      async record(manager: Parameters<typeof recordArtifacts>[0]) {
-        await appendJobEvent(manager, job.id, 'page.visited', {
+      async record(writes: RunWrites) {
+        await writes.event('page.visited', {
           url: navigation.url,
           status: navigation.status,
           title: navigation.title,
           ms: Math.round(performance.now() - started),
           allowedHosts: allowlist.hosts,
         });
-        await recordArtifacts(manager, artifacts);
-        await recordFindings(manager, job.organizationId, job.id, drafts, artifacts.map((artifact) => artifact.id));
+        await writes.artifacts(artifacts);
+        await writes.findings(drafts, artifacts.map((artifact) => artifact.id));
       },
     };
   } finally {
@@ -423,20 +431,26 @@ async function withHeartbeat<T>(context: JobContext, everyMs: number, work: () =
   }
 }
 
-/** A failed attempt: said in the history; a final one also ends the job as errored (with the reason). */
-async function recordFailure(dataSource: DataSource, jobId: string, error: unknown, final: boolean, context: JobContext): Promise<void> {
+/**
+ * A failed attempt: said in the history; a final one also ends the job as errored (with the reason). An attempt
+ * that never took its fencing token (the database failed first) owns nothing to write to.
+ */
+async function recordFailure(recorder: RunRecorder | undefined, error: unknown, final: boolean, context: JobContext): Promise<void> {
   const reason = error instanceof AppError ? error.message : 'an unexpected error stopped the run';
   context.logger.warn({ err: error, final }, 'qa run attempt failed');
+  if (!final && context.signal.aborted) return;
   try {
-    await dataSource.transaction(async (manager) => {
+    if (!recorder) throw new Error('the attempt took no fencing token');
+    await recorder.commit(async (writes) => {
       if (final) {
-        await manager.update(Job, { id: jobId }, { status: 'errored', finishedAt: new Date() });
-        await appendJobEvent(manager, jobId, 'job.errored', { reason, attempt: context.attempt });
-      } else if (!context.signal.aborted) {
-        await appendJobEvent(manager, jobId, 'run.retrying', { reason, attempt: context.attempt });
+        await writes.setStatus('errored', { finishedAt: new Date() });
+        await writes.event('job.errored', { reason, attempt: context.attempt });
+      } else {
+        await writes.event('run.retrying', { reason, attempt: context.attempt });
       }
     });
   } catch (recordError) {
+    if (recordError instanceof RunFencedOut || recordError instanceof JobNoLongerRunnable) throw recordError;
     // The database may be what failed; the queue's retry still stands, and the next attempt writes its own events.
     context.logger.error({ err: recordError }, 'could not record the failed attempt');
     if (final) throw recordError;

@@ -1,4 +1,3 @@
-import type { DataSource, EntityManager } from 'typeorm';
 import type { Locator } from 'playwright';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { AccessibilityAudit } from '../browser/accessibility.js';
@@ -6,13 +5,12 @@ import type { BrowserSession } from '../browser/browser-pool.js';
 import { locatorOf } from '../browser/locate.js';
 import { runStep, type StepResult } from '../browser/step-runner.js';
 import type { CompiledStep } from '../core/check.js';
-import { boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
-import type { Scrubber } from '../core/secrets.js';
-import { appendJobEvent } from '../jobs/job-events.js';
+import type { FindingDraft } from '../core/findings.js';
 import type { ProbeClient } from '../probes/probe-client.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Job } from '../store/entities/job.entity.js';
-import { recordArtifacts, recordFindings, storeArtifact } from './run-records.js';
+import type { RunRecorder, RunWrites } from './run-recorder.js';
+import { storeArtifact } from './run-records.js';
 
 /** Where a probe step's call goes: the URL and token read from the secrets its criterion's refs name. */
 export type ProbeTarget = { url: string; token: string } | { missing: string };
@@ -24,22 +22,20 @@ export interface PlanRunInput {
   /** Test values by semantic name (secret values; only the runner and the scrubber see them). */
   testValue(name: string): string | undefined;
   probeTarget(criterion: string): ProbeTarget;
-  scrubber: Scrubber;
   /** Audits each page the run visits once (axe, serious and critical only); its findings are warnings. */
   accessibility: AccessibilityAudit;
   /** Secret values: masked wherever they show as text in a screenshot ("Signed in as …"). */
   secretValues: readonly string[];
-  attempt: number;
   /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
   stop: AbortSignal;
 }
 
 export interface PlanRunDeps {
-  dataSource: DataSource;
+  /** The run's one writer: it scrubs what is written and fences out a stale attempt. */
+  recorder: RunRecorder;
   artifacts: ArtifactStorage;
   probes: ProbeClient;
   stepTimeoutMs: number;
-  eventsWritten: () => void;
 }
 
 export interface PlanRunResult {
@@ -55,30 +51,25 @@ export interface PlanRunResult {
 /**
  * Runs a plan's steps in order in one browser session and writes each step's history as it happens:
  * `step.started`, then (with its screenshot, and on failure a finding and the page's accessibility snapshot)
- * `step.passed` or `step.failed`. The first failed step ends the run. Every text written is scrubbed of secrets;
- * screenshots mask the fields a secret was typed into.
+ * `step.passed` or `step.failed`. The first failed step ends the run. The recorder scrubs every text written;
+ * screenshots mask the fields a secret was typed into, and accessibility snapshots are scrubbed before they are stored.
  */
 export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
-  const { job, session, scrubber } = input;
+  const { job, session } = input;
+  const { recorder } = deps;
   // Fields a secret was typed into, and any element showing a secret as text, are masked in screenshots.
   const secretFields: Locator[] = input.secretValues.map((value) => session.page.getByText(value, { exact: false }));
   const resolved: CompiledStep[] = [];
   let findings = 0;
-  const commit = async (write: (manager: EntityManager) => Promise<void>) => {
-    await deps.dataSource.transaction(write);
-    deps.eventsWritten();
-  };
 
   // A step's `step.started` is committed before it acts: a run resumed after a crash must see that the step may have
   // happened. The first goes alone; each next one in the commit that ends the step before it (one commit a step).
-  const announce = (manager: EntityManager, index: number) => {
+  const announce = (writes: RunWrites, index: number) => {
     const { step } = input.steps[index]!;
-    return appendJobEvent(manager, job.id, 'step.started', { index, action: step.action, description: scrubber.text(step.description), attempt: input.attempt });
+    return writes.event('step.started', { index, action: step.action, description: step.description, attempt: recorder.attempt });
   };
   if (input.steps.length > 0 && !input.stop.aborted) {
-    await commit(async (manager) => {
-      await announce(manager, 0);
-    });
+    await recorder.commit((writes) => announce(writes, 0));
   }
 
   for (const [index, compiled] of input.steps.entries()) {
@@ -108,7 +99,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
       const snapshot = await session.page.locator('body').ariaSnapshot({ timeout: 5_000 }).catch(() => undefined);
       if (snapshot !== undefined) {
         storing.push(storeArtifact(deps.artifacts, job.organizationId, job.id, {
-          kind: 'accessibility_snapshot', name: `step-${index + 1}-accessibility.yaml`, contentType: 'text/yaml; charset=utf-8', content: Buffer.from(scrubber.text(snapshot)), stepIndex: index,
+          kind: 'accessibility_snapshot', name: `step-${index + 1}-accessibility.yaml`, contentType: 'text/yaml; charset=utf-8', content: Buffer.from(recorder.scrubber.text(snapshot)), stepIndex: index,
         }));
       }
     }
@@ -119,28 +110,28 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             kind: result.kind,
             severity: 'error',
             stepIndex: index,
-            title: boundedText(scrubber.text(`Step ${index + 1} failed: ${step.description}`), FINDING_TITLE_MAX),
-            detail: boundedText(scrubber.text(result.message), FINDING_DETAIL_MAX),
+            title: `Step ${index + 1} failed: ${step.description}`,
+            detail: result.message,
           }
         : undefined;
-    // The page this step led to, audited once per run (the HTML snippets can show secrets: scrubbed). Not after a
+    // The page this step led to, audited once per run (its HTML snippets can show secrets: the recorder scrubs them). Not after a
     // navigation that failed: the page then shows the browser's error page, under the target's URL in headless shell.
     const audited = step.action !== 'probe' && !(result.status === 'failed' && result.kind === 'navigation_failed');
-    const accessibility = audited ? scrubber.value(await input.accessibility.auditNewPage(session.page, index)) : [];
+    const accessibility = audited ? await input.accessibility.auditNewPage(session.page, index) : [];
     const stored = await Promise.all(storing);
     const next = result.status === 'passed' && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
-    await commit(async (manager) => {
-      await recordArtifacts(manager, stored);
-      if (finding) await recordFindings(manager, job.organizationId, job.id, [finding], stored.map((artifact) => artifact.id));
-      if (accessibility.length > 0) await recordFindings(manager, job.organizationId, job.id, accessibility, stored.map((artifact) => artifact.id));
-      await appendJobEvent(manager, job.id, result.status === 'passed' ? 'step.passed' : 'step.failed', scrubber.value({
+    await recorder.commit(async (writes) => {
+      await writes.artifacts(stored);
+      if (finding) await writes.findings([finding], stored.map((artifact) => artifact.id));
+      if (accessibility.length > 0) await writes.findings(accessibility, stored.map((artifact) => artifact.id));
+      await writes.event(result.status === 'passed' ? 'step.passed' : 'step.failed', {
         index,
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message } : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
-      }));
-      if (next !== undefined) await announce(manager, next);
+      });
+      if (next !== undefined) await announce(writes, next);
     });
     if (finding) findings += 1;
     findings += accessibility.length;
@@ -157,7 +148,7 @@ async function runProbe(probes: ProbeClient, criterion: string, input: PlanRunIn
   const allowedHosts = [new URL(job.baseUrl).hostname, ...job.networkAllowlist];
   const result = await probes.call({ url: target.url, token: target.token, allowedHosts });
   if (!result.ok) return { status: 'failed', kind: 'probe_failed', message: `The evidence probe for "${criterion}" could not be used: ${result.reason}` };
-  const evidence = input.scrubber.text(result.evidence);
+  const evidence = result.evidence;
   if (!result.passed) return { status: 'failed', kind: 'assertion_failed', message: `The evidence probe for "${criterion}" says it does not hold: ${evidence}`, evidence };
   return { status: 'passed', evidence };
 }

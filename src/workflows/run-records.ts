@@ -1,10 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
-import type { FindingDraft } from '../core/findings.js';
-import { appendJobEvent } from '../jobs/job-events.js';
 import { Artifact } from '../store/entities/artifact.entity.js';
-import { Finding } from '../store/entities/finding.entity.js';
 
 export interface ArtifactInput {
   kind: 'screenshot' | 'trace' | 'console_log' | 'network_log' | 'accessibility_snapshot';
@@ -35,36 +31,4 @@ export async function storeArtifact(storage: ArtifactStorage, organizationId: st
     storageKey,
     stepIndex: input.stepIndex,
   });
-}
-
-/** Inserts stored artifacts' rows, each with an `artifact.created` event. */
-export async function recordArtifacts(manager: EntityManager, artifacts: readonly Artifact[]): Promise<void> {
-  for (const artifact of artifacts) {
-    await manager.insert(Artifact, artifact);
-    await appendJobEvent(manager, artifact.jobId, 'artifact.created', {
-      artifactId: artifact.id,
-      kind: artifact.kind,
-      name: artifact.name,
-      sizeBytes: artifact.sizeBytes,
-    });
-  }
-}
-
-/** Inserts findings after the job's existing ones, each with a `finding.recorded` event. */
-export async function recordFindings(
-  manager: EntityManager,
-  organizationId: string,
-  jobId: string,
-  drafts: readonly FindingDraft[],
-  artifactIds: readonly string[],
-): Promise<void> {
-  const [{ next }] = (await manager.query(`SELECT COALESCE(MAX(position) + 1, 0) AS next FROM findings WHERE job_id = ?`, [jobId])) as {
-    next: number | string;
-  }[];
-  let position = Number(next);
-  for (const draft of drafts) {
-    const id = randomUUID();
-    await manager.insert(Finding, { id, organizationId, jobId, position: position++, ...draft, artifactIds: [...artifactIds] });
-    await appendJobEvent(manager, jobId, 'finding.recorded', { findingId: id, kind: draft.kind, severity: draft.severity, title: draft.title });
-  }
 }

@@ -75,6 +75,13 @@ export class Job {
   @Column({ name: 'workflow_id', type: 'varchar', length: 36, nullable: true })
   workflowId!: string | null;
 
+  /**
+   * The fencing token of the job's run: the number of the latest attempt that started it (0 before any). A write
+   * of the run commits only while this still holds the attempt's own number.
+   */
+  @Column({ name: 'run_attempt', type: 'integer', default: 0 })
+  runAttempt!: number;
+
   /** When a worker first took the job up; null until then. */
   @Column({ name: 'started_at', type: 'datetime', precision: 3, nullable: true })
   startedAt!: Date | null;
