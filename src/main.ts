@@ -29,7 +29,7 @@ import { connectInstallation, excludeOwner } from './store/repository-admission.
 import { openStore } from './store/open-store.js';
 import { createWriteBatch } from './store/write-batch.js';
 import { enqueueOnboarding } from './workflows/onboarding.js';
-import { qaRunStarter } from './workflows/qa-run.js';
+import { qaRunStarter } from './workflows/run-starter.js';
 import { createScheduleRepeats } from './workflows/schedule-fire.js';
 import { workflowJobs } from './workflows/registry.js';
 

@@ -20,7 +20,7 @@ import { createNotificationChannel, createQueue, type Queue } from '../../src/qu
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
 import { createWriteBatch } from '../../src/store/write-batch.js';
-import { qaRunStarter } from '../../src/workflows/qa-run.js';
+import { qaRunStarter } from '../../src/workflows/run-starter.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 
 export interface BenchApi {

@@ -14,7 +14,7 @@ import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createProbeClient } from '../../src/probes/probe-client.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue } from '../../src/queue/index.js';
 import { createWriteBatch } from '../../src/store/write-batch.js';
-import { qaRunStarter } from '../../src/workflows/qa-run.js';
+import { qaRunStarter } from '../../src/workflows/run-starter.js';
 import { workflowJobs } from '../../src/workflows/registry.js';
 
 export interface BenchWorker {

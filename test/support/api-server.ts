@@ -16,7 +16,7 @@ import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
 import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
-import { qaRunStarter } from '../../src/workflows/qa-run.js';
+import { qaRunStarter } from '../../src/workflows/run-starter.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 import { createWriteBatch } from '../../src/store/write-batch.js';
 import { silentLogger } from './logger.js';

@@ -4,7 +4,7 @@ import type { Queue } from '../../../src/queue/index.js';
 import { createApiKey, revokeApiKey } from '../../../src/store/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
-import { QA_RUN_JOB } from '../../../src/workflows/qa-run.js';
+import { QA_RUN_JOB } from '../../../src/workflows/run-starter.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

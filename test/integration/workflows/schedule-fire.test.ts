@@ -14,7 +14,7 @@ import { Job } from '../../../src/store/entities/job.entity.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
-import { QA_RUN_JOB, qaRunStarter } from '../../../src/workflows/qa-run.js';
+import { QA_RUN_JOB, qaRunStarter } from '../../../src/workflows/run-starter.js';
 import { SCHEDULE_FIRE_JOB, createScheduleRepeats, scheduleFireJob } from '../../../src/workflows/schedule-fire.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
