@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AgendaJobEntity } from '../../../src/queue/mysql-backend/agenda-job.entity.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
+import { Artifact } from '../../../src/store/entities/artifact.entity.js';
+import { Finding } from '../../../src/store/entities/finding.entity.js';
+import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
+import { Job } from '../../../src/store/entities/job.entity.js';
+import { takeRunToken } from '../../../src/workflows/run-recorder.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { useTestStore } from '../../support/dialects.js';
@@ -21,7 +27,7 @@ async function startHangingServer(): Promise<{ url: string; server: Server; wait
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server, waiting };
 }
 
-describe('stopping a run: cancel and the time limit', () => {
+describe('stopping a run: cancel, the time limit, and a newer attempt', () => {
   let target: Awaited<ReturnType<typeof startHangingServer>>;
   let worker: TestWorker;
   let api: TestApi;
@@ -113,4 +119,42 @@ describe('stopping a run: cancel and the time limit', () => {
     const findingEvents = lines.filter((line) => line.type === 'finding.recorded');
     expect(findingEvents).toHaveLength(view.body.findings.length);
   });
+
+  it('stops an attempt that a newer one took over: it writes nothing more, records no failure, and is not retried', async () => {
+    const created = await create('Open the home page');
+    const jobId = created.body.jobId as string;
+    const waited = target.waiting.length;
+    let eventsBefore = 0;
+    await readStream(jobId, async (line) => {
+      if (line.type !== 'step.started') return;
+      // A newer attempt takes the run (as a worker that claimed the job after this one's lock expired would)
+      // while this one waits on the page; then the page answers and this attempt tries to record its step.
+      expect(await takeRunToken(store(), jobId)).toBe(2);
+      eventsBefore = await store().getRepository(JobEvent).countBy({ jobId });
+      while (target.waiting.length === waited) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const res of target.waiting.splice(waited)) res.end('<!doctype html><html lang="en"><title>Shop</title><main><h1>Plans</h1></main></html>');
+      throw new StreamDone();
+    }).catch((error: unknown) => {
+      if (!(error instanceof StreamDone)) throw error;
+    });
+
+    const job = await store().getRepository(Job).findOneByOrFail({ id: jobId });
+    const queued = async () => store().getRepository(AgendaJobEntity).findOneByOrFail({ id: job.workflowId! });
+    const deadline = Date.now() + 20_000;
+    while ((await queued()).lastFinishedAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const workflow = await queued();
+    expect(workflow.lastFinishedAt).not.toBeNull();
+    expect([workflow.failCount ?? 0, workflow.failReason]).toEqual([0, null]);
+    const events = await store().getRepository(JobEvent).find({ where: { jobId }, order: { seq: 'ASC' } });
+    expect(events.map((event) => event.type)).toEqual(['job.created', 'job.queued', 'job.started', 'step.started']);
+    expect(events).toHaveLength(eventsBefore);
+    expect(await store().getRepository(Finding).countBy({ jobId })).toBe(0);
+    expect(await store().getRepository(Artifact).countBy({ jobId })).toBe(0);
+    // The run is the newer attempt's now: still running, at its token.
+    expect(await store().getRepository(Job).findOneByOrFail({ id: jobId })).toMatchObject({ status: 'running', runAttempt: 2 });
+  });
 });
+
+/** Ends reading a stream that would otherwise wait for a job that is not going to finish. */
+class StreamDone extends Error {}
