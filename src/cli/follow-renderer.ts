@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../core/job-lifecycle.js';
+import { statusNamedBy, type JobStatus } from '../core/job-lifecycle.js';
 import type { JobEventLine } from './job-shapes.js';
 import { printable, type OutputStream } from './terminal.js';
 
@@ -26,8 +26,8 @@ const BEFORE_THE_RUN = new Set(['job.created', 'job.answered']);
  * stays the truth at the end.
  */
 export function statusAfter(current: JobStatus, eventType: string): JobStatus {
-  const named = eventType.startsWith('job.') ? eventType.slice(4) : '';
-  if ((JOB_STATUSES as readonly string[]).includes(named)) return named as JobStatus;
+  const named = statusNamedBy(eventType);
+  if (named !== undefined) return named;
   if (current === 'queued' && !BEFORE_THE_RUN.has(eventType)) return 'running';
   return current;
 }

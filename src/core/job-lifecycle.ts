@@ -98,6 +98,21 @@ export const isFinished = (status: string): boolean => isJobStatus(status) && FI
 export const isRunnable = (status: string): boolean => isJobStatus(status) && RUNNABLE.has(status);
 export const isCancellable = (status: string): boolean => isJobStatus(status) && CANCELLABLE.has(status);
 
+/**
+ * The status an event announces (`job.queued` → queued, `job.passed` → passed, …), or undefined for an event that
+ * names none (`job.created`, `step.passed`, …).
+ */
+export function statusNamedBy(eventType: string): JobStatus | undefined {
+  const named = eventType.startsWith('job.') ? eventType.slice('job.'.length) : '';
+  return isJobStatus(named) ? named : undefined;
+}
+
+/** Whether an event ends the job's history: nothing is written after it. */
+export function isTerminalEvent(eventType: string): boolean {
+  const status = statusNamedBy(eventType);
+  return status !== undefined && TERMINAL.has(status);
+}
+
 /** The event that ends a run with a verdict. */
 export function verdictEvent(verdict: 'passed' | 'failed'): JobEventType {
   return verdict === 'passed' ? 'job.passed' : 'job.failed';

@@ -8,10 +8,13 @@ import {
   isFinished,
   isRunnable,
   isTerminal,
+  isTerminalEvent,
+  JOB_EVENT_TYPES,
   JOB_STATUSES,
   RAN,
   RUNNABLE,
   statusesBefore,
+  statusNamedBy,
   TERMINAL,
   type JobStatus,
 } from '../../../src/core/job-lifecycle.js';
@@ -78,5 +81,13 @@ describe('job lifecycle', () => {
     })();
     expect(thrown).toMatchObject({ code: 'job.invalid_transition', status: 409 });
     expect(() => assertTransition('running', 'passed')).not.toThrow();
+  });
+
+  it('reads the status an event announces, and which events end a history', () => {
+    expect(statusNamedBy('job.queued')).toBe('queued');
+    expect(statusNamedBy('job.review_required')).toBe('review_required');
+    expect(statusNamedBy('job.created')).toBeUndefined();
+    expect(statusNamedBy('step.passed')).toBeUndefined();
+    expect(JOB_EVENT_TYPES.filter(isTerminalEvent)).toEqual(['job.passed', 'job.failed', 'job.errored', 'job.cancelled']);
   });
 });
