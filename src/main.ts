@@ -28,7 +28,7 @@ import { setCapabilityPaused } from './store/execution-flags.js';
 import { connectInstallation, excludeOwner } from './store/repository-admission.js';
 import { openStore } from './store/open-store.js';
 import { createWriteBatch } from './store/write-batch.js';
-import { enqueueOnboarding } from './workflows/onboarding.js';
+import { onboardingStarter } from './workflows/onboarding.js';
 import { qaRunStarter } from './workflows/qa-run.js';
 import { createScheduleRepeats } from './workflows/schedule-fire.js';
 import { workflowJobs } from './workflows/registry.js';
@@ -128,7 +128,7 @@ export async function startAll(config: Config, logger: Logger): Promise<RunningS
       dataSource,
       config: config.repositories,
       readSecret: (name) => environment[name],
-      startOnboarding: (ingestionRunId) => enqueueOnboarding(worker.queue.agenda, ingestionRunId),
+      onboarding: onboardingStarter(worker.queue),
     });
     const http = await startHttpServer(config.http, createApp({
       dataSource,

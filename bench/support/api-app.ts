@@ -18,7 +18,7 @@ import type { Logger } from '../../src/logger.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
-import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
+import { onboardingStarter } from '../../src/workflows/onboarding.js';
 import { createWriteBatch } from '../../src/store/write-batch.js';
 import { qaRunStarter } from '../../src/workflows/qa-run.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
@@ -51,7 +51,7 @@ export async function startServiceApi(config: Config, logger: Logger, dataSource
     dataSource,
     config: config.repositories,
     readSecret: () => undefined,
-    startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
+    onboarding: onboardingStarter(queue),
   });
   let reads = 0;
   const read: ReadProgress = (jobId, after) => {

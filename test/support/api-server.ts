@@ -15,7 +15,7 @@ import type { Planner } from '../../src/planner/planner.js';
 import { createRulePlanner } from '../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
 import { createRepositoryService } from '../../src/repos/repository-service.js';
-import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
+import { onboardingStarter } from '../../src/workflows/onboarding.js';
 import { qaRunStarter } from '../../src/workflows/qa-run.js';
 import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
 import { createWriteBatch } from '../../src/store/write-batch.js';
@@ -56,7 +56,7 @@ export async function startTestApi(
     dataSource,
     config: { excludedOwners: options.excludedOwners ?? [] },
     readSecret: (name) => options.secrets?.[name],
-    startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
+    onboarding: onboardingStarter(queue),
   });
   const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
   const feed = createEventFeed({ read: options.feedRead ? options.feedRead(read) : read, logger: silentLogger() });
