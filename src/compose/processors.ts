@@ -7,7 +7,7 @@ import { workflowJobs } from '../workflows/registry.js';
 import type { Services } from './services.js';
 
 /** A running step renews its queue lock this often: well within the lock's lifetime, and not busier than 2/s. */
-export function heartbeatFor(lockLifetimeMs: number): number {
+function heartbeatFor(lockLifetimeMs: number): number {
   return Math.max(500, Math.floor(lockLifetimeMs / 3));
 }
 

@@ -45,6 +45,15 @@ export interface Services {
 
 export async function composeServices(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<Services> {
   const dataSource = overrides.dataSource ?? (await openStore(config, logger));
+  try {
+    return buildServices(config, logger, overrides, dataSource);
+  } catch (error) {
+    if (!overrides.dataSource) await dataSource.destroy();
+    throw error;
+  }
+}
+
+function buildServices(config: Config, logger: Logger, overrides: ComposeOverrides, dataSource: DataSource): Services {
   const queue = createQueue(
     dataSource,
     { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
