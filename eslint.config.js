@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-/** Folders of src/ and the other src/ folders each may import. Missing: may import all (workflows, api, cli). */
+/** Folders of src/ and the other src/ folders each may import. Missing: may import all (workflows, api, cli, compose). */
 const MAY_IMPORT = {
   core: [],
   store: ['core'],
@@ -19,7 +19,7 @@ const MAY_IMPORT = {
   identity: ['core', 'store'],
   notify: ['core'],
 };
-const SRC_FOLDERS = [...Object.keys(MAY_IMPORT), 'workflows', 'api', 'cli'];
+const SRC_FOLDERS = [...Object.keys(MAY_IMPORT), 'workflows', 'api', 'cli', 'compose'];
 
 /** Packages and modules that do I/O: src/core receives such things through ports, never imports them. */
 const IO_MODULES = [
@@ -35,14 +35,14 @@ const NOT_FOR_STORE = [
 ];
 
 const relativeTo = (name) => `^(\\./|(\\.\\./)+)${name}`;
-const NO_MAIN = {
-  regex: `${relativeTo('main')}(\\.js)?$`,
-  message: 'src/main.ts is the composition root: only src/cli imports it. Take what you need as a parameter.',
+const NO_COMPOSE = {
+  regex: `${relativeTo('compose')}(/|$)`,
+  message: 'src/compose is the composition root: only src/cli imports it. Take what you need as a parameter.',
 };
 const NO_LOAD_CONFIG = {
   regex: `${relativeTo('config')}(\\.js)?$`,
   importNames: ['loadConfig'],
-  message: 'Only src/main.ts and src/cli read the environment; take the config group you need as a parameter.',
+  message: 'Only src/cli reads the environment (loadConfig); take the Config or the group you need as a parameter.',
 };
 const noFolders = (folder, allowed) =>
   SRC_FOLDERS.filter((other) => other !== folder && !allowed.includes(other)).map((other) => ({
@@ -59,26 +59,26 @@ const restrict = (files, patterns, ignores = []) => ({
 });
 
 const boundaries = [
-  restrict(['src/**/*.ts'], [NO_MAIN, NO_LOAD_CONFIG], ['src/main.ts', 'src/cli/**']),
+  restrict(['src/**/*.ts'], [NO_COMPOSE, NO_LOAD_CONFIG], ['src/cli/**']),
   ...Object.entries(MAY_IMPORT).map(([folder, allowed]) =>
-    restrict([`src/${folder}/**/*.ts`], [NO_MAIN, NO_LOAD_CONFIG, ...noFolders(folder, allowed)]),
+    restrict([`src/${folder}/**/*.ts`], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders(folder, allowed)]),
   ),
   restrict(['src/core/**/*.ts'], [
-    NO_MAIN,
+    NO_COMPOSE,
     NO_LOAD_CONFIG,
     ...noFolders('core', []),
     noModules(IO_MODULES, 'src/core does no I/O: inject a port (store, clock, client, logger) instead.'),
     { regex: `${relativeTo('logger')}(\\.js)?$`, allowTypeImports: true, message: 'src/core takes a logger as a parameter.' },
   ]),
   restrict(['src/store/**/*.ts'], [
-    NO_MAIN,
+    NO_COMPOSE,
     NO_LOAD_CONFIG,
     ...noFolders('store', ['core']),
     noModules(NOT_FOR_STORE, 'src/store talks to the database only (typeorm and its drivers).'),
     { group: ['pino', 'pino-pretty'], allowTypeImports: true, message: 'src/store takes a logger as a parameter.' },
   ]),
   // The one list of every table of the service names the queue's entity (schema-registry.ts says why).
-  restrict(['src/store/schema-registry.ts'], [NO_MAIN, NO_LOAD_CONFIG, ...noFolders('store', ['core', 'queue'])]),
+  restrict(['src/store/schema-registry.ts'], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders('store', ['core', 'queue'])]),
 ];
 
 export default defineConfig(

@@ -1,6 +1,6 @@
 /**
  * The only reader of `process.env`. Everything else receives the typed `Config` (or one of its groups) from
- * `src/main.ts`; tests build config objects directly. Every variable is documented in README.md.
+ * the CLI through `src/compose`; tests build config objects directly. Every variable is documented in README.md.
  */
 import { isIP } from 'node:net';
 import * as z from 'zod';

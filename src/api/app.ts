@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { DataSource } from 'typeorm';
 import { SET_A, SET_B } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
@@ -26,14 +26,29 @@ export interface AppDeps {
   logger: Logger;
 }
 
+/** A router of its own at `path`, such as a chat receiver or a webhook route. */
+export interface Mount {
+  path: string;
+  router: Router;
+}
+
+export interface AppOptions {
+  /**
+   * Mounted after the health routes and before the `/api` routers, with no body parser in front: a receiver that
+   * checks a signature over the raw bytes reads the request stream itself.
+   */
+  mounts?: readonly Mount[];
+}
+
 /**
- * The Express app. Bodies are parsed per router, never globally: signature-checked webhook routes (later issues)
- * must see the raw bytes.
+ * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
+ * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger }: AppDeps): Express {
+export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
+  for (const { path, router } of mounts) app.use(path, router);
   const auth = requireApiKey(dataSource);
   for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs, feed));
   app.use('/api/repositories', auth, createRepositoriesRouter(repositories));

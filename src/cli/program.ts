@@ -11,6 +11,7 @@ import { registerOwners } from './commands/owners.js';
 import { registerRepos } from './commands/repos.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSchedules } from './commands/schedules.js';
+import { registerServe } from './commands/serve.js';
 import { registerStart } from './commands/start.js';
 import { registerWorker } from './commands/worker.js';
 import { createCliContext, type CliContext } from './context.js';
@@ -33,6 +34,7 @@ export function createProgram(
     .exitOverride() // set before the verbs are added, so they inherit it
     .showHelpAfterError();
   registerMigrate(program, context);
+  registerServe(program, context);
   registerWorker(program, context);
   registerStart(program, context);
   registerKeys(program, context, print);

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { RunningService } from '../main.js';
+import type { RunningService } from '../compose/index.js';
 import type { CliContext } from './context.js';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;

@@ -2,9 +2,7 @@ import { toJobId, type Agenda, type Job, type JobParameters } from 'agenda';
 import type { z } from 'zod';
 import type { Queue } from './create-queue.js';
 import type { QueueJobDefinition } from './job-definition.js';
-import { newJobId } from './mysql-backend/job-id.js';
-import { definitionValues, newRow } from './mysql-backend/job-row.js';
-import { insertStatement, type Statement } from './mysql-backend/sql-executor.js';
+import type { Statement } from './mysql-backend/index.js';
 import { invalidPayload } from './register-job.js';
 
 /** Saves a job to run now, after checking its payload against the definition (a bad payload never reaches the table). */
@@ -38,13 +36,10 @@ export interface StagedQueueJob {
 export function stageNow<Schema extends z.ZodType>(queue: Queue, definition: JobKind<Schema>, payload: z.input<Schema>): StagedQueueJob {
   const job = queue.agenda.create(definition.name, parse(definition, payload));
   job.schedule(new Date());
-  const id = newJobId();
-  const { id: rowId, ...rest } = newRow(id, definitionValues(job.toJson(true) as JobParameters, queue.agenda.attrs.name));
-  // As the repository's own insert: absent columns take their defaults.
-  const present = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
+  const { id, statement } = queue.backend.stageInsert(job.toJson(true) as JobParameters, queue.agenda.attrs.name);
   return {
     id,
-    statement: insertStatement(queue.backend.table, { id: rowId, ...present }),
+    statement,
     async announce() {
       job.attrs._id = toJobId(id);
       if (queue.agenda.hasNotificationChannel()) await queue.agenda.publishJobNotification(job);

@@ -6,6 +6,7 @@ import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/co
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
+import type { Statement } from '../store/write-batch.js';
 
 /** A validated connect request (spec 2.3). */
 export interface ConnectRepositoryInput {
@@ -34,8 +35,24 @@ export interface RepositoryServiceDeps {
   config: RepositoriesConfig;
   /** The server's value of an environment secret by name (probe URLs are checked against the allowlist). */
   readSecret(name: string): string | undefined;
-  /** Starts the onboarding workflow of an ingestion run; resolves with the workflow id. */
-  startOnboarding(ingestionRunId: string): Promise<string>;
+  /** Starts the onboarding workflows of ingestion runs. */
+  onboarding: OnboardingStarter;
+}
+
+/**
+ * Starts an ingestion run's onboarding workflow: its queue job is committed in the transaction that writes the
+ * repository and the run, so they exist together or not at all.
+ */
+export interface OnboardingStarter {
+  stage(ingestionRunId: string): Promise<StagedOnboarding>;
+}
+
+export interface StagedOnboarding {
+  workflowId: string;
+  /** The queue job's INSERT, committed with the repository's rows. */
+  statement: Statement;
+  /** Wakes workers; called after the commit. */
+  announce(): Promise<void>;
 }
 
 const forbidden = (code: string, message: string) => new AppError({ kind: 'user', code, status: 403, message });
@@ -72,7 +89,18 @@ function checkProbes(input: ConnectRepositoryInput, readSecret: (name: string) =
   }
 }
 
-export function createRepositoryService({ dataSource, config, readSecret, startOnboarding }: RepositoryServiceDeps) {
+export function createRepositoryService({ dataSource, config, readSecret, onboarding }: RepositoryServiceDeps) {
+  /** The onboarding's queue job, to be written in the repository's transaction; a queue that refuses it writes nothing (503). */
+  async function stageOnboarding(ingestionRunId: string): Promise<StagedOnboarding> {
+    try {
+      return await onboarding.stage(ingestionRunId);
+    } catch (error) {
+      throw operationalError('repository.onboarding_start_failed', "The repository's onboarding could not be started, so nothing was recorded; try again", {
+        cause: error,
+      });
+    }
+  }
+
   return {
     /**
      * Connects a repository and starts its onboarding. Every rule is checked before anything is stored: live
@@ -94,23 +122,16 @@ export function createRepositoryService({ dataSource, config, readSecret, startO
 
       const repositoryId = randomUUID();
       const ingestionRunId = randomUUID();
+      const staged = await stageOnboarding(ingestionRunId);
       await dataSource.transaction(async (manager) => {
         await manager.insert(ConnectedRepository, { id: repositoryId, organizationId, ...input, revision: input.revision ?? null });
-        await manager.insert(IngestionRun, { id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: null });
-      });
-      let workflowId: string;
-      try {
-        workflowId = await startOnboarding(ingestionRunId);
-      } catch (error) {
-        // The repository is connected but its onboarding will not run: mark the run, so a retry is visible.
-        await dataSource.getRepository(IngestionRun).update({ id: ingestionRunId }, { status: 'errored' });
-        throw operationalError('repository.onboarding_start_failed', 'The repository was connected but its onboarding could not be started', {
-          cause: error,
-          details: { repositoryId, ingestionRunId },
+        await manager.insert(IngestionRun, {
+          id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: staged.workflowId,
         });
-      }
-      await dataSource.getRepository(IngestionRun).update({ id: ingestionRunId }, { workflowId });
-      return { organizationId, repositoryId, ingestionRunId, workflowId };
+        await manager.query(staged.statement.sql, staged.statement.params);
+      });
+      await staged.announce();
+      return { organizationId, repositoryId, ingestionRunId, workflowId: staged.workflowId };
     },
 
     async list(organizationId: string): Promise<ConnectedRepository[]> {

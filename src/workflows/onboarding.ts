@@ -1,13 +1,18 @@
-import type { Agenda } from 'agenda';
 import { z } from 'zod';
+import { stageNow, type Queue } from '../queue/index.js';
+import type { OnboardingStarter } from '../repos/repository-service.js';
 
 /** The queue job that onboards a repository revision. Its handler lands with the onboarding issue. */
 export const ONBOARDING_JOB = 'repository-onboarding';
 
 export const onboardingPayload = z.object({ ingestionRunId: z.string().uuid() });
 
-/** Starts the onboarding workflow of an ingestion run; resolves with the workflow's id (the queue job's id). */
-export async function enqueueOnboarding(agenda: Agenda, ingestionRunId: string): Promise<string> {
-  const job = await agenda.now(ONBOARDING_JOB, onboardingPayload.parse({ ingestionRunId }));
-  return String(job.attrs._id);
+/** Onboarding workflows staged on `queue`: the workflow's id is its queue job's id. */
+export function onboardingStarter(queue: Queue): OnboardingStarter {
+  return {
+    async stage(ingestionRunId) {
+      const staged = stageNow(queue, { name: ONBOARDING_JOB, payload: onboardingPayload }, { ingestionRunId });
+      return { workflowId: staged.id, statement: staged.statement, announce: () => staged.announce() };
+    },
+  };
 }

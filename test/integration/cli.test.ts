@@ -132,7 +132,7 @@ describe('qa (the real process)', () => {
     expect(help.stdout).toMatch(/migrate[\s\S]*worker[\s\S]*start/);
   });
 
-  it.each([['worker'], ['start']])(
+  it.each([['serve'], ['worker'], ['start']])(
     'qa %s runs until SIGTERM, stops once however many signals follow, and exits 0',
     async (verb) => {
       const qaProcess = spawnQa([verb], {

@@ -2,24 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { Mount } from '../../src/api/app.js';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
-import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
-import { createApp } from '../../src/api/app.js';
-import { startHttpServer } from '../../src/api/server.js';
-import { createEventFeed, type EventFeed, type ReadProgress } from '../../src/jobs/event-feed.js';
-import { createCheckService } from '../../src/jobs/check-service.js';
-import { createJobService } from '../../src/jobs/job-service.js';
-import { createScheduleService } from '../../src/jobs/schedule-service.js';
-import { readJobProgress } from '../../src/jobs/job-progress.js';
+import { startServe } from '../../src/compose/index.js';
+import type { EventFeed, ReadProgress } from '../../src/jobs/event-feed.js';
 import type { Planner } from '../../src/planner/planner.js';
-import { createRulePlanner } from '../../src/planner/rule-planner.js';
-import { createNotificationChannel, createQueue, type Queue } from '../../src/queue/index.js';
-import { createRepositoryService } from '../../src/repos/repository-service.js';
-import { enqueueOnboarding } from '../../src/workflows/onboarding.js';
-import { qaRunStarter } from '../../src/workflows/run-starter.js';
-import { createScheduleRepeats } from '../../src/workflows/schedule-fire.js';
-import { createWriteBatch } from '../../src/store/write-batch.js';
+import type { Queue } from '../../src/queue/index.js';
 import { silentLogger } from './logger.js';
+import { testConfig } from './service-config.js';
 
 export interface TestApi {
   /** `http://127.0.0.1:<port>` */
@@ -32,9 +22,9 @@ export interface TestApi {
 }
 
 /**
- * The service's real HTTP app on a random loopback port, wired as `qa start` wires it, over a test store. The
- * server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS; `feedRead` wraps the
- * event feed's read (to count or fail reads).
+ * The service's real HTTP app on a random loopback port, composed as `qa serve` composes it, over a test store.
+ * The server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS; `feedRead` wraps
+ * the event feed's read (to count or fail reads).
  */
 export async function startTestApi(
   dataSource: DataSource,
@@ -46,39 +36,30 @@ export async function startTestApi(
     artifacts?: ArtifactStorage;
     /** The planner of the job service (default: the rule planner). */
     planner?: Planner;
+    /** Routers mounted in front of the JSON `/api` routers (createApp's `mounts`). */
+    mounts?: Mount[];
   } = {},
 ): Promise<TestApi> {
-  const queue = createQueue(dataSource, { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, createNotificationChannel(undefined));
-  const artifacts = options.artifacts ?? createFileArtifactStorage(mkdtempSync(join(tmpdir(), 'qa-artifacts-')));
-  const writes = createWriteBatch(dataSource);
-  const jobs = createJobService({ dataSource, planner: options.planner ?? createRulePlanner(), runs: qaRunStarter(queue), artifacts, writes });
-  const repositories = createRepositoryService({
-    dataSource,
-    config: { excludedOwners: options.excludedOwners ?? [] },
-    readSecret: (name) => options.secrets?.[name],
-    startOnboarding: (ingestionRunId) => enqueueOnboarding(queue.agenda, ingestionRunId),
+  const config = testConfig({
+    queue: { pollIntervalMs: 60_000, lockLifetimeMs: 60_000 },
+    worker: { concurrency: 1 },
+    // Given artifact storage replaces the configured folder.
+    ...(options.artifacts ? {} : { artifacts: { dir: mkdtempSync(join(tmpdir(), 'qa-artifacts-')) } }),
+    repositories: { excludedOwners: options.excludedOwners ?? [] },
   });
-  const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
-  const feed = createEventFeed({ read: options.feedRead ? options.feedRead(read) : read, logger: silentLogger() });
-  const server = await startHttpServer({ host: '127.0.0.1', port: 0 }, createApp({
+  const api = await startServe(config, silentLogger(), {
     dataSource,
-    jobs,
-    feed,
-    repositories,
-    checks: createCheckService(dataSource),
-    schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
-    logger: silentLogger(),
-  }));
+    readSecret: (name) => options.secrets?.[name],
+    planner: options.planner,
+    artifacts: options.artifacts,
+    feedRead: options.feedRead,
+    mounts: options.mounts,
+  });
   return {
-    base: `http://127.0.0.1:${server.port}`,
-    queue,
-    feed,
-    async close() {
-      feed.close();
-      await server.close();
-      await queue.backend.disconnect();
-      await writes.close();
-    },
+    base: `http://127.0.0.1:${api.port}`,
+    queue: api.services.queue,
+    feed: api.services.feed,
+    close: () => api.stop(),
   };
 }
 

@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
-import { createFileArtifactStorage } from '../../src/artifacts/file-storage.js';
-import { createBrowserPool } from '../../src/browser/browser-pool.js';
-import { generatePlaywrightSource } from '../../src/checks/generate-source.js';
-import { createProbeClient } from '../../src/probes/probe-client.js';
-import { createNotificationChannel, createQueue, createWorker, type Queue, type RetryPolicy } from '../../src/queue/index.js';
-import { workflowJobs } from '../../src/workflows/registry.js';
+import { startWorker } from '../../src/compose/index.js';
+import type { Queue, RetryPolicy } from '../../src/queue/index.js';
 import { silentLogger } from './logger.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../src/config.js';
+import { testConfig } from './service-config.js';
 
 export interface TestWorker {
   queue: Queue;
@@ -39,43 +35,36 @@ export interface TestWorkerOptions {
   probeCa?: string;
 }
 
-/** A worker wired as `qa worker` wires it (real Chromium, file artifact storage), polling every 50 ms. */
+/** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
 export async function startTestWorker(dataSource: DataSource, options: TestWorkerOptions = {}): Promise<TestWorker> {
   const ownsDir = options.artifactsDir === undefined;
   const artifactsDir = options.artifactsDir ?? mkdtempSync(join(tmpdir(), 'qa-worker-artifacts-'));
-  const lockLifetimeMs = options.lockLifetimeMs ?? 30_000;
-  const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: options.concurrency ?? 2 }, createNotificationChannel(undefined));
-  const browsers = createBrowserPool(
-    {
-      executablePath: options.executablePath ?? DEFAULT_BROWSER_EXECUTABLE_PATH,
-      navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000,
+  const config = testConfig({
+    queue: { pollIntervalMs: 50, lockLifetimeMs: options.lockLifetimeMs ?? 30_000 },
+    worker: { concurrency: options.concurrency ?? 2, shutdownGraceMs: 5_000 },
+    artifacts: { dir: artifactsDir },
+    browser: {
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
       wsEndpoint: options.wsEndpoint,
+      navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000,
+      stepTimeoutMs: options.stepTimeoutMs ?? 3_000,
+      runTimeLimitMs: options.timeLimitMs ?? 120_000,
     },
-    silentLogger(),
-  );
-  const artifacts = createFileArtifactStorage(artifactsDir);
-  const definitions = workflowJobs({
-    dataSource,
-    browsers,
-    artifacts,
-    heartbeatMs: Math.max(200, Math.floor(lockLifetimeMs / 3)),
-    retry: options.retry,
-    probes: createProbeClient({ allowCidrs: ['127.0.0.1/32'], ca: options.probeCa }),
-    readSecret: (name) => options.secrets?.[name],
-    stepTimeoutMs: options.stepTimeoutMs ?? 3_000,
-    timeLimitMs: options.timeLimitMs ?? 120_000,
-    cancelPollMs: 200,
-    generateSource: generatePlaywrightSource,
+    probes: { allowCidrs: ['127.0.0.1/32'] },
   });
-  const worker = createWorker(queue, definitions, silentLogger(), 5_000);
-  await worker.start();
+  const worker = await startWorker(config, silentLogger(), {
+    dataSource,
+    readSecret: (name) => options.secrets?.[name],
+    retry: options.retry,
+    cancelPollMs: 200,
+    probes: { ca: options.probeCa },
+  });
   return {
-    queue,
+    queue: worker.services.queue,
     artifactsDir,
-    artifacts,
+    artifacts: worker.services.artifacts,
     async stop() {
       await worker.stop();
-      await browsers.close();
       if (ownsDir) rmSync(artifactsDir, { recursive: true, force: true });
     },
   };

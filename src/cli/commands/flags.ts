@@ -17,7 +17,7 @@ export function registerFlags(program: Command, context: CliContext, print: (lin
       .description(`${action} live (browser runs) or ai (planner) execution, for everyone or one organization`)
       .option('--org <slug>', 'only this organization')
       .action(async (capability: string, options: { org?: string }) => {
-        const { setExecutionFlag } = await import('../../main.js');
+        const { setExecutionFlag } = await import('../admin.js');
         const { config, logger } = context.load({ logsTo: 'stderr' });
         const chosen = capabilityOf(capability);
         await setExecutionFlag(config, logger, chosen, action === 'pause', options.org);

@@ -12,7 +12,7 @@ export function registerInstallations(program: Command, context: CliContext, pri
     .requiredOption('--org <slug>', 'organization slug')
     .option('--provider <name>', 'code-host provider', 'codehost')
     .action(async (options: { installation: string; org: string; provider: string }) => {
-      const { connectCodeHostInstallation } = await import('../../main.js');
+      const { connectCodeHostInstallation } = await import('../admin.js');
       const { config, logger } = context.load({ logsTo: 'stderr' });
       await connectCodeHostInstallation(config, logger, options.provider, options.installation, options.org);
       print(`Installation ${options.installation} (${options.provider}) is connected to organization "${options.org}"`);

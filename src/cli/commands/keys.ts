@@ -10,7 +10,7 @@ export function registerKeys(program: Command, context: CliContext, print: (line
     .requiredOption('--org <slug>', 'organization slug (lowercase letters, digits, hyphens)')
     .option('--label <text>', 'a note on what the key is for')
     .action(async (options: { org: string; label?: string }) => {
-      const { issueApiKey } = await import('../../main.js');
+      const { issueApiKey } = await import('../admin.js');
       const { config, logger } = context.load({ logsTo: 'stderr' });
       const key = await issueApiKey(config, logger, options.org, options.label);
       print(`Created an API key for organization "${options.org}". It is shown once; store it now:`);

@@ -6,8 +6,8 @@ export function registerMigrate(program: Command, context: CliContext): void {
     .command('migrate')
     .description('create the database if it is missing and apply pending migrations, then exit')
     .action(async () => {
-      // Imported on use: the composition root loads the whole service, which other verbs do not need.
-      const { migrate } = await import('../../main.js');
+      // Imported on use: the store (TypeORM and its drivers) is more than the client verbs need.
+      const { migrate } = await import('../admin.js');
       const { config, logger } = context.load();
       await migrate(config, logger);
     });

@@ -12,7 +12,7 @@ export function registerOwners(program: Command, context: CliContext, print: (li
     .description("refuse this owner's repositories before anything is stored")
     .action(async (owner: string) => {
       if (!OWNER_NAME.test(owner)) throw userError('owner.invalid', `"${owner}" is not a code-host owner name (letters, digits, hyphens)`);
-      const { excludeRepositoryOwner } = await import('../../main.js');
+      const { excludeRepositoryOwner } = await import('../admin.js');
       const { config, logger } = context.load({ logsTo: 'stderr' });
       await excludeRepositoryOwner(config, logger, owner);
       print(`Owner "${owner.toLowerCase()}" is excluded`);

@@ -7,7 +7,7 @@ export function registerStart(program: Command, context: CliContext): void {
     .command('start')
     .description('run the HTTP service and the job processors in one process until SIGTERM or SIGINT')
     .action(async () => {
-      const { startAll } = await import('../../main.js');
+      const { startAll } = await import('../../compose/index.js');
       await runService(context, startAll);
     });
 }

@@ -7,7 +7,7 @@ export function registerWorker(program: Command, context: CliContext): void {
     .command('worker')
     .description('run the job processors until SIGTERM or SIGINT (scale out by running more)')
     .action(async () => {
-      const { startWorker } = await import('../../main.js');
+      const { startWorker } = await import('../../compose/index.js');
       await runService(context, startWorker);
     });
 }

@@ -1,4 +1,4 @@
-import type { AgendaBackend, NotificationChannel } from 'agenda';
+import type { AgendaBackend, JobParameters, NotificationChannel } from 'agenda';
 import type { Database } from 'better-sqlite3';
 import type { Pool as CallbackPool } from 'mysql2';
 import { createPool, type Pool as PromisePool, type PoolOptions } from 'mysql2/promise';
@@ -6,7 +6,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { InProcessNotificationChannel } from './in-process-channel.js';
 import { MySqlExecutor } from './mysql-executor.js';
 import type { ClaimOrder } from './claim.js';
-import { SqlJobRepository } from './repository.js';
+import { SqlJobRepository, type StagedInsert } from './repository.js';
 import { assertSafeTableName, DEFAULT_TABLE_NAME, ensureAgendaJobsTable } from './schema.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { SqliteExecutor } from './sqlite-executor.js';
@@ -45,8 +45,7 @@ export class MySqlBackend implements AgendaBackend {
 
   private readonly dataSource: DataSource;
   private readonly ensureSchema: boolean;
-  /** The jobs table (for writes staged in another transaction, see queue/enqueue.ts `stageNow`). */
-  readonly table: string;
+  private readonly table: string;
 
   constructor(connection: MySqlBackendConnection, options: MySqlBackendOptions = {}) {
     this.table = assertSafeTableName(options.tableName ?? DEFAULT_TABLE_NAME);
@@ -57,6 +56,14 @@ export class MySqlBackend implements AgendaBackend {
     this.notificationChannel =
       options.notificationChannel === 'in-process' ? new InProcessNotificationChannel() : options.notificationChannel;
     this.repository = new SqlJobRepository(() => this.openExecutor(), this.table, options.sort);
+  }
+
+  /**
+   * The backend's one way to write a job inside someone else's transaction: the INSERT that saving this new job
+   * would run (see `SqlJobRepository.stageInsert`). Commit it with the caller's rows, then tell workers.
+   */
+  stageInsert(job: JobParameters, lastModifiedBy?: string): StagedInsert {
+    return this.repository.stageInsert(job, lastModifiedBy);
   }
 
   async connect(): Promise<void> {

@@ -23,8 +23,17 @@ import {
   SqlExpression,
   updateStatement,
   type SqlExecutor,
+  type Statement,
 } from './sql-executor.js';
 import { planSingle, planUnique, type UpsertPlan } from './upsert-plan.js';
+
+/** A new job's INSERT, to be run by the caller's own transaction. */
+export interface StagedInsert {
+  /** The job's id, known before anything is written. */
+  id: string;
+  /** `?` placeholders, the same on MySQL and SQLite. */
+  statement: Statement;
+}
 
 /** How many times an upsert re-reads after losing an insert race on the unique index (one loss is the norm). */
 const UPSERT_ATTEMPTS = 5;
@@ -328,13 +337,31 @@ export class SqlJobRepository implements JobRepository {
     return (await this.getJobById(String(job._id))) ?? job;
   }
 
+  /**
+   * The INSERT `saveJob` runs for a new job, for a caller that commits it in a transaction of its own (a job that
+   * must exist exactly when the caller's rows do). Only a plain new job: one with an id is updated, and a `single`
+   * or `unique` one upserted, by `saveJob`, which a staged insert cannot do. Not part of Agenda's interface.
+   */
+  stageInsert(job: JobParameters, lastModifiedBy?: string): StagedInsert {
+    if (job._id || dedupeKeyOf(job) !== null) {
+      throw new Error(`stageInsert: job "${job.name}" has an id or a single/unique identity; save it with saveJob`);
+    }
+    const { row, statement } = this.insertOf(definitionValues(job, lastModifiedBy));
+    return { id: row.id, statement };
+  }
+
   private async insert(values: Record<string, unknown>): Promise<JobParameters> {
+    const { row, statement } = this.insertOf(values);
+    await this.sql.execute(statement.sql, statement.params);
+    return rowToJob(row);
+  }
+
+  /** A new row and its INSERT: absent columns are left out, so they take their defaults. */
+  private insertOf(values: Record<string, unknown>): { row: JobRow; statement: Statement } {
     const row = newRow(newJobId(), values);
     const { id, ...rest } = row;
     const present = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
-    const statement = insertStatement(this.table, { id, ...present });
-    await this.sql.execute(statement.sql, statement.params);
-    return rowToJob(row);
+    return { row, statement: insertStatement(this.table, { id, ...present }) };
   }
 
   private async upsert(key: string, plan: (existing: JobRow | undefined, now: Date) => UpsertPlan): Promise<JobParameters> {

@@ -6,7 +6,7 @@ import { createJobService, type CreateJobInput, type RunStarter } from '../../..
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { createWriteBatch } from '../../../src/store/write-batch.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createRepositoryService } from '../../../src/repos/repository-service.js';
+import { createRepositoryService, type OnboardingStarter } from '../../../src/repos/repository-service.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../../../src/store/entities/ingestion-run.entity.js';
@@ -80,17 +80,40 @@ forEachDialect('workflow start failures', (dialect) => {
     expect(await store().getRepository(Job).findOneByOrFail({ id: created.jobId })).toMatchObject({ status: 'review_required', workflowId: null });
   });
 
-  it('marks the ingestion run errored when onboarding cannot be started', async () => {
+  const connectInput = {
+    provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop', defaultBranch: 'main',
+    cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [], testValueSecretRefs: {}, evidenceProbeRefs: {},
+  };
+  const repositoriesWith = (onboarding: OnboardingStarter) =>
+    createRepositoryService({ dataSource: store(), config: { excludedOwners: [] }, readSecret: () => undefined, onboarding });
+  const nothingConnected = async () => {
+    expect(await store().getRepository(ConnectedRepository).count()).toBe(0);
+    expect(await store().getRepository(IngestionRun).count()).toBe(0);
+  };
+
+  it('connects nothing when the queue refuses the onboarding workflow, and answers 503', async () => {
     const { organization } = await createApiKey(store(), 'acme');
     await connectInstallation(store(), 'codehost', '42', 'acme');
-    const repositories = createRepositoryService({ dataSource: store(), config: { excludedOwners: [] }, readSecret: () => undefined, startOnboarding: queueDown });
-    await expect(
-      repositories.connect(organization.id, {
-        provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop', defaultBranch: 'main',
-        cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [], testValueSecretRefs: {}, evidenceProbeRefs: {},
+    const repositories = repositoriesWith({ stage: queueDown });
+    await expect(repositories.connect(organization.id, connectInput)).rejects.toMatchObject({ code: 'repository.onboarding_start_failed', status: 503 });
+    await nothingConnected();
+  });
+
+  it('rolls back the repository and its ingestion run when the onboarding queue row fails inside the transaction', async () => {
+    const { organization } = await createApiKey(store(), 'acme');
+    await connectInstallation(store(), 'codehost', '42', 'acme');
+    let announced = false;
+    const failing = repositoriesWith({
+      stage: async () => ({
+        workflowId: randomUUID(),
+        statement: { sql: 'INSERT INTO no_such_table (id) VALUES (?)', params: [1] },
+        announce: async () => {
+          announced = true;
+        },
       }),
-    ).rejects.toMatchObject({ code: 'repository.onboarding_start_failed', status: 503 });
-    const runs = await store().getRepository(IngestionRun).find();
-    expect(runs.map((run) => [run.status, run.workflowId])).toEqual([['errored', null]]);
+    });
+    await expect(failing.connect(organization.id, connectInput)).rejects.toThrow(/no_such_table/);
+    await nothingConnected();
+    expect(announced).toBe(false);
   });
 });

@@ -51,6 +51,21 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       expect(second._id! > saved._id!).toBe(true);
     });
 
+    it('stages a new job as the INSERT a save would run, committed by the caller, and refuses jobs a save would upsert', async () => {
+      const nextRunAt = new Date('2030-01-02T03:04:05.678Z');
+      const staged = backend.stageInsert(job({ name: 'staged', priority: 3, nextRunAt, data: { jobId: 'j-1' } }), 'stager');
+      expect(await repo.getJobById(staged.id)).toBeNull();
+      await store().transaction((manager) => manager.query(staged.statement.sql, staged.statement.params));
+      const saved = await repo.saveJob(job({ name: 'staged', priority: 3, nextRunAt, data: { jobId: 'j-1' } }), { lastModifiedBy: 'stager' });
+      const { _id: stagedId, ...stagedFields } = (await repo.getJobById(staged.id))!;
+      const { _id: savedId, ...savedFields } = (await repo.getJobById(saved._id!))!;
+      expect([stagedId, String(savedId) > String(stagedId)]).toEqual([staged.id, true]);
+      expect(stagedFields).toEqual(savedFields);
+      expect(() => backend.stageInsert(job({ name: 'tick', type: 'single' }))).toThrow(/saveJob/);
+      expect(() => backend.stageInsert(job({ name: 'once', unique: { 'data.k': 1 } }))).toThrow(/saveJob/);
+      expect(() => backend.stageInsert({ ...saved })).toThrow(/saveJob/);
+    });
+
     it('keeps data that is not an object: strings, numbers, null', async () => {
       for (const data of ['plain text', 42, null, ['a', 1]]) {
         const saved = await repo.saveJob(job({ name: 'scalar', data }), undefined);

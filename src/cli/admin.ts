@@ -1,0 +1,56 @@
+/**
+ * The administrator verbs (`qa migrate`, `qa keys create`, `qa flags`, `qa owners exclude`, `qa installations
+ * connect`): each opens the store, does one thing, and closes it. They talk to the database, not to the API.
+ */
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config.js';
+import { userError } from '../core/errors.js';
+import type { Capability } from '../core/execution.js';
+import type { Logger } from '../logger.js';
+import { createApiKey } from '../store/api-keys.js';
+import { Organization } from '../store/entities/organization.entity.js';
+import { setCapabilityPaused } from '../store/execution-flags.js';
+import { openStore } from '../store/open-store.js';
+import { connectInstallation, excludeOwner } from '../store/repository-admission.js';
+
+/** `qa migrate`: creates the database if needed, brings its schema up to date, and closes it again. */
+export async function migrate(config: Config, logger: Logger): Promise<void> {
+  const dataSource = await openStore(config, logger);
+  await dataSource.destroy();
+  logger.info('database schema is up to date');
+}
+
+/** `qa keys create`: a new API key for the organization `orgSlug` (created if needed). Returns the full key. */
+export async function issueApiKey(config: Config, logger: Logger, orgSlug: string, label?: string): Promise<string> {
+  return withStore(config, logger, async (dataSource) => (await createApiKey(dataSource, orgSlug, label)).key);
+}
+
+/** `qa flags pause|resume`: switches a capability for every organization, or for the one with slug `orgSlug`. */
+export async function setExecutionFlag(config: Config, logger: Logger, capability: Capability, paused: boolean, orgSlug?: string): Promise<void> {
+  await withStore(config, logger, async (dataSource) => {
+    const organization = orgSlug === undefined ? undefined : await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
+    if (orgSlug !== undefined && !organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
+    await setCapabilityPaused(dataSource, capability, paused, organization?.id);
+    logger.info({ capability, paused, organization: orgSlug ?? 'all' }, 'execution flag set');
+  });
+}
+
+/** `qa owners exclude`: refuses the owner's repositories from now on. */
+export async function excludeRepositoryOwner(config: Config, logger: Logger, owner: string): Promise<void> {
+  await withStore(config, logger, (dataSource) => excludeOwner(dataSource, owner));
+}
+
+/** `qa installations connect`: accepts the installation's repositories for the organization with slug `orgSlug`. */
+export async function connectCodeHostInstallation(config: Config, logger: Logger, provider: string, installationId: string, orgSlug: string): Promise<void> {
+  await withStore(config, logger, (dataSource) => connectInstallation(dataSource, provider, installationId, orgSlug));
+}
+
+/** Opens the store for one administrator verb and closes it again. */
+async function withStore<T>(config: Config, logger: Logger, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  const dataSource = await openStore(config, logger);
+  try {
+    return await work(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}

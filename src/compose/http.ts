@@ -1,0 +1,36 @@
+import { createApp, type Mount } from '../api/app.js';
+import { startHttpServer } from '../api/server.js';
+import type { Services } from './services.js';
+
+export interface RunningHttp {
+  /** The port bound (useful with PORT 0). */
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** The HTTP side on the graph's services: the API, and `mounts` (raw-body receivers) in front of its JSON routers. */
+export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
+  const { config, logger, feed } = services;
+  const app = createApp(
+    {
+      dataSource: services.dataSource,
+      jobs: services.jobs,
+      feed,
+      repositories: services.repositories,
+      checks: services.checks,
+      schedules: services.schedules,
+      logger,
+    },
+    { mounts },
+  );
+  const http = await startHttpServer(config.http, app);
+  logger.info({ host: config.http.host, port: http.port }, 'listening');
+  return {
+    port: http.port,
+    async stop() {
+      // Open event streams would hold the server open until their jobs finish: cut them (clients resume with ?after).
+      feed.close();
+      await http.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import type { ReadProgress } from '../jobs/event-feed.js';
+import type { Planner } from '../planner/planner.js';
+import type { ProbeClientOptions } from '../probes/probe-client.js';
+import type { RetryPolicy } from '../queue/index.js';
+import type { ReadSecret } from '../workflows/test-values.js';
+
+/**
+ * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
+ * timings, concurrency, browser, artifacts folder, HTTP address, excluded owners) is configuration: pass a
+ * `Config` with those values.
+ */
+export interface ComposeOverrides {
+  /** An open, migrated store to use instead of opening `config.database`; the caller closes it. */
+  dataSource?: DataSource;
+  /** The server's environment secrets by variable name (default: this process's environment). */
+  readSecret?: ReadSecret;
+  /** Default: the planner `config.planner` names. */
+  planner?: Planner;
+  /** Default: files under `config.artifacts.dir`. */
+  artifacts?: ArtifactStorage;
+  /** Added to the probe client's options (a test CA, a resolver); `allowCidrs` defaults to `config.probes`. */
+  probes?: ProbeClientOptions;
+  /** Wraps the event feed's read (to count or fail reads). */
+  feedRead?: (read: ReadProgress) => ReadProgress;
+  /** Called after a commit that added events to a job, besides waking this process's event feed. */
+  eventsWritten?: (jobId: string) => void;
+  /** The `qa-run` workflow's retry policy (default: its own). */
+  retry?: RetryPolicy;
+  /** How often a running job looks whether it was cancelled (default: the workflow's). */
+  cancelPollMs?: number;
+}

@@ -1,0 +1,51 @@
+import { createBrowserPool } from '../browser/browser-pool.js';
+import { generatePlaywrightSource } from '../checks/generate-source.js';
+import { createProbeClient } from '../probes/probe-client.js';
+import { createWorker, type Worker } from '../queue/index.js';
+import { createScheduleRepeats } from '../workflows/schedule-fire.js';
+import { workflowJobs } from '../workflows/registry.js';
+import type { Services } from './services.js';
+
+/** A running step renews its queue lock this often: well within the lock's lifetime, and not busier than 2/s. */
+function heartbeatFor(lockLifetimeMs: number): number {
+  return Math.max(500, Math.floor(lockLifetimeMs / 3));
+}
+
+/**
+ * The job processors on the graph's queue: one browser for the process (launched on first use), the workflows, and
+ * schedules' fires, which create their replays with the graph's job service as the API does.
+ */
+export async function startProcessors(services: Services): Promise<Worker> {
+  const { config, logger, overrides, dataSource, queue, feed } = services;
+  const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
+  const repeats = createScheduleRepeats(queue.agenda);
+  const workflows = workflowJobs({
+    dataSource,
+    browsers,
+    artifacts: services.artifacts,
+    heartbeatMs: heartbeatFor(config.queue.lockLifetimeMs),
+    // Followers of this process's event feed get a job's events as soon as they are committed.
+    eventsWritten: (jobId) => {
+      feed.wake(jobId);
+      overrides.eventsWritten?.(jobId);
+    },
+    probes: createProbeClient({ allowCidrs: config.probes.allowCidrs, ...overrides.probes }),
+    readSecret: services.readSecret,
+    stepTimeoutMs: config.browser.stepTimeoutMs,
+    timeLimitMs: config.browser.runTimeLimitMs,
+    cancelPollMs: overrides.cancelPollMs,
+    retry: overrides.retry,
+    generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
+    schedules: { createJob: (organizationId, input) => services.jobs.create(organizationId, input), removeRepeat: (scheduleId) => repeats.remove(scheduleId) },
+  });
+  const worker = createWorker(queue, workflows, logger, config.worker.shutdownGraceMs);
+  await worker.start();
+  return {
+    start: () => worker.start(),
+    async stop() {
+      // Runs first (they hold contexts), then the browser.
+      await worker.stop();
+      await browsers.close();
+    },
+  };
+}

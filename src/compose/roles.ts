@@ -1,0 +1,97 @@
+import type { Mount } from '../api/app.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { startHttp } from './http.js';
+import type { ComposeOverrides } from './overrides.js';
+import { startProcessors } from './processors.js';
+import { composeServices, type Services } from './services.js';
+
+/** A started role of the service. `stop()` finishes or hands back in-flight work and releases every resource. */
+export interface RunningService {
+  stop(): Promise<void>;
+}
+
+/** A started role, with the graph it runs on (tests and benches reach the queue, the feed, the job service). */
+export interface RunningRole extends RunningService {
+  services: Services;
+}
+
+/** A role that answers HTTP. */
+export interface RunningHttpRole extends RunningRole {
+  /** The port bound (useful with PORT 0). */
+  port: number;
+}
+
+export interface HttpRoleOptions extends ComposeOverrides {
+  /** Routers mounted in front of the JSON `/api` routers, with no body parser (chat and webhook receivers). */
+  mounts?: readonly Mount[];
+}
+
+/**
+ * `qa serve`: HTTP only. No job processors and no browser; creating a job still writes its queue job, which a
+ * `qa worker` (this machine or another, on the same database) picks up.
+ */
+export async function startServe(config: Config, logger: Logger, options: HttpRoleOptions = {}): Promise<RunningHttpRole> {
+  const services = await composeServices(config, logger, options);
+  const channel = services.queue.backend.notificationChannel;
+  return startParts(services, async (started) => {
+    // Nothing here starts Agenda, which is what connects the queue's notification channel. A shared one (Redis)
+    // tells workers in other processes of a new job at once: connect it for that; without it, they poll.
+    if (config.queue.redisUrl && channel) {
+      await channel.connect();
+      started.push({ stop: () => channel.disconnect() });
+    }
+    const http = await startHttp(services, options.mounts);
+    started.push(http);
+    return { port: http.port };
+  });
+}
+
+/** `qa worker`: runs queued work until stopped. Scale out by running more of these against one MySQL. */
+export async function startWorker(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<RunningRole> {
+  const services = await composeServices(config, logger, overrides);
+  return startParts(services, async (started) => {
+    started.push(await startProcessors(services));
+    return {};
+  });
+}
+
+/**
+ * `qa start` (behind `npm start`): the HTTP side and the job processors in one process, on the embedded SQLite
+ * store unless DATABASE_URL says otherwise. Jobs saved here wake the processors here at once (in-process
+ * notifications), and the processors wake this process's event feed after each commit.
+ */
+export async function startAll(config: Config, logger: Logger, options: HttpRoleOptions = {}): Promise<RunningHttpRole> {
+  const services = await composeServices(config, logger, options);
+  return startParts(services, async (started) => {
+    started.push(await startProcessors(services));
+    const http = await startHttp(services, options.mounts);
+    started.push(http);
+    return { port: http.port };
+  });
+}
+
+/**
+ * Starts a role's parts in order and stops them in reverse (HTTP first, so no new work comes in; then the
+ * processors, whose running jobs finish or are handed back), then closes the graph. A part that fails to start
+ * stops the ones already started.
+ */
+async function startParts<Extra extends object>(
+  services: Services,
+  start: (started: RunningService[]) => Promise<Extra>,
+): Promise<RunningRole & Extra> {
+  const started: RunningService[] = [];
+  const stopAll = async () => {
+    for (const part of started.splice(0).reverse()) await part.stop();
+    await services.close();
+  };
+  let extra: Extra;
+  try {
+    extra = await start(started);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  let stopped: Promise<void> | undefined;
+  return { ...extra, services, stop: () => (stopped ??= stopAll()) };
+}

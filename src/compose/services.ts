@@ -1,0 +1,91 @@
+import type { DataSource } from 'typeorm';
+import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import { createFileArtifactStorage } from '../artifacts/file-storage.js';
+import { processEnvironment, type Config } from '../config.js';
+import { createCheckService, type CheckService } from '../jobs/check-service.js';
+import { createEventFeed, type EventFeed, type ReadProgress } from '../jobs/event-feed.js';
+import { readJobProgress } from '../jobs/job-progress.js';
+import { createJobService, type JobService } from '../jobs/job-service.js';
+import { createScheduleService, type ScheduleService } from '../jobs/schedule-service.js';
+import type { Logger } from '../logger.js';
+import { createPlanner } from '../planner/create-planner.js';
+import type { Planner } from '../planner/planner.js';
+import { createNotificationChannel, createQueue, type Queue } from '../queue/index.js';
+import { createRepositoryService, type RepositoryService } from '../repos/repository-service.js';
+import { openStore } from '../store/open-store.js';
+import { createWriteBatch } from '../store/write-batch.js';
+import { onboardingStarter } from '../workflows/onboarding.js';
+import { qaRunStarter } from '../workflows/run-starter.js';
+import { createScheduleRepeats } from '../workflows/schedule-fire.js';
+import type { ReadSecret } from '../workflows/test-values.js';
+import type { ComposeOverrides } from './overrides.js';
+
+/**
+ * The service graph of one process, built once: one store, one queue, one write batch, one planner, one job
+ * service, one event feed. The HTTP side and the job processors are started on top of it (http.ts, processors.ts).
+ */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  overrides: ComposeOverrides;
+  dataSource: DataSource;
+  queue: Queue;
+  planner: Planner;
+  artifacts: ArtifactStorage;
+  readSecret: ReadSecret;
+  jobs: JobService;
+  repositories: RepositoryService;
+  checks: CheckService;
+  schedules: ScheduleService;
+  /** Shared pollers behind GET …/:id/events; the job processors of this process wake it after each commit. */
+  feed: EventFeed;
+  /** Closes what this graph opened: the feed, the write batch's pool, the queue's connections, the store unless given. */
+  close(): Promise<void>;
+}
+
+export async function composeServices(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<Services> {
+  const dataSource = overrides.dataSource ?? (await openStore(config, logger));
+  try {
+    return buildServices(config, logger, overrides, dataSource);
+  } catch (error) {
+    if (!overrides.dataSource) await dataSource.destroy();
+    throw error;
+  }
+}
+
+function buildServices(config: Config, logger: Logger, overrides: ComposeOverrides, dataSource: DataSource): Services {
+  const queue = createQueue(
+    dataSource,
+    { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
+    createNotificationChannel(config.queue.redisUrl),
+  );
+  const writes = createWriteBatch(dataSource);
+  const planner = overrides.planner ?? createPlanner(config.planner);
+  const artifacts = overrides.artifacts ?? createFileArtifactStorage(config.artifacts.dir);
+  const environment = overrides.readSecret ? undefined : processEnvironment();
+  const readSecret: ReadSecret = overrides.readSecret ?? ((name) => environment![name]);
+  const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
+  const feed = createEventFeed({ read: overrides.feedRead ? overrides.feedRead(read) : read, logger: logger.child({ component: 'event-feed' }) });
+  return {
+    config,
+    logger,
+    overrides,
+    dataSource,
+    queue,
+    planner,
+    artifacts,
+    readSecret,
+    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes }),
+    repositories: createRepositoryService({ dataSource, config: config.repositories, readSecret, onboarding: onboardingStarter(queue) }),
+    checks: createCheckService(dataSource),
+    schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
+    feed,
+    async close() {
+      feed.close();
+      await writes.close();
+      // The job processors disconnect the queue when they stop; a process without them does it here.
+      await queue.backend.disconnect();
+      if (!overrides.dataSource) await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { DEFAULT_BROWSER_EXECUTABLE_PATH, type Config, type DatabaseConfig, type PlannerConfig } from '../../src/config.js';
+
+type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
+  database?: DatabaseConfig;
+  planner?: PlannerConfig;
+};
+
+/**
+ * A `Config` for a service composed inside a test (src/compose), as `loadConfig` would give it with nothing set,
+ * each group changed by `groups`. The store is usually handed over as an override, so `database` is then unused.
+ */
+export function testConfig(groups: Groups = {}): Config {
+  return {
+    database: groups.database ?? { kind: 'sqlite', path: ':memory:' },
+    http: { host: '127.0.0.1', port: 0, ...groups.http },
+    log: { level: 'silent', format: 'json', ...groups.log },
+    queue: { pollIntervalMs: 250, lockLifetimeMs: 600_000, redisUrl: undefined, ...groups.queue },
+    worker: { concurrency: 4, shutdownGraceMs: 30_000, ...groups.worker },
+    artifacts: { dir: './data/artifacts', ...groups.artifacts },
+    browser: {
+      executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH,
+      navigationTimeoutMs: 30_000,
+      stepTimeoutMs: 10_000,
+      runTimeLimitMs: 600_000,
+      wsEndpoint: undefined,
+      egressProxyHost: '127.0.0.1',
+      ...groups.browser,
+    },
+    repositories: { excludedOwners: [], ...groups.repositories },
+    client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined, ...groups.client },
+    probes: { allowCidrs: [], ...groups.probes },
+    planner: groups.planner ?? { kind: 'rule' },
+  };
+}
