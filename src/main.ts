@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { createApp } from './api/app.js';
 import { createFileArtifactStorage } from './artifacts/file-storage.js';
 import { createBrowserPool } from './browser/browser-pool.js';
+import { serviceOrigin } from './browser/forbidden-origins.js';
 import { generatePlaywrightSource } from './checks/generate-source.js';
 import { createProbeClient } from './probes/probe-client.js';
 import { startHttpServer } from './api/server.js';
@@ -178,7 +179,8 @@ async function startQueueWorker(
     },
     createNotificationChannel(config.queue.redisUrl),
   );
-  const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
+  // A run never reaches the service's own address, whatever its allowlist says (also from a `worker` process).
+  const browsers = createBrowserPool({ ...config.browser, forbiddenOrigins: [serviceOrigin(config.http)] }, logger.child({ component: 'browser' }));
   const environment = processEnvironment();
   const artifacts = createFileArtifactStorage(config.artifacts.dir);
   // Schedules' fires create their replays as the API does, and start them on this worker's queue.

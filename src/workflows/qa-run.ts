@@ -9,6 +9,7 @@ import { startTrace, stopTrace } from '../browser/trace.js';
 import type { TraceScrubber } from '../browser/trace-secrets.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import { findingsFromObservations } from '../browser/observation-findings.js';
+import { navigationBlockedFindings } from '../browser/navigation-guard.js';
 import { AppError, userError } from '../core/errors.js';
 import { boundedText, verdictOf, type FindingDraft } from '../core/findings.js';
 import type { JobStatus } from '../core/job.js';
@@ -397,7 +398,7 @@ async function navigate(session: BrowserSession, url: string): Promise<{ url: st
     await session.page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
     // An answer of the egress proxy (a failed connection) is no status of the site's; the observer reports it.
     const status = response && response.headers()[EGRESS_HEADER] === undefined ? response.status() : null;
-    return { url: session.page.url(), status, title: await session.page.title().catch(() => ''), findings: [] };
+    return { url: session.page.url(), status, title: await session.page.title().catch(() => ''), findings: navigationBlockedFindings(url, session.page.url(), session.allowlist, null) };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     // The observer saw the main document fail (no connection, an error status) and says why more exactly; this

@@ -53,6 +53,7 @@ describe('step runner on the demo shop', () => {
     baseUrl: demo.url,
     timeoutMs: 3_000,
     testValue: (name) => secrets[name],
+    allowlist: session.allowlist,
     ...overrides,
   });
 
