@@ -37,6 +37,8 @@ export interface TestWorkerOptions {
   secrets?: Record<string, string>;
   /** A test CA the probe client trusts (PEM). */
   probeCa?: string;
+  /** `host:port` origins no run may reach (the composition root passes the service's own address). */
+  forbiddenOrigins?: readonly string[];
 }
 
 /** A worker wired as `qa worker` wires it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -50,6 +52,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
       executablePath: options.executablePath ?? DEFAULT_BROWSER_EXECUTABLE_PATH,
       navigationTimeoutMs: options.navigationTimeoutMs ?? 15_000,
       wsEndpoint: options.wsEndpoint,
+      forbiddenOrigins: options.forbiddenOrigins,
     },
     silentLogger(),
   );
