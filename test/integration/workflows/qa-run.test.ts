@@ -262,6 +262,18 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
       expect(types.at(-1)).toBe('job.failed');
       const check = await callApi(api.base, 'GET', `/api/checks/${view.body.job.testId as string}`, undefined, key);
       expect(check.body.versions).toEqual([]);
+
+      // The check has no steps yet, so a run of it is the first cut's visit of the target: refused the same way.
+      const visit = await callApi(api.base, 'POST', '/api/jobs', { projectId: repositoryId, testId: view.body.job.testId, baseUrl: redirecting.url, trigger: 'cli' }, key);
+      expect(visit.status).toBe(202);
+      await (await fetch(`${api.base}/api/jobs/${visit.body.jobId as string}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
+      const visited = await callApi(api.base, 'GET', `/api/jobs/${visit.body.jobId as string}`, undefined, key);
+      expect((visited.body.events as { type: string }[]).map((event) => event.type)).toContain('page.visited');
+      expect(visited.body.job.status).toBe('failed');
+      expect(visited.body.findings).toEqual(expect.arrayContaining([
+        expect.objectContaining({ kind: 'navigation_blocked', severity: 'error', stepIndex: null, title: `Opening ${redirecting.url} led outside the allowed origins` }),
+      ]));
+      expect(external.hits).toEqual([]);
     } finally {
       redirecting.server.close();
     }
