@@ -2,7 +2,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-proxy.js';
-import type { HostAllowlist } from './host-allowlist.js';
+import { createForbiddenOrigins, withoutForbidden } from './forbidden-origins.js';
+import { NOTHING_ALLOWED, type HostAllowlist } from './host-allowlist.js';
 import { emptyObservations, observeContext, recordBlocked, type PageObservations } from './page-observer.js';
 
 export interface BrowserConfig {
@@ -21,6 +22,12 @@ export interface BrowserConfig {
    * (default 127.0.0.1: only a browser on this machine can use it).
    */
   readonly egressProxyHost?: string;
+  /**
+   * `host:port` endpoints no run may reach whatever its allowlist says: the service's own listening address
+   * (`serviceOrigin(config.http)`). A wildcard host (`0.0.0.0`, `[::]`) stands for every address of this machine,
+   * a loopback one for every loopback spelling (forbidden-origins.ts).
+   */
+  readonly forbiddenOrigins?: readonly string[];
 }
 
 /**
@@ -86,6 +93,8 @@ export interface BrowserSession {
   readonly context: BrowserContext;
   readonly page: Page;
   readonly observations: PageObservations;
+  /** What the session may reach: the allowlist it was opened with, less the pool's forbidden origins. */
+  readonly allowlist: HostAllowlist;
   close(): Promise<void>;
 }
 
@@ -101,9 +110,6 @@ interface Prepared {
   page: Page;
   grant: EgressGrant;
 }
-
-/** Until a run takes a prepared context, its grant lets nothing through. */
-const NOTHING_ALLOWED: HostAllowlist = { hosts: [], allows: () => false };
 
 /** `ws://host:port` of an endpoint, without what may be a credential (user info, path tokens, query). */
 export function endpointForLogs(wsEndpoint: string): string {
@@ -128,6 +134,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   let spareTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const remote = config.wsEndpoint !== undefined;
+  const forbidden = createForbiddenOrigins(config.forbiddenOrigins ?? []);
 
   function start(): Promise<Browser> {
     const starting = remote ? connect(config.wsEndpoint!) : launch();
@@ -162,7 +169,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   }
 
   async function prepare(): Promise<Prepared> {
-    proxy ??= startEgressProxy(logger, config.egressProxyHost);
+    proxy ??= startEgressProxy(logger, config.egressProxyHost, forbidden);
     browser ??= start();
     const starting = browser;
     let current = await starting;
@@ -172,6 +179,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
       browser ??= start();
       current = await browser;
     }
+    // Until a run takes a prepared context, its grant lets nothing through.
     const grant = (await proxy).grant(NOTHING_ALLOWED, () => undefined);
     try {
       const context = await current.newContext({ proxy: grant.proxy, serviceWorkers: 'block', acceptDownloads: false });
@@ -221,7 +229,8 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   }
 
   return {
-    async openSession(allowlist) {
+    async openSession(requested) {
+      const allowlist = withoutForbidden(requested, forbidden);
       if (closed) throw new Error('the browser pool is closed');
       const prepared = (await takeSpare()) ?? (await prepare());
       // The next run's context starts now, while this one runs.
@@ -236,6 +245,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
         context,
         page,
         observations,
+        allowlist,
         async close() {
           try {
             await context.close();

@@ -1,14 +1,40 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { connect, type LookupFunction, type Socket } from 'node:net';
 import type { Logger } from '../logger.js';
-import type { HostAllowlist } from './host-allowlist.js';
+import { createForbiddenOrigins, NOTHING_FORBIDDEN, type ForbiddenOrigins } from './forbidden-origins.js';
+import { endpointText, normalizeHost, type HostAllowlist } from './host-allowlist.js';
 
-/** A request the proxy refused: `target` is the URL for plain HTTP, `host:port` for a tunnel (HTTPS, WebSocket). */
+/**
+ * A request the proxy refused: `target` is the URL for plain HTTP, `host:port` for a tunnel (HTTPS, WebSocket);
+ * `host` is where it went, always with its port (`localhost:4159`, `shop.example:443`), as an allowlist entry
+ * would name it.
+ */
 export interface EgressBlock {
   target: string;
   host: string;
   method: string;
+}
+
+/** The code of the error a guarded lookup fails with: the name resolved to a forbidden address. */
+const FORBIDDEN_ADDRESS = 'EQAFORBIDDEN';
+
+/**
+ * Resolves as the system does, but fails when any address of the name is forbidden on `port`: a name of the
+ * run's (or one that rebinds to loopback between checks) must not lead to the service's own socket.
+ */
+function guardedLookup(port: number, refused: (host: string, port: number) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      if (addresses.some(({ address }) => refused(address, port))) {
+        return callback(Object.assign(new Error(`${hostname} resolves to an address no run may reach`), { code: FORBIDDEN_ADDRESS }), '', 0);
+      }
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }
 
 export interface EgressGrant {
@@ -46,8 +72,14 @@ const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'ke
  * It listens on `host` (default loopback), which is also the address the browser is given: a browser on another
  * machine (BROWSER_WS_ENDPOINT) needs an address of this machine it can reach. Targets are reached from this
  * machine, so the allowlist is enforced here wherever the browser runs.
+ *
+ * Requests are allowed by host and port (a plain request's URL, a tunnel's `host:port`). `forbidden` endpoints
+ * (the service's own address) and the proxy's own are refused whatever a grant allows, also when a name resolves
+ * to them.
  */
-export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Promise<EgressProxy> {
+export async function startEgressProxy(logger: Logger, host = '127.0.0.1', forbidden: ForbiddenOrigins = NOTHING_FORBIDDEN): Promise<EgressProxy> {
+  let own: ForbiddenOrigins = NOTHING_FORBIDDEN;
+  const refused = (target: string, port: number) => forbidden.forbids(target, port) || own.forbids(target, port);
   const grants = new Map<string, { password: Buffer; allowlist: HostAllowlist; onBlocked: (block: EgressBlock) => void }>();
   const sockets = new Set<Socket>();
 
@@ -77,15 +109,20 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Prom
       return;
     }
     const target = new URL(req.url!);
-    if (target.protocol !== 'http:' || !grant.allowlist.allows(target.hostname)) {
-      grant.onBlocked({ target: target.href, host: target.hostname, method: req.method ?? 'GET' });
+    const host = normalizeHost(target.hostname);
+    const port = target.port === '' ? 80 : Number(target.port);
+    const block = () => {
+      grant.onBlocked({ target: target.href, host: endpointText({ host: host || target.hostname, port }), method: req.method ?? 'GET' });
       res.writeHead(403, { [EGRESS_HEADER]: 'blocked', 'content-type': 'text/plain' }).end('Blocked by the run\'s network allowlist');
+    };
+    if (target.protocol !== 'http:' || host === '' || refused(host, port) || !grant.allowlist.allows(host, port)) {
+      block();
       return;
     }
     const headers = { ...req.headers };
     for (const name of HOP_BY_HOP) delete headers[name];
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method, headers },
+      { host, port, path: `${target.pathname}${target.search}`, method: req.method, headers, lookup: guardedLookup(port, refused) },
       (response) => {
         const outHeaders = { ...response.headers };
         for (const name of HOP_BY_HOP) delete outHeaders[name];
@@ -96,6 +133,10 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Prom
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) {
         res.destroy();
+        return;
+      }
+      if (error.code === FORBIDDEN_ADDRESS) {
+        block();
         return;
       }
       res.writeHead(502, { [EGRESS_HEADER]: 'unreachable', [EGRESS_REASON_HEADER]: error.code ?? 'connection failed', 'content-length': 0 }).end();
@@ -110,13 +151,17 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Prom
       return;
     }
     const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
-    if (!match || !grant.allowlist.allows(match[1]!)) {
-      grant.onBlocked({ target: req.url ?? '', host: match?.[1] ?? '', method: 'CONNECT' });
+    const host = match ? normalizeHost(match[1]!) : '';
+    const port = match ? Number(match[2]) : 0;
+    const block = () => {
+      grant.onBlocked({ target: req.url ?? '', host: host === '' ? (req.url ?? '') : endpointText({ host, port }), method: 'CONNECT' });
       client.end(`HTTP/1.1 403 Forbidden\r\n${EGRESS_HEADER}: blocked\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (host === '' || refused(host, port) || !grant.allowlist.allows(host, port)) {
+      block();
       return;
     }
-    const host = match[1]!.replace(/^\[|\]$/g, '');
-    const upstream = connect(Number(match[2]), host, () => {
+    const upstream = connect({ port, host, lookup: guardedLookup(port, refused) }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
@@ -126,7 +171,11 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Prom
       upstream.destroy();
       client.destroy();
     };
-    upstream.on('error', () => (client.writable ? client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n') : destroyBoth()));
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!client.writable) destroyBoth();
+      else if (error.code === FORBIDDEN_ADDRESS) block();
+      else client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+    });
     client.on('error', destroyBoth);
     client.on('close', () => upstream.destroy());
   }
@@ -148,6 +197,8 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1'): Prom
     server.listen(0, host, resolve);
   });
   const { port } = server.address() as { port: number };
+  // Through itself a run would reach nothing it may not reach directly, but it is no target either.
+  own = createForbiddenOrigins([endpointText({ host, port })]);
   const proxyServer = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {

@@ -48,7 +48,7 @@ export function findingsFromObservations(observations: PageObservations, stepInd
       severity: 'warning',
       stepIndex,
       title: `Blocked ${count} request(s) to ${first.host || 'an unparsable host'}, which is not in the network allowlist`,
-      detail: `First: ${first.method} ${first.target}. Add the host to networkAllowlist if the page needs it.`,
+      detail: `First: ${first.method} ${first.target}. Add ${first.host || 'the host'} to networkAllowlist if the page needs it (a host without a port allows ports 80 and 443 only).`,
     }));
   }
   return findings;

@@ -1,7 +1,6 @@
 import type { BrowserContext, Request, Response } from 'playwright';
 import { EGRESS_HEADER, unreachableReason, type EgressBlock } from './egress-proxy.js';
-import type { HostAllowlist } from './host-allowlist.js';
-import { networkHostOf } from './host-allowlist.js';
+import { networkEndpointOf, type HostAllowlist } from './host-allowlist.js';
 
 /** What the pages of one browser context did that a run reports on. Bounded: a noisy page cannot exhaust memory. */
 export interface PageObservations {
@@ -69,8 +68,8 @@ export function observeContext(context: BrowserContext, observations: PageObserv
   context.on('requestfailed', (request: Request) => {
     const errorText = request.failure()?.errorText ?? 'failed';
     // A tunnel the proxy refused because of the allowlist is recorded by the proxy as a blocked request.
-    const host = networkHostOf(request.url());
-    if (errorText.includes('ERR_TUNNEL_CONNECTION_FAILED') && host !== null && !allowlist.allows(host)) return;
+    const endpoint = networkEndpointOf(request.url());
+    if (errorText.includes('ERR_TUNNEL_CONNECTION_FAILED') && endpoint !== null && !allowlist.allows(endpoint.host, endpoint.port)) return;
     // An error status with an empty body: the response handler has reported it already.
     if (errorText.includes('ERR_HTTP_RESPONSE_CODE_FAILURE')) return;
     push(observations.failedRequests, {

@@ -1,9 +1,11 @@
-import type { Locator, Page, Response } from 'playwright';
+import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { FindingKind } from '../core/findings.js';
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
 import { unreachableReason } from './egress-proxy.js';
+import type { HostAllowlist } from './host-allowlist.js';
 import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
+import { blockedNavigation } from './navigation-guard.js';
 
 export interface StepContext {
   /** Relative navigations resolve against it. */
@@ -14,6 +16,8 @@ export interface StepContext {
   testValue(name: string): string | undefined;
   /** A replay passes the locator the compiled check stored: no resolution, no guessing. */
   locator?: ResolvedLocator;
+  /** What the run may reach (the session's): a step whose navigation ends elsewhere fails as `navigation_blocked`. */
+  allowlist: HostAllowlist;
 }
 
 export type StepResult =
@@ -34,10 +38,18 @@ const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCas
 /**
  * Runs one plan step on the page. Targets are resolved against the live page (or taken from a compiled check);
  * a target that matches nothing or several elements fails as `step_unresolvable`, an expectation that does not
- * hold as `assertion_failed`. Never throws for what the page does; messages never carry a typed value.
+ * hold as `assertion_failed`, and any step (a navigation, a click on a link) that leaves the page outside the
+ * allowlist as `navigation_blocked`. Never throws for what the page does; messages never carry a typed value.
  */
 export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
   let locator: ResolvedLocator | undefined;
+  // Where the main frame's last navigation of this step went, redirects included: a tunnel the proxy refused fails
+  // the load, and the page's URL then need not show where it was going.
+  let navigatedTo: string | undefined;
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigatedTo = request.url();
+  };
+  const blocked = () => blockedNavigation(page.url(), context.allowlist) ?? (navigatedTo === undefined ? undefined : blockedNavigation(navigatedTo, context.allowlist));
   const find = async (target: Target): Promise<Locator> => {
     if (context.locator) {
       locator = context.locator;
@@ -72,13 +84,20 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     return text;
   };
 
+  page.on('request', onRequest);
   try {
     await perform(page, step, context, find, valueOf);
-    return { status: 'passed', locator };
+    const outside = blocked();
+    return outside === undefined ? { status: 'passed', locator } : { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
   } catch (error) {
+    // Whatever else went wrong, the page was not where the run may test.
+    const outside = blocked();
+    if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
     if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, locator };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { status: 'failed', kind: 'assertion_failed', message, locator };
+  } finally {
+    page.off('request', onRequest);
   }
 }
 

@@ -44,7 +44,7 @@ export function registerJobVerbs(program: Command, context: CliContext, terminal
     .option(`--${flags.check} <id>`, `replay this stored ${flags.checkNoun} (${names.checkId}); or give --task`)
     .option('--task <text>', `what to check, in plain language (naturalLanguageTask); or give --${flags.check}`)
     .requiredOption('--base-url <url>', 'the web app to test (http or https)')
-    .option('--allow <host>', 'another host the browser may contact (networkAllowlist); repeatable', collect)
+    .option('--allow <host[:port]>', 'another origin the browser may contact (networkAllowlist): a host means its ports 80 and 443; repeatable', collect)
     .option('--commit <sha>', 'the repository revision (7 to 64 hex characters)')
     .addOption(new Option('--trigger <kind>', 'where the request comes from').choices(JOB_TRIGGERS).default('cli'))
     .option('--follow', `then follow its events like \`qa follow\` (exit code from how the ${flags.noun} ends)`)

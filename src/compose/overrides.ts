@@ -30,4 +30,6 @@ export interface ComposeOverrides {
   retry?: RetryPolicy;
   /** How often a running job looks whether it was cancelled (default: the workflow's). */
   cancelPollMs?: number;
+  /** `host:port` origins no run may reach besides the service's own HTTP address (which is always forbidden). */
+  forbiddenOrigins?: readonly string[];
 }

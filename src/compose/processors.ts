@@ -1,4 +1,5 @@
 import { createBrowserPool } from '../browser/browser-pool.js';
+import { serviceOrigin } from '../browser/forbidden-origins.js';
 import { generatePlaywrightSource } from '../checks/generate-source.js';
 import { createProbeClient } from '../probes/probe-client.js';
 import { createWorker, type Worker } from '../queue/index.js';
@@ -17,7 +18,10 @@ function heartbeatFor(lockLifetimeMs: number): number {
  */
 export async function startProcessors(services: Services): Promise<Worker> {
   const { config, logger, overrides, dataSource, queue, feed } = services;
-  const browsers = createBrowserPool(config.browser, logger.child({ component: 'browser' }));
+  // A run never reaches the service itself, whatever its allowlist says (in `qa worker` too: HOST and PORT are the
+  // address the serving processes of the same configuration listen on).
+  const forbiddenOrigins = [serviceOrigin(config.http), ...(overrides.forbiddenOrigins ?? [])];
+  const browsers = createBrowserPool({ ...config.browser, forbiddenOrigins }, logger.child({ component: 'browser' }));
   const repeats = createScheduleRepeats(queue.agenda);
   const workflows = workflowJobs({
     dataSource,

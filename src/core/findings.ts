@@ -12,6 +12,8 @@ export const FINDING_KINDS = [
   'probe_failed',
   'step_unresolvable',
   'navigation_failed',
+  // A navigation that ended outside the run's allowed origins (a redirect elsewhere): an error, the step failed.
+  'navigation_blocked',
   'time_limit',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];

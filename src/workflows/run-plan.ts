@@ -79,7 +79,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     const result: StepResult & { evidence?: string } =
       step.action === 'probe'
         ? await runProbe(deps.probes, step.criterion, input, job)
-        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator });
+        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist });
     const ms = Math.round(performance.now() - started);
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
@@ -114,9 +114,9 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             detail: result.message,
           }
         : undefined;
-    // The page this step led to, audited once per run (its HTML snippets can show secrets: the recorder scrubs them). Not after a
-    // navigation that failed: the page then shows the browser's error page, under the target's URL in headless shell.
-    const audited = step.action !== 'probe' && !(result.status === 'failed' && result.kind === 'navigation_failed');
+    // The page this step led to, audited once per run (its HTML snippets can show secrets: the recorder scrubs them).
+    // Not after a navigation that failed or was blocked: the page then shows the browser's or the proxy's error page.
+    const audited = step.action !== 'probe' && !(result.status === 'failed' && (result.kind === 'navigation_failed' || result.kind === 'navigation_blocked'));
     const accessibility = audited ? await input.accessibility.auditNewPage(session.page, index) : [];
     const stored = await Promise.all(storing);
     const next = result.status === 'passed' && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;

@@ -33,6 +33,8 @@ export interface TestWorkerOptions {
   secrets?: Record<string, string>;
   /** A test CA the probe client trusts (PEM). */
   probeCa?: string;
+  /** `host:port` origins no run may reach (the composition root passes the service's own address). */
+  forbiddenOrigins?: readonly string[];
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -57,6 +59,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     readSecret: (name) => options.secrets?.[name],
     retry: options.retry,
     cancelPollMs: 200,
+    forbiddenOrigins: options.forbiddenOrigins,
     probes: { ca: options.probeCa },
   });
   return {

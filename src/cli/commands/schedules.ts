@@ -42,7 +42,7 @@ export function registerSchedules(program: Command, context: CliContext, termina
     .option('--every <minutes>', 'run every so many minutes (5 to 10080); or give --cron', minutes)
     .option('--timezone <zone>', 'the IANA time zone the cron expression is read in (default UTC)')
     .requiredOption('--base-url <url>', 'the web app to test (http or https)')
-    .option('--allow <host>', 'another host the browser may contact (networkAllowlist); repeatable', collect)
+    .option('--allow <host[:port]>', 'another origin the browser may contact (networkAllowlist): a host means its ports 80 and 443; repeatable', collect)
     .option('--disabled', 'create it switched off (no runs)')
     .action(async (options: CreateOptions) => {
       if ((options.test === undefined) === (options.scenario === undefined)) throw userError('cli.usage', 'Give exactly one of --test and --scenario');

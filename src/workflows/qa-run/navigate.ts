@@ -1,5 +1,6 @@
 import type { BrowserSession } from '../../browser/browser-pool.js';
 import { EGRESS_HEADER } from '../../browser/egress-proxy.js';
+import { navigationBlockedFindings } from '../../browser/navigation-guard.js';
 import { boundedText, type FindingDraft } from '../../core/findings.js';
 
 export interface Navigation {
@@ -19,7 +20,8 @@ export async function navigate(session: BrowserSession, url: string): Promise<Na
     await session.page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
     // An answer of the egress proxy (a failed connection) is no status of the site's; the observer reports it.
     const status = response && response.headers()[EGRESS_HEADER] === undefined ? response.status() : null;
-    return { url: session.page.url(), status, title: await session.page.title().catch(() => ''), findings: [] };
+    const findings = navigationBlockedFindings(url, session.page.url(), session.allowlist, null);
+    return { url: session.page.url(), status, title: await session.page.title().catch(() => ''), findings };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     // The observer saw the main document fail (no connection, an error status) and says why more exactly; this

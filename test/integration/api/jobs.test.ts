@@ -128,6 +128,14 @@ forEachDialect('job API', (dialect) => {
       expect(view.body.run).toMatchObject({ status: 'review_required', scenarioId: null, workflowRunId: null, resolution: created.body.resolution });
     });
 
+    it('accepts allowlist entries with a port and bracketed IPv6 literals, and keeps them as strings', async () => {
+      const networkAllowlist = ['cdn.example', '127.0.0.1:4159', 'Static.Example:8080', '[::1]:8080', '[FD00::5]'];
+      const created = await createA({ naturalLanguageTask: RUNNABLE, networkAllowlist });
+      expect(created.status).toBe(202);
+      const view = await call('GET', `/api/jobs/${created.body.jobId}`);
+      expect(view.body.job.networkAllowlist).toEqual(['cdn.example', '127.0.0.1:4159', 'static.example:8080', '[::1]:8080', '[fd00::5]']);
+    });
+
     it('replays a stored check of the same repository without the planner', async () => {
       const first = await createA({ naturalLanguageTask: RUNNABLE });
       const replay = await createA({ testId: first.body.testId });
@@ -146,6 +154,14 @@ forEachDialect('job API', (dialect) => {
       ['a non-hex commit', { naturalLanguageTask: RUNNABLE, commitSha: 'zzzzzzzz' }, 'commitSha'],
       ['an unknown trigger', { naturalLanguageTask: RUNNABLE, trigger: 'cron' }, 'trigger'],
       ['a URL in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['https://evil.example/'] }, 'networkAllowlist.0'],
+      ['a port out of range in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['cdn.example', 'cdn.example:65536'] }, 'networkAllowlist.1'],
+      ['port 0 in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['cdn.example:0'] }, 'networkAllowlist.0'],
+      ['an empty port in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['cdn.example:'] }, 'networkAllowlist.0'],
+      ['a port alone in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: [':8080'] }, 'networkAllowlist.0'],
+      ['two ports in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['cdn.example:80:81'] }, 'networkAllowlist.0'],
+      ['an IPv6 literal without brackets in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['::1'] }, 'networkAllowlist.0'],
+      ['a broken IPv6 literal in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['[zz::1]:8080'] }, 'networkAllowlist.0'],
+      ['user info in the allowlist', { naturalLanguageTask: RUNNABLE, networkAllowlist: ['user@cdn.example'] }, 'networkAllowlist.0'],
       ['an unknown field', { naturalLanguageTask: RUNNABLE, organizationId: 'theirs' }, '(body)'],
       ['the other naming set’s field', { naturalLanguageTask: RUNNABLE, repositoryId: 'x' }, '(body)'],
     ])('rejects %s with 400 naming the field', async (_what, fields, field) => {

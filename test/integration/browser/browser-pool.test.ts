@@ -52,11 +52,11 @@ describe('browser pool', () => {
       const first = await pool.openSession(createHostAllowlist(demo.url, []));
       await signIn(first.page, demo.url);
       // Made while the first ran; it must carry neither the first's cookies nor a grant that lets anything through.
-      const second = await pool.openSession(createHostAllowlist('http://localhost/', []));
+      const second = await pool.openSession(createHostAllowlist(demo.url.replace('127.0.0.1', 'localhost'), []));
       expect(second.context).not.toBe(first.context);
       const blocked = await second.page.goto(`${demo.url}/cart`);
       expect(blocked?.status()).toBe(403);
-      expect(second.observations.blockedRequests.map((block) => block.host)).toEqual(['127.0.0.1']);
+      expect(second.observations.blockedRequests.map((block) => block.host)).toEqual([`127.0.0.1:${demo.port}`]);
       expect(first.observations.blockedRequests).toEqual([]);
       await second.page.goto(`${demo.url.replace('127.0.0.1', 'localhost')}/cart`);
       expect(second.page.url()).toContain('/login?next=');

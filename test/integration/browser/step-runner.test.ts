@@ -6,6 +6,7 @@ import type { ResolvedLocator } from '../../../src/core/check.js';
 import { planSchema, type PlanStep } from '../../../src/core/plan.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { silentLogger } from '../../support/logger.js';
+import { startOriginSite, type OriginSite } from '../../support/origin-sites.js';
 import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 
 /** The demo shop's purchase, as a planner would write it: targets as a person names them, secrets by name. */
@@ -53,6 +54,7 @@ describe('step runner on the demo shop', () => {
     baseUrl: demo.url,
     timeoutMs: 3_000,
     testValue: (name) => secrets[name],
+    allowlist: session.allowlist,
     ...overrides,
   });
 
@@ -132,5 +134,56 @@ describe('step runner on the demo shop', () => {
     await runAll([{ action: 'navigate', description: 'Go to pricing', url: '/pricing' }]);
     const result = await runStep(session.page, { action: 'click', description: 'Click Buy', target: { by: 'text', name: 'Buy', exact: false } }, context({ locator: { strategy: 'role', role: 'button', name: 'Buy', exact: true }, timeoutMs: 500 }));
     expect(result).toMatchObject({ status: 'failed', kind: 'step_unresolvable', message: expect.stringContaining('matches 0 elements now') });
+  });
+});
+
+describe('step runner at the edge of the allowlist', () => {
+  let target: OriginSite;
+  let other: OriginSite;
+  let browsers: BrowserPool;
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    [target, other] = await Promise.all([startOriginSite(), startOriginSite()]);
+    browsers = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
+  });
+  afterAll(async () => {
+    await browsers.close();
+    await Promise.all([target.close(), other.close()]);
+  });
+  beforeEach(async () => {
+    other.hits.length = 0;
+    await session?.close();
+    session = await browsers.openSession(createHostAllowlist(target.url, []));
+  });
+
+  const run = (step: PlanStep) => runStep(session.page, step, { baseUrl: target.url, timeoutMs: 3_000, testValue: () => undefined, allowlist: session.allowlist });
+  const go = (url: string): PlanStep => ({ action: 'navigate', description: `Go to ${url}`, url });
+  const blockedAt = (port: number) => ({
+    status: 'failed',
+    kind: 'navigation_blocked',
+    message: expect.stringContaining(`The navigation ended on 127.0.0.1:${port}, which the run may not reach (allowed: 127.0.0.1:${target.port})`),
+  });
+
+  it('passes a navigation that stays on the allowed origin', async () => {
+    expect(await run(go('/'))).toEqual({ status: 'passed' });
+    expect(await run(go(`/redir?to=${encodeURIComponent('/link')}`))).toEqual({ status: 'passed' });
+  });
+
+  it('fails a navigation redirected to another port of the same host as navigation_blocked', async () => {
+    expect(await run(go(`/redir?to=${encodeURIComponent(`${other.url}/landed`)}`))).toMatchObject(blockedAt(other.port));
+    expect(other.hits).toEqual([]);
+  });
+
+  it('fails one redirected to https elsewhere, whose refused tunnel leaves no page at that URL', async () => {
+    expect(await run(go(`/redir?to=${encodeURIComponent(`https://127.0.0.1:${other.port}/landed`)}`))).toMatchObject(blockedAt(other.port));
+    expect(other.hits).toEqual([]);
+  });
+
+  it('fails a navigation straight to a blocked origin, and a click on a link that leads there', async () => {
+    expect(await run(go(`${other.url}/direct`))).toMatchObject(blockedAt(other.port));
+    expect(await run(go(`/link?to=${encodeURIComponent(`${other.url}/clicked`)}`))).toEqual({ status: 'passed' });
+    expect(await run({ action: 'click', description: 'Click Elsewhere', target: { by: 'text', name: 'Elsewhere', exact: true } })).toMatchObject(blockedAt(other.port));
+    expect(other.hits).toEqual([]);
   });
 });

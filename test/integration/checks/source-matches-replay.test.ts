@@ -41,7 +41,7 @@ describe('generated source and replay of the same check', () => {
     try {
       const outcomes: string[] = [];
       for (const { step, locator } of check.steps) {
-        const result = await runStep(session.page, step, { baseUrl: shop.url, timeoutMs: STEP_TIMEOUT_MS, testValue: (name) => SECRETS[name], locator });
+        const result = await runStep(session.page, step, { baseUrl: shop.url, timeoutMs: STEP_TIMEOUT_MS, testValue: (name) => SECRETS[name], locator, allowlist: session.allowlist });
         outcomes.push(result.status === 'passed' ? 'passed' : `failed: ${result.message}`);
         if (result.status === 'failed') break;
       }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { createApiKey } from '../../../src/store/api-keys.js';
 import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
@@ -213,14 +215,14 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     const { view } = await runJob('/external');
     expect(external.hits).toEqual([]);
     expect(view.body.findings).toEqual([
-      expect.objectContaining({ kind: 'request_blocked', severity: 'warning', title: 'Blocked 1 request(s) to localhost, which is not in the network allowlist' }),
+      expect.objectContaining({ kind: 'request_blocked', severity: 'warning', title: `Blocked 1 request(s) to ${new URL(external.origin).host}, which is not in the network allowlist` }),
     ]);
     // A warning does not fail the run.
     expect(view.body.job.status).toBe('passed');
   });
 
   it('lets the page reach a host the job allows', async () => {
-    const { view } = await runJob('/external', { networkAllowlist: ['localhost'] });
+    const { view } = await runJob('/external', { networkAllowlist: [new URL(external.origin).host] });
     expect(external.hits.length).toBeGreaterThan(0);
     expect(view.body.findings).toEqual([]);
     expect(view.body.job.status).toBe('passed');
@@ -232,6 +234,46 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
       const { view } = await runJob('/', { baseUrl: redirecting.url, task: 'Open the home page' });
       expect(external.hits).toEqual([]);
       expect(view.body.findings).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'request_blocked', title: expect.stringContaining('localhost') })]));
+    } finally {
+      redirecting.server.close();
+    }
+  });
+
+  it('fails a step redirected outside the allowed origins with navigation_blocked, and compiles no check from it', async () => {
+    // The main page redirects to another service (`localhost:<port>`): the proxy refuses it, and the page then shows
+    // the proxy's refusal under that URL; the step used to pass, and the job, and its check was compiled.
+    const redirecting = await startRedirectingServer(`${external.origin}/landed`);
+    try {
+      const { streamed, view } = await runJob('/redir', { baseUrl: redirecting.url });
+      expect(external.hits).toEqual([]);
+      expect(view.body.job.status).toBe('failed');
+      expect(view.body.findings).toEqual(expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'navigation_blocked',
+          severity: 'error',
+          stepIndex: 0,
+          title: 'Step 1 failed: Go to /redir',
+          detail: expect.stringContaining(`The navigation ended on ${new URL(external.origin).host}, which the run may not reach`),
+        }),
+      ]));
+      const types = streamed.map((event) => event.type);
+      expect(types).toContain('step.failed');
+      expect(types).not.toContain('check.compiled');
+      expect(types.at(-1)).toBe('job.failed');
+      const check = await callApi(api.base, 'GET', `/api/checks/${view.body.job.testId as string}`, undefined, key);
+      expect(check.body.versions).toEqual([]);
+
+      // The check has no steps yet, so a run of it is the first cut's visit of the target: refused the same way.
+      const visit = await callApi(api.base, 'POST', '/api/jobs', { projectId: repositoryId, testId: view.body.job.testId, baseUrl: redirecting.url, trigger: 'cli' }, key);
+      expect(visit.status).toBe(202);
+      await (await fetch(`${api.base}/api/jobs/${visit.body.jobId as string}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
+      const visited = await callApi(api.base, 'GET', `/api/jobs/${visit.body.jobId as string}`, undefined, key);
+      expect((visited.body.events as { type: string }[]).map((event) => event.type)).toContain('page.visited');
+      expect(visited.body.job.status).toBe('failed');
+      expect(visited.body.findings).toEqual(expect.arrayContaining([
+        expect.objectContaining({ kind: 'navigation_blocked', severity: 'error', stepIndex: null, title: `Opening ${redirecting.url} led outside the allowed origins` }),
+      ]));
+      expect(external.hits).toEqual([]);
     } finally {
       redirecting.server.close();
     }
@@ -275,6 +317,43 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     const pngs = files.filter((file) => readFileSync(file).subarray(1, 4).toString() === 'PNG');
     expect(pngs.length).toBeGreaterThan(0);
     for (const file of files) expect(statSync(file).mode & 0o077).toBe(0);
+  });
+});
+
+describe("QA-run workflow next to the service's own API", () => {
+  const store = useTestStore('mysql');
+
+  it("cannot reach the service's own address, though the job's allowlist names it", async () => {
+    const artifactsDir = mkdtempSync(join(tmpdir(), 'qa-own-address-'));
+    const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
+    const own = new URL(api.base);
+    // As the composition root does: the service's HOST:PORT.
+    const worker = await startTestWorker(store(), { artifactsDir, forbiddenOrigins: [own.host] });
+    const redirecting = await startRedirectingServer(`${api.base}/api/jobs`);
+    try {
+      const { key, organization } = await createApiKey(store(), 'acme');
+      const repositoryId = await insertRepository(store(), organization.id, { baseUrl: redirecting.url });
+      const created = await callApi(api.base, 'POST', '/api/jobs', {
+        projectId: repositoryId, naturalLanguageTask: 'Open the home page', baseUrl: redirecting.url, networkAllowlist: [own.host, `localhost:${own.port}`], trigger: 'cli',
+      }, key);
+      expect(created.status).toBe(202);
+      const stream = await fetch(`${api.base}/api/jobs/${created.body.jobId as string}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+      await stream.text();
+      const view = await callApi(api.base, 'GET', `/api/jobs/${created.body.jobId as string}`, undefined, key);
+      expect(view.body.job.status).toBe('failed');
+      const findings = view.body.findings as { kind: string; title: string; detail: string }[];
+      expect(findings).toEqual(expect.arrayContaining([
+        expect.objectContaining({ kind: 'navigation_blocked', detail: expect.stringContaining(`The navigation ended on ${own.host}, which the run may not reach`) }),
+        expect.objectContaining({ kind: 'request_blocked', title: `Blocked 1 request(s) to ${own.host}, which is not in the network allowlist` }),
+      ]));
+      // Reached, the API would have answered the key-less request 401.
+      expect(findings.filter((finding) => finding.kind === 'http_error')).toEqual([]);
+    } finally {
+      redirecting.server.close();
+      await api.close();
+      await worker.stop();
+      rmSync(artifactsDir, { recursive: true, force: true });
+    }
   });
 });
 
