@@ -22,7 +22,7 @@ import { createRepositoryService } from './repos/repository-service.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from './queue/index.js';
 import { userError } from './core/errors.js';
 import type { Capability } from './core/execution.js';
-import { createApiKey } from './store/api-keys.js';
+import { createApiKey } from './identity/api-keys.js';
 import { Organization } from './store/entities/organization.entity.js';
 import { setCapabilityPaused } from './store/execution-flags.js';
 import { connectInstallation, excludeOwner } from './store/repository-admission.js';

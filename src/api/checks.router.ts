@@ -4,7 +4,7 @@ import type { NamingSet } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { Check } from '../store/entities/check.entity.js';
 import type { CheckVersion } from '../store/entities/check-version.entity.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 
 const listQuery = z.strictObject({
@@ -44,13 +44,13 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
 
   router.get('/', async (req, res) => {
     const query = parse(listQuery, req.query);
-    const list = await checks.list(organizationOf(res), { repositoryId: query.repositoryId ?? query.projectId, limit: query.limit });
+    const list = await checks.list(principalOf(res), { repositoryId: query.repositoryId ?? query.projectId, limit: query.limit });
     res.json({ checks: list.map((check) => checkBody(names, check)) });
   });
 
   router.get('/:id/source', async (req, res) => {
     const { version } = parse(sourceQuery, req.query);
-    const found = await checks.source(organizationOf(res), req.params.id, version);
+    const found = await checks.source(principalOf(res), req.params.id, version);
     res.status(200);
     res.setHeader('content-type', 'text/plain; charset=utf-8');
     res.setHeader('content-disposition', `inline; filename="check-${found.checkId}-v${found.version}.spec.ts"`);
@@ -59,7 +59,7 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   });
 
   router.get('/:id', async (req, res) => {
-    const { check, versions, jobs } = await checks.get(organizationOf(res), req.params.id);
+    const { check, versions, jobs } = await checks.get(principalOf(res), req.params.id);
     const producedBy = new Set(versions.map((version) => version.jobId));
     res.json({
       check: checkBody(names, check),

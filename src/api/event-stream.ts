@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { EventFeed, FeedEnd } from '../jobs/event-feed.js';
+import type { Principal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { JobEvent } from '../store/entities/job-event.entity.js';
 
@@ -36,11 +37,11 @@ function finish(res: Response, reason: FeedEnd): void {
 export async function streamJobEvents(
   res: Response,
   { jobs, feed }: { jobs: JobService; feed: EventFeed },
-  organizationId: string,
+  principal: Principal,
   jobId: string,
   after: number,
 ): Promise<void> {
-  const history = await jobs.eventsAfter(organizationId, jobId, after);
+  const history = await jobs.eventsAfter(principal, jobId, after);
   res.status(200).type('application/x-ndjson');
   res.setHeader('cache-control', 'no-store');
   res.flushHeaders();

@@ -8,7 +8,7 @@ import type { EventFeed } from '../jobs/event-feed.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Finding } from '../store/entities/finding.entity.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { streamJobEvents } from './event-stream.js';
 import { commitSha, hostnameList, httpUrl } from './fields.js';
@@ -132,18 +132,18 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   router.use(express.json({ limit: '256kb' }));
 
   router.post('/', async (req, res) => {
-    const created = await jobs.create(organizationOf(res), parse(bodySchema, req.body));
+    const created = await jobs.create(principalOf(res), parse(bodySchema, req.body));
     res.status(202).json(createdBody(names, created));
   });
 
   router.post('/:id/cancel', async (req, res) => {
-    const cancelled = await jobs.cancel(organizationOf(res), req.params.id);
+    const cancelled = await jobs.cancel(principalOf(res), req.params.id);
     res.status(200).json({ [names.id]: cancelled.jobId, status: cancelled.status });
   });
 
   router.post('/:id/clarifications', async (req, res) => {
     const { answers } = parse(answersBody, req.body);
-    const created = await jobs.answer(organizationOf(res), req.params.id, answers);
+    const created = await jobs.answer(principalOf(res), req.params.id, answers);
     res.status(202).json(createdBody(names, created));
   });
 
@@ -154,12 +154,12 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
    */
   router.get('/:id/events', async (req, res) => {
     const { after = -1 } = parse(afterQuery, req.query);
-    await streamJobEvents(res, { jobs, feed }, organizationOf(res), req.params.id, after);
+    await streamJobEvents(res, { jobs, feed }, principalOf(res), req.params.id, after);
   });
 
   /** The bytes of one artifact, as a download; the type is fixed by what the run stored, never sniffed. */
   router.get('/:id/artifacts/:artifactId', async (req, res) => {
-    const { artifact, content } = await jobs.openArtifact(organizationOf(res), req.params.id, req.params.artifactId);
+    const { artifact, content } = await jobs.openArtifact(principalOf(res), req.params.id, req.params.artifactId);
     res.status(200);
     res.setHeader('content-type', artifact.contentType);
     res.setHeader('content-length', String(artifact.sizeBytes));
@@ -171,7 +171,7 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(viewBody(names, await jobs.get(organizationOf(res), req.params.id)));
+    res.json(viewBody(names, await jobs.get(principalOf(res), req.params.id)));
   });
 
   return router;

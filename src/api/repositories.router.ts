@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
 import type { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { RepositoryService } from '../repos/repository-service.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
 import { parse } from './error-mapper.js';
 
@@ -50,7 +50,7 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
   router.use(express.json({ limit: '256kb' }));
 
   router.post('/', async (req, res) => {
-    const connected = await repositories.connect(organizationOf(res), parse(connectBody, req.body));
+    const connected = await repositories.connect(principalOf(res), parse(connectBody, req.body));
     res.status(202).json({
       organizationId: connected.organizationId,
       repositoryId: connected.repositoryId,
@@ -60,11 +60,11 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
   });
 
   router.get('/', async (_req, res) => {
-    res.json({ repositories: (await repositories.list(organizationOf(res))).map(repositoryBody) });
+    res.json({ repositories: (await repositories.list(principalOf(res))).map(repositoryBody) });
   });
 
   router.get('/:id', async (req, res) => {
-    const { repository, ingestionRuns } = await repositories.get(organizationOf(res), req.params.id);
+    const { repository, ingestionRuns } = await repositories.get(principalOf(res), req.params.id);
     res.json({
       repository: repositoryBody(repository),
       ingestionRuns: ingestionRuns.map((run) => ({

@@ -11,7 +11,7 @@ import {
 } from '../core/schedule.js';
 import type { CreateScheduleInput, ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
 import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { hostnameList, httpUrl } from './fields.js';
 
@@ -111,22 +111,22 @@ export function createSchedulesRouter(schedules: ScheduleService): Router {
   router.use(express.json({ limit: '64kb' }));
 
   router.post('/', async (req, res) => {
-    const created = await schedules.create(organizationOf(res), parse(createBody, req.body));
+    const created = await schedules.create(principalOf(res), parse(createBody, req.body));
     res.status(201).json(scheduleBody(created));
   });
 
   router.get('/', async (req, res) => {
     const { limit } = parse(listQuery, req.query);
-    const list = await schedules.list(organizationOf(res), { limit });
+    const list = await schedules.list(principalOf(res), { limit });
     res.json({ schedules: list.map(scheduleBody) });
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(detailBody(await schedules.get(organizationOf(res), req.params.id)));
+    res.json(detailBody(await schedules.get(principalOf(res), req.params.id)));
   });
 
   router.delete('/:id', async (req, res) => {
-    await schedules.remove(organizationOf(res), req.params.id);
+    await schedules.remove(principalOf(res), req.params.id);
     res.status(204).end();
   });
 

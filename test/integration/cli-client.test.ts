@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendJobEvent, type JobEventType } from '../../src/jobs/job-events.js';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../src/store/repository-admission.js';
