@@ -6,6 +6,7 @@ import type { Check } from '../store/entities/check.entity.js';
 import type { CheckVersion } from '../store/entities/check-version.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
 
 const listQuery = z.strictObject({
   repositoryId: z.string().min(1).max(64).optional(),
@@ -41,10 +42,13 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
  */
 export function createChecksRouter(names: NamingSet, checks: CheckService): Router {
   const router = Router();
+  guardPathIds(router, { id: 'check' });
 
   router.get('/', async (req, res) => {
     const query = parse(listQuery, req.query);
-    const list = await checks.list(principalOf(res), { repositoryId: query.repositoryId ?? query.projectId, limit: query.limit });
+    const repositoryId = query.repositoryId ?? query.projectId;
+    // An id in another form names no repository of this organization: nothing to list (and nothing to query).
+    const list = repositoryId !== undefined && !isCanonicalId(repositoryId) ? [] : await checks.list(principalOf(res), { repositoryId, limit: query.limit });
     res.json({ checks: list.map((check) => checkBody(names, check)) });
   });
 
@@ -74,5 +78,6 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
     });
   });
 
+  router.use(undecodablePathAsNotFound('check'));
   return router;
 }

@@ -11,12 +11,18 @@ import type { Finding } from '../store/entities/finding.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { streamJobEvents } from './event-stream.js';
-import { commitSha, hostnameList, httpUrl } from './fields.js';
+import { Job } from '../store/entities/job.entity.js';
+import { columnLength } from '../store/column-limits.js';
+import { commitSha, hostnameList, httpUrl, opaqueJsonObject } from './fields.js';
+import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
 
 const id = z.string().min(1).max(64);
+/** Stored in TEXT columns (65,535 bytes on MariaDB): 4 bytes a character at most in utf8mb4. */
+const TASK_MAX_LENGTH = 4_000;
+const BASE_URL_MAX_LENGTH = columnLength(Job, 'baseUrl');
 
 /** The create body under one naming set: unknown fields rejected, exactly one of the check id and the task. */
-function createBody(names: NamingSet) {
+export function createBody(names: NamingSet) {
   return z
     .strictObject({
       [names.repositoryId]: id,
@@ -26,14 +32,14 @@ function createBody(names: NamingSet) {
         .string()
         .trim()
         .min(1)
-        .max(4_000)
+        .max(TASK_MAX_LENGTH)
         .refine((task) => splitClarifications(task).rounds.length === 0, 'may not carry a Clarifications section; answer through /clarifications')
         .optional(),
-      commitSha: commitSha.optional(),
-      baseUrl: httpUrl,
+      commitSha: commitSha.max(columnLength(Job, 'commitSha')).optional(),
+      baseUrl: httpUrl(BASE_URL_MAX_LENGTH),
       networkAllowlist: hostnameList,
       trigger: z.enum(JOB_TRIGGERS),
-      channelContext: z.record(z.string(), z.unknown()).optional(),
+      channelContext: opaqueJsonObject.optional(),
     })
     .refine((body) => (body[names.checkId] === undefined) !== (body.naturalLanguageTask === undefined), {
       message: `give exactly one of ${names.checkId} and naturalLanguageTask`,
@@ -55,7 +61,7 @@ function createBody(names: NamingSet) {
     });
 }
 
-const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1) });
+export const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1).max(20) });
 
 /** 202 body for a created job, in this naming set's words. */
 function createdBody(names: NamingSet, created: CreatedJob): Record<string, unknown> {
@@ -130,9 +136,14 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   const bodySchema = createBody(names);
   const router = Router();
   router.use(express.json({ limit: '256kb' }));
+  guardPathIds(router, { id: 'job', artifactId: 'artifact' });
 
   router.post('/', async (req, res) => {
-    const created = await jobs.create(principalOf(res), parse(bodySchema, req.body));
+    const input = parse(bodySchema, req.body);
+    // The service names these fields so in its own 404s.
+    assertIdShape(input.repositoryId, 'repository', 'repositoryId');
+    if (input.checkId !== undefined) assertIdShape(input.checkId, 'check', 'checkId');
+    const created = await jobs.create(principalOf(res), input);
     res.status(202).json(createdBody(names, created));
   });
 
@@ -174,5 +185,6 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
     res.json(viewBody(names, await jobs.get(principalOf(res), req.params.id)));
   });
 
+  router.use(undecodablePathAsNotFound('job'));
   return router;
 }

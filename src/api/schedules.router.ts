@@ -10,16 +10,19 @@ import {
   normalizeCron,
 } from '../core/schedule.js';
 import type { CreateScheduleInput, ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
+import { columnLength } from '../store/column-limits.js';
 import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
+import { Schedule } from '../store/entities/schedule.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { hostnameList, httpUrl } from './fields.js';
+import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
 
 const id = z.string().min(1).max(64);
 
 const cron = z
   .string()
-  .max(120)
+  .max(columnLength(Schedule, 'cron'))
   .superRefine((expression, context) => {
     // Validity does not depend on the clock: `from` only decides which run would be next.
     const problem = cronProblem(expression, new Date(0));
@@ -29,6 +32,7 @@ const cron = z
 
 const timezone = z
   .string()
+  .max(columnLength(Schedule, 'timezone'))
   .transform((name, context) => {
     const canonical = canonicalTimeZone(name);
     if (canonical === undefined) {
@@ -40,14 +44,14 @@ const timezone = z
   .default(DEFAULT_TIME_ZONE);
 
 /** Unknown fields rejected; exactly one of testId/scenarioId and exactly one of cron/intervalMinutes. */
-const createBody = z
+export const createBody = z
   .strictObject({
     testId: id.optional(),
     scenarioId: id.optional(),
     cron: cron.optional(),
     intervalMinutes: z.number().int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).optional(),
     timezone,
-    baseUrl: httpUrl,
+    baseUrl: httpUrl(columnLength(Schedule, 'baseUrl')),
     networkAllowlist: hostnameList,
     enabled: z.boolean().default(true),
   })
@@ -109,9 +113,12 @@ function detailBody(detail: ScheduleDetail): Record<string, unknown> {
 export function createSchedulesRouter(schedules: ScheduleService): Router {
   const router = Router();
   router.use(express.json({ limit: '64kb' }));
+  guardPathIds(router, { id: 'schedule' });
 
   router.post('/', async (req, res) => {
-    const created = await schedules.create(principalOf(res), parse(createBody, req.body));
+    const input = parse(createBody, req.body);
+    assertIdShape(input.checkId, 'check', input.namingSet === 'A' ? 'testId' : 'scenarioId');
+    const created = await schedules.create(principalOf(res), input);
     res.status(201).json(scheduleBody(created));
   });
 
@@ -130,5 +137,6 @@ export function createSchedulesRouter(schedules: ScheduleService): Router {
     res.status(204).end();
   });
 
+  router.use(undecodablePathAsNotFound('schedule'));
   return router;
 }
