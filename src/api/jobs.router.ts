@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
@@ -10,6 +10,7 @@ import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Finding } from '../store/entities/finding.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { jsonBody } from './json-body.js';
 import { streamJobEvents } from './event-stream.js';
 import { Job } from '../store/entities/job.entity.js';
 import { columnLength } from '../store/column-limits.js';
@@ -135,7 +136,7 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   // Built once per router: building a zod schema costs far more than parsing with it.
   const bodySchema = createBody(names);
   const router = Router();
-  router.use(express.json({ limit: '256kb' }));
+  router.use(jsonBody('256kb'));
   guardPathIds(router, { id: 'job', artifactId: 'artifact' });
 
   router.post('/', async (req, res) => {

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
 import { columnLength } from '../store/column-limits.js';
@@ -7,6 +7,7 @@ import type { RepositoryService } from '../repos/repository-service.js';
 import { principalOf } from './auth.js';
 import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
 import { parse } from './error-mapper.js';
+import { jsonBody } from './json-body.js';
 import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
 
 const SEMANTIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -59,7 +60,7 @@ function repositoryBody(repository: ConnectedRepository): Record<string, unknown
 /** `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`. */
 export function createRepositoriesRouter(repositories: RepositoryService): Router {
   const router = Router();
-  router.use(express.json({ limit: '256kb' }));
+  router.use(jsonBody('256kb'));
   guardPathIds(router, { id: 'repository' });
 
   router.post('/', async (req, res) => {

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { SET_A, SET_B, type NamingSet } from '../core/naming.js';
 import {
@@ -15,6 +15,7 @@ import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
 import { Schedule } from '../store/entities/schedule.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { jsonBody } from './json-body.js';
 import { hostnameList, httpUrl } from './fields.js';
 import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
 
@@ -112,7 +113,7 @@ function detailBody(detail: ScheduleDetail): Record<string, unknown> {
  */
 export function createSchedulesRouter(schedules: ScheduleService): Router {
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBody('64kb'));
   guardPathIds(router, { id: 'schedule' });
 
   router.post('/', async (req, res) => {
