@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, isAppError, toAppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import type { ErrorResponse } from './schemas/common.js';
 
 /** A zod failure as the API's 400: `details.field` names the first offending field, `details.issues` all of them. */
 export function validationError(error: z.ZodError): AppError {
@@ -55,6 +56,7 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
     const status = appError.status ?? 500;
     if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
     const message = appError.kind === 'unexpected' ? 'Internal error' : appError.message;
-    res.status(status).json({ error: { code: appError.code, message, ...(appError.details ? { details: appError.details } : {}) } });
+    const body: ErrorResponse = { error: { code: appError.code, message, ...(appError.details ? { details: appError.details } : {}) } };
+    res.status(status).json(body);
   };
 }

@@ -3,6 +3,13 @@ import type { EventFeed, FeedEnd } from '../jobs/event-feed.js';
 import type { Principal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { JobEvent } from '../store/entities/job-event.entity.js';
+import { iso, responseOf } from './respond.js';
+import { jobEventSchema, type JobEventBody } from './schemas/jobs.js';
+
+/** One event of a history: in GET …/:id and as one NDJSON line of …/:id/events. */
+export function eventBody(event: JobEvent): JobEventBody {
+  return { index: event.seq, type: event.type, at: iso(event.at), data: event.data as Record<string, unknown> };
+}
 
 /** The feed hands every follower the same event objects: each is rendered once, however many receive it. */
 const rendered = new WeakMap<JobEvent, string>();
@@ -10,7 +17,7 @@ const rendered = new WeakMap<JobEvent, string>();
 function lineOf(event: JobEvent): string {
   let line = rendered.get(event);
   if (line === undefined) {
-    line = `${JSON.stringify({ index: event.seq, type: event.type, at: event.at, data: event.data })}\n`;
+    line = `${JSON.stringify(responseOf(jobEventSchema, eventBody(event)))}\n`;
     rendered.set(event, line);
   }
   return line;

@@ -8,10 +8,12 @@ import type { EventFeed } from '../jobs/event-feed.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Finding } from '../store/entities/finding.entity.js';
+import { iso, isoOrNull, responseOf } from './respond.js';
+import { jobSchemas, type ArtifactBody, type FindingBody } from './schemas/jobs.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
-import { streamJobEvents } from './event-stream.js';
+import { eventBody, streamJobEvents } from './event-stream.js';
 import { Job } from '../store/entities/job.entity.js';
 import { columnLength } from '../store/column-limits.js';
 import { commitSha, hostnameList, httpUrl, opaqueJsonObject } from './fields.js';
@@ -74,7 +76,7 @@ function createdBody(names: NamingSet, created: CreatedJob): Record<string, unkn
 }
 
 /** Artifact metadata a client may see: never the storage key; bytes come from the authenticated download path. */
-function artifactBody(names: NamingSet, artifact: Artifact): Record<string, unknown> {
+function artifactBody(names: NamingSet, artifact: Artifact): ArtifactBody {
   return {
     id: artifact.id,
     kind: artifact.kind,
@@ -83,21 +85,21 @@ function artifactBody(names: NamingSet, artifact: Artifact): Record<string, unkn
     sizeBytes: artifact.sizeBytes,
     sha256: artifact.sha256,
     stepIndex: artifact.stepIndex,
-    createdAt: artifact.createdAt,
+    createdAt: iso(artifact.createdAt),
     downloadPath: `/api/${names.collection}/${artifact.jobId}/artifacts/${artifact.id}`,
   };
 }
 
-function findingBody(finding: Finding): Record<string, unknown> {
+function findingBody(finding: Finding): FindingBody {
   return {
     id: finding.id,
-    kind: finding.kind,
-    severity: finding.severity,
+    kind: finding.kind as FindingBody['kind'],
+    severity: finding.severity as FindingBody['severity'],
     title: finding.title,
     detail: finding.detail,
     stepIndex: finding.stepIndex,
     artifactIds: finding.artifactIds,
-    createdAt: finding.createdAt,
+    createdAt: iso(finding.createdAt),
   };
 }
 
@@ -119,11 +121,11 @@ function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findi
       trigger: job.trigger,
       networkAllowlist: job.networkAllowlist,
       channelContext: job.channelContext,
-      createdAt: job.createdAt,
-      startedAt: job.startedAt,
-      finishedAt: job.finishedAt,
+      createdAt: iso(job.createdAt),
+      startedAt: isoOrNull(job.startedAt),
+      finishedAt: isoOrNull(job.finishedAt),
     },
-    events: events.map((event) => ({ index: event.seq, type: event.type, at: event.at, data: event.data })),
+    events: events.map(eventBody),
     artifacts: artifacts.map((artifact) => artifactBody(names, artifact)),
     [names.results]: findings.map(findingBody),
   };
@@ -135,6 +137,7 @@ const afterQuery = z.strictObject({ after: z.coerce.number().int().min(0).max(Nu
 export function createJobsRouter(names: NamingSet, jobs: JobService, feed: EventFeed): Router {
   // Built once per router: building a zod schema costs far more than parsing with it.
   const bodySchema = createBody(names);
+  const answerSchemas = jobSchemas[names.set];
   const router = Router();
   router.use(jsonBody('256kb'));
   guardPathIds(router, { id: 'job', artifactId: 'artifact' });
@@ -145,18 +148,18 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
     assertIdShape(input.repositoryId, 'repository', 'repositoryId');
     if (input.checkId !== undefined) assertIdShape(input.checkId, 'check', 'checkId');
     const created = await jobs.create(principalOf(res), input);
-    res.status(202).json(createdBody(names, created));
+    res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
   });
 
   router.post('/:id/cancel', async (req, res) => {
     const cancelled = await jobs.cancel(principalOf(res), req.params.id);
-    res.status(200).json({ [names.id]: cancelled.jobId, status: cancelled.status });
+    res.status(200).json(responseOf(answerSchemas.cancelled, { [names.id]: cancelled.jobId, status: cancelled.status }));
   });
 
   router.post('/:id/clarifications', async (req, res) => {
     const { answers } = parse(answersBody, req.body);
     const created = await jobs.answer(principalOf(res), req.params.id, answers);
-    res.status(202).json(createdBody(names, created));
+    res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
   });
 
   /**
@@ -183,7 +186,7 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(viewBody(names, await jobs.get(principalOf(res), req.params.id)));
+    res.json(responseOf(answerSchemas.view, viewBody(names, await jobs.get(principalOf(res), req.params.id))));
   });
 
   router.use(undecodablePathAsNotFound('job'));

@@ -9,6 +9,8 @@ import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { iso, responseOf } from './respond.js';
+import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema, type RepositoryBody } from './schemas/repositories.js';
 
 const SEMANTIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
@@ -52,9 +54,22 @@ export const connectBody = z.strictObject({
   revision: commitSha.max(maxLength('revision')).optional(),
 });
 
-function repositoryBody(repository: ConnectedRepository): Record<string, unknown> {
-  const { id, organizationId: _organizationId, organization: _organization, ...fields } = repository;
-  return { repositoryId: id, ...fields };
+function repositoryBody(repository: ConnectedRepository): RepositoryBody {
+  return {
+    repositoryId: repository.id,
+    provider: repository.provider,
+    providerInstallationId: repository.providerInstallationId,
+    owner: repository.owner,
+    name: repository.name,
+    defaultBranch: repository.defaultBranch,
+    cloneUrl: repository.cloneUrl,
+    baseUrl: repository.baseUrl,
+    networkAllowlist: repository.networkAllowlist,
+    testValueSecretRefs: repository.testValueSecretRefs,
+    evidenceProbeRefs: repository.evidenceProbeRefs,
+    revision: repository.revision,
+    createdAt: iso(repository.createdAt),
+  };
 }
 
 /** `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`. */
@@ -65,30 +80,32 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
 
   router.post('/', async (req, res) => {
     const connected = await repositories.connect(principalOf(res), parse(connectBody, req.body));
-    res.status(202).json({
-      organizationId: connected.organizationId,
-      repositoryId: connected.repositoryId,
-      ingestionRunId: connected.ingestionRunId,
-      workflowRunId: connected.workflowId,
-    });
+    res.status(202).json(
+      responseOf(repositoryConnectedSchema, {
+        organizationId: connected.organizationId,
+        repositoryId: connected.repositoryId,
+        ingestionRunId: connected.ingestionRunId,
+        workflowRunId: connected.workflowId,
+      }),
+    );
   });
 
   router.get('/', async (_req, res) => {
-    res.json({ repositories: (await repositories.list(principalOf(res))).map(repositoryBody) });
+    res.json(responseOf(repositoryListSchema, { repositories: (await repositories.list(principalOf(res))).map(repositoryBody) }));
   });
 
   router.get('/:id', async (req, res) => {
     const { repository, ingestionRuns } = await repositories.get(principalOf(res), req.params.id);
-    res.json({
+    res.json(responseOf(repositoryDetailSchema, {
       repository: repositoryBody(repository),
       ingestionRuns: ingestionRuns.map((run) => ({
         ingestionRunId: run.id,
         status: run.status,
         revision: run.revision,
         workflowRunId: run.workflowId,
-        createdAt: run.createdAt,
+        createdAt: iso(run.createdAt),
       })),
-    });
+    }));
   });
 
   router.use(undecodablePathAsNotFound('repository'));

@@ -18,6 +18,8 @@ import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import { hostnameList, httpUrl } from './fields.js';
 import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { iso, isoOrNull, responseOf } from './respond.js';
+import { scheduleDetailSchema, scheduleListSchema, scheduleSchema } from './schemas/schedules.js';
 
 const id = z.string().min(1).max(64);
 
@@ -93,13 +95,13 @@ function scheduleBody({ schedule, nextRunAt }: ScheduleView): Record<string, unk
     baseUrl: schedule.baseUrl,
     networkAllowlist: schedule.networkAllowlist,
     enabled: schedule.enabled,
-    nextRunAt,
-    createdAt: schedule.createdAt,
+    nextRunAt: isoOrNull(nextRunAt),
+    createdAt: iso(schedule.createdAt),
   };
 }
 
 function fireBody(names: NamingSet, fire: ScheduleFire): Record<string, unknown> {
-  return { at: fire.firedAt, outcome: fire.outcome, [names.id]: fire.jobId, reason: fire.reason };
+  return { at: iso(fire.firedAt), outcome: fire.outcome, [names.id]: fire.jobId, reason: fire.reason };
 }
 
 function detailBody(detail: ScheduleDetail): Record<string, unknown> {
@@ -120,17 +122,17 @@ export function createSchedulesRouter(schedules: ScheduleService): Router {
     const input = parse(createBody, req.body);
     assertIdShape(input.checkId, 'check', input.namingSet === 'A' ? 'testId' : 'scenarioId');
     const created = await schedules.create(principalOf(res), input);
-    res.status(201).json(scheduleBody(created));
+    res.status(201).json(responseOf(scheduleSchema, scheduleBody(created)));
   });
 
   router.get('/', async (req, res) => {
     const { limit } = parse(listQuery, req.query);
     const list = await schedules.list(principalOf(res), { limit });
-    res.json({ schedules: list.map(scheduleBody) });
+    res.json(responseOf(scheduleListSchema, { schedules: list.map(scheduleBody) }));
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(detailBody(await schedules.get(principalOf(res), req.params.id)));
+    res.json(responseOf(scheduleDetailSchema, detailBody(await schedules.get(principalOf(res), req.params.id))));
   });
 
   router.delete('/:id', async (req, res) => {
