@@ -313,11 +313,24 @@ forEachDialect('API fuzz', (dialect) => {
         // the rest are hostile in every part.
         const awkward = random.next() < 0.4;
         const method = awkward || random.next() < 0.85 ? route.method : random.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND']);
-        const path = route.path
+        const routePath = route.path
           .replace(':id', awkward ? ownId(route, fixtures) : random.pick(ID_FORMS)(ownId(route, fixtures), random, fixtures))
           .replace(':artifactId', random.pick(ID_FORMS)(uuidFrom(random), random, fixtures))
           .replace(/\?.*$/, (query) => random.pick([query, '?after=-1', '?after=abc', '?after[]=1', '?limit=1e309', '?limit=0', '?__proto__[x]=1', '?after=%ff', '', '?limit=5&limit=6']));
-        const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(route, random, fixtures, awkward);
+        // Now and then the path itself is bent: doubled slashes, another case, dot segments, a trailing slash.
+        const path =
+          awkward || random.next() < 0.8
+            ? routePath
+            : random.pick<(p: string) => string>([
+                (p) => `/${p}`,
+                (p) => p.replace('/api/', '/API/'),
+                (p) => p.replace('/api/', '/api//'),
+                (p) => `${p.split('?')[0]}/`,
+                (p) => p.replace('/api/', '/api/jobs/%2e%2e/'),
+                (p) => p.replace('/api/', '/api/./'),
+                (p) => `${p.split('?')[0]}?${'q=1&'.repeat(2_000)}`,
+              ])(routePath);
+        const body = (method === 'GET' || method === 'HEAD') && !(random.next() < 0.1) ? undefined : bodyOf(route, random, fixtures, awkward);
         const headers = awkward
           ? { authorization: `Bearer ${fixtures.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
           : headersOf(random, fixtures, body);
