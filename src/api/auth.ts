@@ -9,7 +9,12 @@ const unauthorized = () =>
 
 /** The caller, as `requireApiKey` set it; the routers hand it to every use case. */
 export function principalOf(res: Response): Principal {
-  return res.locals.principal as Principal;
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal === undefined) {
+    // A wiring mistake, never the caller's: no use case may run for nobody.
+    throw new AppError({ kind: 'unexpected', code: 'auth.no_principal', status: 500, message: 'A route that needs a caller is mounted without authentication' });
+  }
+  return principal;
 }
 
 /** `Authorization: Bearer <API key>`; the key decides the principal (res.locals.principal). */
