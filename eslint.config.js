@@ -79,6 +79,14 @@ const boundaries = [
   ]),
   // The one list of every table of the service names the queue's entity (schema-registry.ts says why).
   restrict(['src/store/schema-registry.ts'], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders('store', ['core', 'queue'])]),
+  // The API's response schemas are shared with the dashboard: zod and src/core only.
+  restrict(['src/api/schemas/**/*.ts'], [
+    NO_COMPOSE,
+    NO_LOAD_CONFIG,
+    ...noFolders('api/schemas', ['core']),
+    { regex: '^\\.\\./(?!\\.\\./)', message: 'src/api/schemas is shared with the dashboard: import only zod, src/core and each other.' },
+    noModules(IO_MODULES, 'src/api/schemas is shared with the dashboard: no I/O modules.'),
+  ]),
 ];
 
 export default defineConfig(

@@ -25,7 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { FEED_TICK_MS } from '../src/jobs/event-feed.js';
 import { appendJobEvent } from '../src/jobs/job-events.js';
 import { createLogger } from '../src/logger.js';
-import { createApiKey } from '../src/store/api-keys.js';
+import { createApiKey } from '../src/identity/api-keys.js';
 import { Job } from '../src/store/entities/job.entity.js';
 import { openStore } from '../src/store/open-store.js';
 import { freshBenchDatabase } from './support/database.js';

@@ -38,7 +38,8 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import { createApiKey } from '../src/store/api-keys.js';
+import type { Principal } from '../src/core/principal.js';
+import { createApiKey } from '../src/identity/api-keys.js';
 import { JobEvent } from '../src/store/entities/job-event.entity.js';
 import { Finding } from '../src/store/entities/finding.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
@@ -104,6 +105,7 @@ class Finishes {
 
 interface Setup {
   organizationId: string;
+  principal: Principal;
   repositoryId: string;
   demo: DemoApp;
 }
@@ -116,7 +118,7 @@ interface Timed {
 
 async function runOne(worker: BenchWorker, finishes: Finishes, setup: Setup, checkId?: string): Promise<Timed> {
   const began = performance.now();
-  const created = await worker.jobs.create(setup.organizationId, {
+  const created = await worker.jobs.create(setup.principal, {
     repositoryId: setup.repositoryId,
     ...(checkId ? { checkId } : { naturalLanguageTask: TASK }),
     baseUrl: setup.demo.url,
@@ -404,13 +406,13 @@ const logger = createLogger(benchConfig(1, artifactsDir).log, process.stderr);
 const dataSource = await openStore(benchConfig(1, artifactsDir), logger);
 const demo = await startDemoApp();
 try {
-  const { organization } = await createApiKey(dataSource, 'bench');
+  const { organization, principal } = await createApiKey(dataSource, 'bench');
   const repositoryId = await insertRepository(dataSource, organization.id, {
     baseUrl: demo.url,
     testValueSecretRefs: { demoEmail: 'QA_BENCH_DEMO_EMAIL', demoPassword: 'QA_BENCH_DEMO_PASSWORD' },
   });
 
-  const setup: Setup = { organizationId: organization.id, repositoryId, demo };
+  const setup: Setup = { organizationId: organization.id, principal, repositoryId, demo };
   const finishes = new Finishes(dataSource);
   console.log('measuring…');
   const latency = await withWorker(benchConfig(4, artifactsDir), logger, dataSource, finishes, (worker) => latencyPhase(worker, dataSource, finishes, setup));

@@ -4,8 +4,11 @@ import type { NamingSet } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { Check } from '../store/entities/check.entity.js';
 import type { CheckVersion } from '../store/entities/check-version.entity.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
+import { iso, responseOf } from './respond.js';
+import { checkSchemas } from './schemas/checks.js';
 
 const listQuery = z.strictObject({
   repositoryId: z.string().min(1).max(64).optional(),
@@ -21,7 +24,7 @@ function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
     status: check.status,
     version: check.version,
     naturalLanguageTask: check.task,
-    createdAt: check.createdAt,
+    createdAt: iso(check.createdAt),
   };
 }
 
@@ -31,7 +34,7 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
     [names.id]: version.jobId,
     steps: version.compiled.steps,
     successCriteria: version.compiled.successCriteria,
-    createdAt: version.createdAt,
+    createdAt: iso(version.createdAt),
   };
 }
 
@@ -40,17 +43,21 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
  * that produced and replayed them, and the generated Playwright source (`…/:id/source`, text/plain).
  */
 export function createChecksRouter(names: NamingSet, checks: CheckService): Router {
+  const answerSchemas = checkSchemas[names.set];
   const router = Router();
+  guardPathIds(router, { id: 'check' });
 
   router.get('/', async (req, res) => {
     const query = parse(listQuery, req.query);
-    const list = await checks.list(organizationOf(res), { repositoryId: query.repositoryId ?? query.projectId, limit: query.limit });
-    res.json({ checks: list.map((check) => checkBody(names, check)) });
+    const repositoryId = query.repositoryId ?? query.projectId;
+    // An id in another form names no repository of this organization: nothing to list (and nothing to query).
+    const list = repositoryId !== undefined && !isCanonicalId(repositoryId) ? [] : await checks.list(principalOf(res), { repositoryId, limit: query.limit });
+    res.json(responseOf(answerSchemas.list, { checks: list.map((check) => checkBody(names, check)) }));
   });
 
   router.get('/:id/source', async (req, res) => {
     const { version } = parse(sourceQuery, req.query);
-    const found = await checks.source(organizationOf(res), req.params.id, version);
+    const found = await checks.source(principalOf(res), req.params.id, version);
     res.status(200);
     res.setHeader('content-type', 'text/plain; charset=utf-8');
     res.setHeader('content-disposition', `inline; filename="check-${found.checkId}-v${found.version}.spec.ts"`);
@@ -59,9 +66,9 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   });
 
   router.get('/:id', async (req, res) => {
-    const { check, versions, jobs } = await checks.get(organizationOf(res), req.params.id);
+    const { check, versions, jobs } = await checks.get(principalOf(res), req.params.id);
     const producedBy = new Set(versions.map((version) => version.jobId));
-    res.json({
+    res.json(responseOf(answerSchemas.detail, {
       check: checkBody(names, check),
       versions: versions.map((version) => versionBody(names, version)),
       [names.collection]: jobs.map((job) => ({
@@ -69,10 +76,11 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
         status: job.status,
         trigger: job.trigger,
         role: producedBy.has(job.id) ? 'produced' : job.plan === null ? 'replayed' : 'attempted',
-        createdAt: job.createdAt,
+        createdAt: iso(job.createdAt),
       })),
-    });
+    }));
   });
 
+  router.use(undecodablePathAsNotFound('check'));
   return router;
 }

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, toAppError } from '../core/errors.js';
+import { AppError, isAppError, toAppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import type { ErrorResponse } from './schemas/common.js';
 
 /** A zod failure as the API's 400: `details.field` names the first offending field, `details.issues` all of them. */
 export function validationError(error: z.ZodError): AppError {
@@ -22,12 +23,23 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data;
 }
 
-/** Body-parser failures carry `type` and `status`; they are the client's (malformed JSON, too large, wrong charset). */
-function bodyParserError(error: unknown): AppError | undefined {
+/**
+ * Failures of Express's own parsing (http-errors: a numeric 4xx `status`, and for body-parser a `type`) are the
+ * client's: malformed JSON, too large, an unknown charset or encoding, a body that does not inflate, a path that does
+ * not decode.
+ */
+function clientRequestError(error: unknown): AppError | undefined {
+  if (isAppError(error)) return undefined;
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
-  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  const code = type === 'entity.parse.failed' ? 'request.invalid_json' : type === 'entity.too.large' ? 'request.too_large' : 'request.unreadable';
-  const message = type === 'entity.parse.failed' ? 'The body is not valid JSON' : type === 'entity.too.large' ? 'The body is too large' : 'The body cannot be read';
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const [code, message] =
+    type === 'entity.parse.failed'
+      ? ['request.invalid_json', 'The body is not valid JSON']
+      : type === 'entity.too.large'
+        ? ['request.too_large', 'The body is too large']
+        : error instanceof URIError
+          ? ['request.invalid_path', 'The path is not validly percent-encoded']
+          : ['request.unreadable', 'The body cannot be read'];
   return new AppError({ kind: 'user', code, status, message });
 }
 
@@ -40,10 +52,11 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    const appError = error instanceof z.ZodError ? validationError(error) : (bodyParserError(error) ?? toAppError(error));
+    const appError = error instanceof z.ZodError ? validationError(error) : (clientRequestError(error) ?? toAppError(error));
     const status = appError.status ?? 500;
     if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
     const message = appError.kind === 'unexpected' ? 'Internal error' : appError.message;
-    res.status(status).json({ error: { code: appError.code, message, ...(appError.details ? { details: appError.details } : {}) } });
+    const body: ErrorResponse = { error: { code: appError.code, message, ...(appError.details ? { details: appError.details } : {}) } };
+    res.status(status).json(body);
   };
 }

@@ -1,7 +1,15 @@
 import type { Response } from 'express';
 import type { EventFeed, FeedEnd } from '../jobs/event-feed.js';
+import type { Principal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { JobEvent } from '../store/entities/job-event.entity.js';
+import { iso, responseOf } from './respond.js';
+import { jobEventSchema, type JobEventBody } from './schemas/jobs.js';
+
+/** One event of a history: in GET …/:id and as one NDJSON line of …/:id/events. */
+export function eventBody(event: JobEvent): JobEventBody {
+  return { index: event.seq, type: event.type, at: iso(event.at), data: event.data as Record<string, unknown> };
+}
 
 /** The feed hands every follower the same event objects: each is rendered once, however many receive it. */
 const rendered = new WeakMap<JobEvent, string>();
@@ -9,7 +17,7 @@ const rendered = new WeakMap<JobEvent, string>();
 function lineOf(event: JobEvent): string {
   let line = rendered.get(event);
   if (line === undefined) {
-    line = `${JSON.stringify({ index: event.seq, type: event.type, at: event.at, data: event.data })}\n`;
+    line = `${JSON.stringify(responseOf(jobEventSchema, eventBody(event)))}\n`;
     rendered.set(event, line);
   }
   return line;
@@ -36,11 +44,11 @@ function finish(res: Response, reason: FeedEnd): void {
 export async function streamJobEvents(
   res: Response,
   { jobs, feed }: { jobs: JobService; feed: EventFeed },
-  organizationId: string,
+  principal: Principal,
   jobId: string,
   after: number,
 ): Promise<void> {
-  const history = await jobs.eventsAfter(organizationId, jobId, after);
+  const history = await jobs.eventsAfter(principal, jobId, after);
   res.status(200).type('application/x-ndjson');
   res.setHeader('cache-control', 'no-store');
   res.flushHeaders();

@@ -22,6 +22,50 @@ export const hostnameList = z
   .default([])
   .transform((hosts) => hosts.map((host) => host.toLowerCase()));
 
-export const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: 'must be an http(s) URL' });
-export const httpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.hostname, error: 'must be an https URL' });
-export const commitSha = z.string().regex(/^[0-9a-f]{7,64}$/i, 'must be 7 to 64 hexadecimal characters');
+/** Credentials in a URL would be stored, shown and logged with it: they belong in testValueSecretRefs. */
+const withoutUserInfo = (url: string) => !URL.canParse(url) || (new URL(url).username === '' && new URL(url).password === '');
+const USER_INFO = 'may not carry a user name or password (user:pw@); give credentials as testValueSecretRefs';
+
+/** An http(s) URL that fits a column of `maxLength` characters. */
+export const httpUrl = (maxLength: number) =>
+  z
+    .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: 'must be an http(s) URL' })
+    .max(maxLength)
+    .refine(withoutUserInfo, USER_INFO);
+export const httpsUrl = (maxLength: number) =>
+  z
+    .url({ protocol: /^https$/, hostname: z.regexes.hostname, error: 'must be an https URL' })
+    .max(maxLength)
+    .refine(withoutUserInfo, USER_INFO);
+export const commitSha = z.string().regex(/^[0-9a-f]{7,64}$/i, 'must be 7 to 64 hexadecimal characters').max(64);
+
+/** How deep and how large an opaque JSON object from a client may be: far inside the database's JSON limits (depth 32). */
+export const JSON_MAX_DEPTH = 16;
+export const JSON_MAX_BYTES = 16_384;
+
+/** Whether `value` nests objects and arrays at most `maxDepth` deep; iterative, as a body may nest thousands deep. */
+function nestsAtMost(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > maxDepth) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/**
+ * An opaque JSON object kept as the client sent it (`channelContext`), bounded in depth and size. It is checked,
+ * not copied: a key such as `__proto__` stays a plain own key and never becomes a prototype.
+ */
+export const opaqueJsonObject = z.custom<Record<string, unknown>>(
+  (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+  'must be a JSON object',
+).superRefine((value, context) => {
+  // Depth first: JSON.stringify of a deep value is what the bound protects against.
+  if (!nestsAtMost(value, JSON_MAX_DEPTH)) context.addIssue({ code: 'custom', message: `may be nested at most ${JSON_MAX_DEPTH} levels deep` });
+  else if (Buffer.byteLength(JSON.stringify(value), 'utf8') > JSON_MAX_BYTES) {
+    context.addIssue({ code: 'custom', message: `may be at most ${JSON_MAX_BYTES} bytes as JSON` });
+  }
+});

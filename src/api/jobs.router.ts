@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
@@ -8,15 +8,24 @@ import type { EventFeed } from '../jobs/event-feed.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Finding } from '../store/entities/finding.entity.js';
-import { organizationOf } from './auth.js';
+import { iso, isoOrNull, responseOf } from './respond.js';
+import { jobSchemas, type ArtifactBody, type FindingBody } from './schemas/jobs.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
-import { streamJobEvents } from './event-stream.js';
-import { commitSha, hostnameList, httpUrl } from './fields.js';
+import { jsonBody } from './json-body.js';
+import { eventBody, streamJobEvents } from './event-stream.js';
+import { Job } from '../store/entities/job.entity.js';
+import { columnLength } from '../store/column-limits.js';
+import { commitSha, hostnameList, httpUrl, opaqueJsonObject } from './fields.js';
+import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
 
 const id = z.string().min(1).max(64);
+/** Stored in TEXT columns (65,535 bytes on MariaDB): 4 bytes a character at most in utf8mb4. */
+const TASK_MAX_LENGTH = 4_000;
+const BASE_URL_MAX_LENGTH = columnLength(Job, 'baseUrl');
 
 /** The create body under one naming set: unknown fields rejected, exactly one of the check id and the task. */
-function createBody(names: NamingSet) {
+export function createBody(names: NamingSet) {
   return z
     .strictObject({
       [names.repositoryId]: id,
@@ -26,14 +35,14 @@ function createBody(names: NamingSet) {
         .string()
         .trim()
         .min(1)
-        .max(4_000)
+        .max(TASK_MAX_LENGTH)
         .refine((task) => splitClarifications(task).rounds.length === 0, 'may not carry a Clarifications section; answer through /clarifications')
         .optional(),
-      commitSha: commitSha.optional(),
-      baseUrl: httpUrl,
+      commitSha: commitSha.max(columnLength(Job, 'commitSha')).optional(),
+      baseUrl: httpUrl(BASE_URL_MAX_LENGTH),
       networkAllowlist: hostnameList,
       trigger: z.enum(JOB_TRIGGERS),
-      channelContext: z.record(z.string(), z.unknown()).optional(),
+      channelContext: opaqueJsonObject.optional(),
     })
     .refine((body) => (body[names.checkId] === undefined) !== (body.naturalLanguageTask === undefined), {
       message: `give exactly one of ${names.checkId} and naturalLanguageTask`,
@@ -55,7 +64,7 @@ function createBody(names: NamingSet) {
     });
 }
 
-const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1) });
+export const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1).max(20) });
 
 /** 202 body for a created job, in this naming set's words. */
 function createdBody(names: NamingSet, created: CreatedJob): Record<string, unknown> {
@@ -67,7 +76,7 @@ function createdBody(names: NamingSet, created: CreatedJob): Record<string, unkn
 }
 
 /** Artifact metadata a client may see: never the storage key; bytes come from the authenticated download path. */
-function artifactBody(names: NamingSet, artifact: Artifact): Record<string, unknown> {
+function artifactBody(names: NamingSet, artifact: Artifact): ArtifactBody {
   return {
     id: artifact.id,
     kind: artifact.kind,
@@ -76,21 +85,21 @@ function artifactBody(names: NamingSet, artifact: Artifact): Record<string, unkn
     sizeBytes: artifact.sizeBytes,
     sha256: artifact.sha256,
     stepIndex: artifact.stepIndex,
-    createdAt: artifact.createdAt,
+    createdAt: iso(artifact.createdAt),
     downloadPath: `/api/${names.collection}/${artifact.jobId}/artifacts/${artifact.id}`,
   };
 }
 
-function findingBody(finding: Finding): Record<string, unknown> {
+function findingBody(finding: Finding): FindingBody {
   return {
     id: finding.id,
-    kind: finding.kind,
-    severity: finding.severity,
+    kind: finding.kind as FindingBody['kind'],
+    severity: finding.severity as FindingBody['severity'],
     title: finding.title,
     detail: finding.detail,
     stepIndex: finding.stepIndex,
     artifactIds: finding.artifactIds,
-    createdAt: finding.createdAt,
+    createdAt: iso(finding.createdAt),
   };
 }
 
@@ -112,11 +121,11 @@ function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findi
       trigger: job.trigger,
       networkAllowlist: job.networkAllowlist,
       channelContext: job.channelContext,
-      createdAt: job.createdAt,
-      startedAt: job.startedAt,
-      finishedAt: job.finishedAt,
+      createdAt: iso(job.createdAt),
+      startedAt: isoOrNull(job.startedAt),
+      finishedAt: isoOrNull(job.finishedAt),
     },
-    events: events.map((event) => ({ index: event.seq, type: event.type, at: event.at, data: event.data })),
+    events: events.map(eventBody),
     artifacts: artifacts.map((artifact) => artifactBody(names, artifact)),
     [names.results]: findings.map(findingBody),
   };
@@ -128,23 +137,29 @@ const afterQuery = z.strictObject({ after: z.coerce.number().int().min(0).max(Nu
 export function createJobsRouter(names: NamingSet, jobs: JobService, feed: EventFeed): Router {
   // Built once per router: building a zod schema costs far more than parsing with it.
   const bodySchema = createBody(names);
+  const answerSchemas = jobSchemas[names.set];
   const router = Router();
-  router.use(express.json({ limit: '256kb' }));
+  router.use(jsonBody('256kb'));
+  guardPathIds(router, { id: 'job', artifactId: 'artifact' });
 
   router.post('/', async (req, res) => {
-    const created = await jobs.create(organizationOf(res), parse(bodySchema, req.body));
-    res.status(202).json(createdBody(names, created));
+    const input = parse(bodySchema, req.body);
+    // The service names these fields so in its own 404s.
+    assertIdShape(input.repositoryId, 'repository', 'repositoryId');
+    if (input.checkId !== undefined) assertIdShape(input.checkId, 'check', 'checkId');
+    const created = await jobs.create(principalOf(res), input);
+    res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
   });
 
   router.post('/:id/cancel', async (req, res) => {
-    const cancelled = await jobs.cancel(organizationOf(res), req.params.id);
-    res.status(200).json({ [names.id]: cancelled.jobId, status: cancelled.status });
+    const cancelled = await jobs.cancel(principalOf(res), req.params.id);
+    res.status(200).json(responseOf(answerSchemas.cancelled, { [names.id]: cancelled.jobId, status: cancelled.status }));
   });
 
   router.post('/:id/clarifications', async (req, res) => {
     const { answers } = parse(answersBody, req.body);
-    const created = await jobs.answer(organizationOf(res), req.params.id, answers);
-    res.status(202).json(createdBody(names, created));
+    const created = await jobs.answer(principalOf(res), req.params.id, answers);
+    res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
   });
 
   /**
@@ -154,12 +169,12 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
    */
   router.get('/:id/events', async (req, res) => {
     const { after = -1 } = parse(afterQuery, req.query);
-    await streamJobEvents(res, { jobs, feed }, organizationOf(res), req.params.id, after);
+    await streamJobEvents(res, { jobs, feed }, principalOf(res), req.params.id, after);
   });
 
   /** The bytes of one artifact, as a download; the type is fixed by what the run stored, never sniffed. */
   router.get('/:id/artifacts/:artifactId', async (req, res) => {
-    const { artifact, content } = await jobs.openArtifact(organizationOf(res), req.params.id, req.params.artifactId);
+    const { artifact, content } = await jobs.openArtifact(principalOf(res), req.params.id, req.params.artifactId);
     res.status(200);
     res.setHeader('content-type', artifact.contentType);
     res.setHeader('content-length', String(artifact.sizeBytes));
@@ -171,8 +186,9 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(viewBody(names, await jobs.get(organizationOf(res), req.params.id)));
+    res.json(responseOf(answerSchemas.view, viewBody(names, await jobs.get(principalOf(res), req.params.id))));
   });
 
+  router.use(undecodablePathAsNotFound('job'));
   return router;
 }

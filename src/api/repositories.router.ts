@@ -1,81 +1,113 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
-import type { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
+import { columnLength } from '../store/column-limits.js';
+import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { RepositoryService } from '../repos/repository-service.js';
-import { organizationOf } from './auth.js';
+import { principalOf } from './auth.js';
 import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
 import { parse } from './error-mapper.js';
+import { jsonBody } from './json-body.js';
+import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { iso, responseOf } from './respond.js';
+import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema, type RepositoryBody } from './schemas/repositories.js';
 
 const SEMANTIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** Entries of testValueSecretRefs and evidenceProbeRefs: a JSON column each, bounded like any other input. */
+const MAX_REFS = 100;
+const maxLength = (property: keyof ConnectedRepository) => columnLength(ConnectedRepository, property);
+const semanticName = (message: string) => z.string().max(64).regex(SEMANTIC_NAME, message);
 
 /** The connect body (spec 2.3); unknown fields rejected. */
-const connectBody = z.strictObject({
+export const connectBody = z.strictObject({
   provider: z.literal('codehost', { error: 'must be "codehost"' }),
-  providerInstallationId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
-  owner: z.string().regex(OWNER_NAME, 'must be a code-host owner name'),
+  providerInstallationId: z
+    .string()
+    .max(maxLength('providerInstallationId'))
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'),
+  owner: z.string().max(maxLength('owner')).regex(OWNER_NAME, 'must be a code-host owner name'),
   name: z
     .string()
+    .max(maxLength('name'))
     .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a repository name')
     .refine((name) => name !== '.' && name !== '..', 'must be a repository name'),
   defaultBranch: z
     .string()
     .min(1)
-    .max(255)
+    .max(maxLength('defaultBranch'))
     .refine((branch) => !/[\s~^:?*[\\]/.test(branch) && [...branch].every((char) => char.charCodeAt(0) >= 0x20), 'must be a branch name'),
-  cloneUrl: httpsUrl,
-  baseUrl: httpUrl,
+  cloneUrl: httpsUrl(maxLength('cloneUrl')),
+  baseUrl: httpUrl(maxLength('baseUrl')),
   networkAllowlist: hostnameList,
   testValueSecretRefs: z
-    .record(z.string().regex(SEMANTIC_NAME, 'must be a test-value name'), z.string().regex(ENV_NAME, 'must be an environment variable name'))
+    .record(semanticName('must be a test-value name'), z.string().max(128).regex(ENV_NAME, 'must be an environment variable name'))
+    .refine((refs) => Object.keys(refs).length <= MAX_REFS, `may have at most ${MAX_REFS} entries`)
     .default({}),
   evidenceProbeRefs: z
     .record(
-      z.string().regex(SEMANTIC_NAME, 'must be a success-criterion key'),
-      z.strictObject({ urlValueRef: z.string().min(1), tokenValueRef: z.string().min(1) }),
+      semanticName('must be a success-criterion key'),
+      z.strictObject({ urlValueRef: semanticName('must be a test-value name'), tokenValueRef: semanticName('must be a test-value name') }),
     )
+    .refine((refs) => Object.keys(refs).length <= MAX_REFS, `may have at most ${MAX_REFS} entries`)
     .default({}),
-  revision: commitSha.optional(),
+  revision: commitSha.max(maxLength('revision')).optional(),
 });
 
-function repositoryBody(repository: ConnectedRepository): Record<string, unknown> {
-  const { id, organizationId: _organizationId, organization: _organization, ...fields } = repository;
-  return { repositoryId: id, ...fields };
+function repositoryBody(repository: ConnectedRepository): RepositoryBody {
+  return {
+    repositoryId: repository.id,
+    provider: repository.provider,
+    providerInstallationId: repository.providerInstallationId,
+    owner: repository.owner,
+    name: repository.name,
+    defaultBranch: repository.defaultBranch,
+    cloneUrl: repository.cloneUrl,
+    baseUrl: repository.baseUrl,
+    networkAllowlist: repository.networkAllowlist,
+    testValueSecretRefs: repository.testValueSecretRefs,
+    evidenceProbeRefs: repository.evidenceProbeRefs,
+    revision: repository.revision,
+    createdAt: iso(repository.createdAt),
+  };
 }
 
 /** `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`. */
 export function createRepositoriesRouter(repositories: RepositoryService): Router {
   const router = Router();
-  router.use(express.json({ limit: '256kb' }));
+  router.use(jsonBody('256kb'));
+  guardPathIds(router, { id: 'repository' });
 
   router.post('/', async (req, res) => {
-    const connected = await repositories.connect(organizationOf(res), parse(connectBody, req.body));
-    res.status(202).json({
-      organizationId: connected.organizationId,
-      repositoryId: connected.repositoryId,
-      ingestionRunId: connected.ingestionRunId,
-      workflowRunId: connected.workflowId,
-    });
+    const connected = await repositories.connect(principalOf(res), parse(connectBody, req.body));
+    res.status(202).json(
+      responseOf(repositoryConnectedSchema, {
+        organizationId: connected.organizationId,
+        repositoryId: connected.repositoryId,
+        ingestionRunId: connected.ingestionRunId,
+        workflowRunId: connected.workflowId,
+      }),
+    );
   });
 
   router.get('/', async (_req, res) => {
-    res.json({ repositories: (await repositories.list(organizationOf(res))).map(repositoryBody) });
+    res.json(responseOf(repositoryListSchema, { repositories: (await repositories.list(principalOf(res))).map(repositoryBody) }));
   });
 
   router.get('/:id', async (req, res) => {
-    const { repository, ingestionRuns } = await repositories.get(organizationOf(res), req.params.id);
-    res.json({
+    const { repository, ingestionRuns } = await repositories.get(principalOf(res), req.params.id);
+    res.json(responseOf(repositoryDetailSchema, {
       repository: repositoryBody(repository),
       ingestionRuns: ingestionRuns.map((run) => ({
         ingestionRunId: run.id,
         status: run.status,
         revision: run.revision,
         workflowRunId: run.workflowId,
-        createdAt: run.createdAt,
+        createdAt: iso(run.createdAt),
       })),
-    });
+    }));
   });
 
+  router.use(undecodablePathAsNotFound('repository'));
   return router;
 }

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { SET_A, SET_B, type NamingSet } from '../core/naming.js';
 import {
@@ -10,16 +10,22 @@ import {
   normalizeCron,
 } from '../core/schedule.js';
 import type { CreateScheduleInput, ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
+import { columnLength } from '../store/column-limits.js';
 import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
-import { organizationOf } from './auth.js';
+import { Schedule } from '../store/entities/schedule.entity.js';
+import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
+import { jsonBody } from './json-body.js';
 import { hostnameList, httpUrl } from './fields.js';
+import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { iso, isoOrNull, responseOf } from './respond.js';
+import { scheduleDetailSchema, scheduleListSchema, scheduleSchema } from './schemas/schedules.js';
 
 const id = z.string().min(1).max(64);
 
 const cron = z
   .string()
-  .max(120)
+  .max(columnLength(Schedule, 'cron'))
   .superRefine((expression, context) => {
     // Validity does not depend on the clock: `from` only decides which run would be next.
     const problem = cronProblem(expression, new Date(0));
@@ -29,6 +35,7 @@ const cron = z
 
 const timezone = z
   .string()
+  .max(columnLength(Schedule, 'timezone'))
   .transform((name, context) => {
     const canonical = canonicalTimeZone(name);
     if (canonical === undefined) {
@@ -40,14 +47,14 @@ const timezone = z
   .default(DEFAULT_TIME_ZONE);
 
 /** Unknown fields rejected; exactly one of testId/scenarioId and exactly one of cron/intervalMinutes. */
-const createBody = z
+export const createBody = z
   .strictObject({
     testId: id.optional(),
     scenarioId: id.optional(),
     cron: cron.optional(),
     intervalMinutes: z.number().int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).optional(),
     timezone,
-    baseUrl: httpUrl,
+    baseUrl: httpUrl(columnLength(Schedule, 'baseUrl')),
     networkAllowlist: hostnameList,
     enabled: z.boolean().default(true),
   })
@@ -88,13 +95,13 @@ function scheduleBody({ schedule, nextRunAt }: ScheduleView): Record<string, unk
     baseUrl: schedule.baseUrl,
     networkAllowlist: schedule.networkAllowlist,
     enabled: schedule.enabled,
-    nextRunAt,
-    createdAt: schedule.createdAt,
+    nextRunAt: isoOrNull(nextRunAt),
+    createdAt: iso(schedule.createdAt),
   };
 }
 
 function fireBody(names: NamingSet, fire: ScheduleFire): Record<string, unknown> {
-  return { at: fire.firedAt, outcome: fire.outcome, [names.id]: fire.jobId, reason: fire.reason };
+  return { at: iso(fire.firedAt), outcome: fire.outcome, [names.id]: fire.jobId, reason: fire.reason };
 }
 
 function detailBody(detail: ScheduleDetail): Record<string, unknown> {
@@ -108,27 +115,31 @@ function detailBody(detail: ScheduleDetail): Record<string, unknown> {
  */
 export function createSchedulesRouter(schedules: ScheduleService): Router {
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBody('64kb'));
+  guardPathIds(router, { id: 'schedule' });
 
   router.post('/', async (req, res) => {
-    const created = await schedules.create(organizationOf(res), parse(createBody, req.body));
-    res.status(201).json(scheduleBody(created));
+    const input = parse(createBody, req.body);
+    assertIdShape(input.checkId, 'check', input.namingSet === 'A' ? 'testId' : 'scenarioId');
+    const created = await schedules.create(principalOf(res), input);
+    res.status(201).json(responseOf(scheduleSchema, scheduleBody(created)));
   });
 
   router.get('/', async (req, res) => {
     const { limit } = parse(listQuery, req.query);
-    const list = await schedules.list(organizationOf(res), { limit });
-    res.json({ schedules: list.map(scheduleBody) });
+    const list = await schedules.list(principalOf(res), { limit });
+    res.json(responseOf(scheduleListSchema, { schedules: list.map(scheduleBody) }));
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(detailBody(await schedules.get(organizationOf(res), req.params.id)));
+    res.json(responseOf(scheduleDetailSchema, detailBody(await schedules.get(principalOf(res), req.params.id))));
   });
 
   router.delete('/:id', async (req, res) => {
-    await schedules.remove(organizationOf(res), req.params.id);
+    await schedules.remove(principalOf(res), req.params.id);
     res.status(204).end();
   });
 
+  router.use(undecodablePathAsNotFound('schedule'));
   return router;
 }

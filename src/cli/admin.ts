@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import type { Logger } from '../logger.js';
-import { createApiKey } from '../store/api-keys.js';
+import { createApiKey } from '../identity/api-keys.js';
 import { Organization } from '../store/entities/organization.entity.js';
 import { setCapabilityPaused } from '../store/execution-flags.js';
 import { openStore } from '../store/open-store.js';

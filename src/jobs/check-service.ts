@@ -4,6 +4,7 @@ import { RAN } from '../core/job-lifecycle.js';
 import { CheckVersion } from '../store/entities/check-version.entity.js';
 import { Check } from '../store/entities/check.entity.js';
 import { Job } from '../store/entities/job.entity.js';
+import type { Principal } from '../core/principal.js';
 
 export interface CheckSummary {
   check: Check;
@@ -26,7 +27,8 @@ export function createCheckService(dataSource: DataSource) {
 
   return {
     /** Newest first, optionally of one repository; at most `limit`. */
-    async list(organizationId: string, options: { repositoryId?: string; limit: number }): Promise<Check[]> {
+    async list(principal: Principal, options: { repositoryId?: string; limit: number }): Promise<Check[]> {
+      const { organizationId } = principal;
       return dataSource.getRepository(Check).find({
         where: { organizationId, ...(options.repositoryId ? { repositoryId: options.repositoryId } : {}) },
         order: { createdAt: 'DESC', id: 'ASC' },
@@ -34,7 +36,8 @@ export function createCheckService(dataSource: DataSource) {
       });
     },
 
-    async get(organizationId: string, checkId: string): Promise<CheckView> {
+    async get(principal: Principal, checkId: string): Promise<CheckView> {
+      const { organizationId } = principal;
       const check = await checkOf(organizationId, checkId);
       const [versions, jobs] = await Promise.all([
         dataSource.getRepository(CheckVersion).find({ where: { checkId }, order: { version: 'ASC' } }),
@@ -53,7 +56,8 @@ export function createCheckService(dataSource: DataSource) {
     },
 
     /** The generated Playwright source of a version (the latest by default); 404 for a check never compiled. */
-    async source(organizationId: string, checkId: string, version?: number): Promise<CheckVersion> {
+    async source(principal: Principal, checkId: string, version?: number): Promise<CheckVersion> {
+      const { organizationId } = principal;
       await checkOf(organizationId, checkId);
       const found = await dataSource.getRepository(CheckVersion).findOne({
         where: { checkId, ...(version !== undefined ? { version } : {}) },

@@ -16,6 +16,7 @@ import { Job } from '../store/entities/job.entity.js';
 import { readJobContext, type JobContext } from '../store/job-context.js';
 import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendJobEvent } from './job-events.js';
+import type { Principal } from '../core/principal.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
 export interface CreateJobInput {
@@ -234,7 +235,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
 
   return {
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
-    async create(organizationId: string, input: CreateJobInput): Promise<CreatedJob> {
+    async create(principal: Principal, input: CreateJobInput): Promise<CreatedJob> {
+      const { organizationId } = principal;
       // A replay needs the browser only; a natural-language task needs the planner too.
       const context = await admit(organizationId, input.repositoryId, input.checkId !== undefined ? ['live'] : ['live', 'ai']);
       if (input.checkId !== undefined) {
@@ -252,7 +254,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      * Answers a review_required job: the job stays as it is, and a linked child job carries the task with the
      * questions and answers. The child is runnable, or itself review_required if the answers do not settle it.
      */
-    async answer(organizationId: string, jobId: string, answers: string[]): Promise<CreatedJob> {
+    async answer(principal: Principal, jobId: string, answers: string[]): Promise<CreatedJob> {
+      const { organizationId } = principal;
       const parent = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
       if (!parent) throw notFound('job');
       if (parent.status !== 'review_required' || !parent.resolution || parent.task === null) {
@@ -289,7 +292,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      * Events after index `after`, and whether the job is finished (no more events will come): a terminal status,
      * or review_required, which starts no workflow.
      */
-    async eventsAfter(organizationId: string, jobId: string, after: number): Promise<{ events: JobEvent[]; finished: boolean }> {
+    async eventsAfter(principal: Principal, jobId: string, after: number): Promise<{ events: JobEvent[]; finished: boolean }> {
+      const { organizationId } = principal;
       const job = await dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId, organizationId } });
       if (!job) throw notFound('job');
       const events = await dataSource.getRepository(JobEvent).find({ where: { jobId, seq: MoreThan(after) }, order: { seq: 'ASC' } });
@@ -300,7 +304,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      * Cancels a job that has not finished: a queued job never runs, a running one stops at its next step (the
      * worker watches for this), and one awaiting answers stops waiting. A finished job answers 409.
      */
-    async cancel(organizationId: string, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
+    async cancel(principal: Principal, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
+      const { organizationId } = principal;
       await dataSource.transaction(async (manager) => {
         const result = await manager.update(
           Job,
@@ -318,7 +323,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     },
 
     /** A job with its children, ordered history, artifacts and findings. */
-    async get(organizationId: string, jobId: string): Promise<JobView> {
+    async get(principal: Principal, jobId: string): Promise<JobView> {
+      const { organizationId } = principal;
       const job = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
       if (!job) throw notFound('job');
       const [children, events, artifacts, findings] = await Promise.all([
@@ -331,7 +337,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     },
 
     /** An artifact of one of the organization's jobs, with its bytes; 404 for anything else. */
-    async openArtifact(organizationId: string, jobId: string, artifactId: string): Promise<{ artifact: Artifact; content: Readable }> {
+    async openArtifact(principal: Principal, jobId: string, artifactId: string): Promise<{ artifact: Artifact; content: Readable }> {
+      const { organizationId } = principal;
       const artifact = await dataSource.getRepository(Artifact).findOneBy({ id: artifactId, jobId, organizationId });
       if (!artifact) throw notFound('artifact');
       return { artifact, content: await artifactStorage.open(artifact.storageKey) };

@@ -5,6 +5,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
 import { Schedule } from '../store/entities/schedule.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
+import type { Principal } from '../core/principal.js';
 
 /** When a schedule's replays run: exactly one of `cron` and `intervalMinutes`. */
 export interface ScheduleTiming {
@@ -82,7 +83,8 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
      * Creates a schedule of an active (compiled) check of the organization. A replay drives a browser, so live
      * execution must be on (503 otherwise); the planner is not needed.
      */
-    async create(organizationId: string, input: CreateScheduleInput): Promise<ScheduleView> {
+    async create(principal: Principal, input: CreateScheduleInput): Promise<ScheduleView> {
+      const { organizationId } = principal;
       const checkField = input.namingSet === 'A' ? 'testId' : 'scenarioId';
       const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
       if (!check) throw notFoundError('check', checkField);
@@ -131,7 +133,8 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
     },
 
     /** The organization's schedules, oldest first; at most `limit`. */
-    async list(organizationId: string, options: { limit: number }): Promise<ScheduleView[]> {
+    async list(principal: Principal, options: { limit: number }): Promise<ScheduleView[]> {
+      const { organizationId } = principal;
       const schedules = await dataSource.getRepository(Schedule).find({
         where: { organizationId },
         order: { createdAt: 'ASC', id: 'ASC' },
@@ -143,7 +146,8 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
     },
 
     /** One schedule with its next run and latest fires. */
-    async get(organizationId: string, scheduleId: string): Promise<ScheduleDetail> {
+    async get(principal: Principal, scheduleId: string): Promise<ScheduleDetail> {
+      const { organizationId } = principal;
       const schedule = await scheduleOf(organizationId, scheduleId);
       const [nextRunAt, fires] = await Promise.all([
         nextRunOf(schedule),
@@ -153,7 +157,8 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
     },
 
     /** Deletes the schedule (its fire records too) and then its repeat job. Jobs it already created stay. */
-    async remove(organizationId: string, scheduleId: string): Promise<void> {
+    async remove(principal: Principal, scheduleId: string): Promise<void> {
+      const { organizationId } = principal;
       const schedule = await scheduleOf(organizationId, scheduleId);
       await dataSource.getRepository(Schedule).delete({ id: schedule.id, organizationId });
       await repeats.remove(schedule.id);

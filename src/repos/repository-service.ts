@@ -7,6 +7,7 @@ import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
 import type { Statement } from '../store/write-batch.js';
+import type { Principal } from '../core/principal.js';
 
 /** A validated connect request (spec 2.3). */
 export interface ConnectRepositoryInput {
@@ -107,7 +108,8 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
      * and AI execution on (discovery drives a browser and the planner), the owner not excluded, the installation
      * connected to this organization, the evidence probes sound.
      */
-    async connect(organizationId: string, input: ConnectRepositoryInput): Promise<ConnectedRepositoryResult> {
+    async connect(principal: Principal, input: ConnectRepositoryInput): Promise<ConnectedRepositoryResult> {
+      const { organizationId } = principal;
       await assertCapabilitiesRunning(dataSource, organizationId, ['live', 'ai']);
       if (await isOwnerExcluded(dataSource, config.excludedOwners, input.owner)) {
         throw forbidden('repository.owner_excluded', `Repositories of "${input.owner}" cannot be connected`);
@@ -134,11 +136,13 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
       return { organizationId, repositoryId, ingestionRunId, workflowId: staged.workflowId };
     },
 
-    async list(organizationId: string): Promise<ConnectedRepository[]> {
+    async list(principal: Principal): Promise<ConnectedRepository[]> {
+      const { organizationId } = principal;
       return dataSource.getRepository(ConnectedRepository).find({ where: { organizationId }, order: { createdAt: 'ASC', id: 'ASC' } });
     },
 
-    async get(organizationId: string, repositoryId: string): Promise<{ repository: ConnectedRepository; ingestionRuns: IngestionRun[] }> {
+    async get(principal: Principal, repositoryId: string): Promise<{ repository: ConnectedRepository; ingestionRuns: IngestionRun[] }> {
+      const { organizationId } = principal;
       const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
       if (!repository) {
         throw notFoundError('repository');

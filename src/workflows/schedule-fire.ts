@@ -3,6 +3,7 @@ import type { Agenda } from 'agenda';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { AppError, isAppError } from '../core/errors.js';
+import { schedulePrincipal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleRepeats, ScheduleTiming } from '../jobs/schedule-service.js';
 import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
@@ -99,7 +100,7 @@ export function scheduleFireJob(deps: ScheduleFireDeps): QueueJobDefinition<type
       }
       const firedAt = new Date();
       try {
-        const created = await deps.createJob(schedule.organizationId, {
+        const created = await deps.createJob(schedulePrincipal(schedule.organizationId, scheduleId), {
           repositoryId: schedule.repositoryId,
           checkId: schedule.checkId,
           baseUrl: schedule.baseUrl,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobEventType } from '../../src/core/job-lifecycle.js';
 import { appendJobEvent } from '../../src/jobs/job-events.js';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../src/store/repository-admission.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/identity/api-keys.js';
 import { SCHEDULE_FIRE_JOB } from '../../src/workflows/schedule-fire.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { insertCheck, insertRepository } from '../support/check-fixtures.js';

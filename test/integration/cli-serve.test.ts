@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../../src/config.js';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/identity/api-keys.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startDemoApp, type DemoApp } from '../fixtures/demo-app/index.js';
 import { insertRepository } from '../support/check-fixtures.js';

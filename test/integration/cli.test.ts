@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { verifyApiKey } from '../../src/store/api-keys.js';
+import { verifyApiKey } from '../../src/identity/api-keys.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
@@ -31,7 +31,7 @@ describe('qa (the real process)', () => {
     expect(key).toMatch(/^qa_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
     const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
     try {
-      expect((await verifyApiKey(dataSource, key))?.slug).toBe('acme-qa');
+      expect((await verifyApiKey(dataSource, key))?.organization.slug).toBe('acme-qa');
     } finally {
       await dataSource.destroy();
     }

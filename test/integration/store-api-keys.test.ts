@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import { isAppError } from '../../src/core/errors.js';
-import { createApiKey, revokeApiKey, verifyApiKey } from '../../src/store/api-keys.js';
+import { authenticateApiKey, createApiKey, revokeApiKey, verifyApiKey } from '../../src/identity/api-keys.js';
 import { ApiKey } from '../../src/store/entities/api-key.entity.js';
 import { Organization } from '../../src/store/entities/organization.entity.js';
 import { forEachDialect, useTestStore } from '../support/dialects.js';
@@ -39,9 +39,15 @@ forEachDialect('API keys', (dialect) => {
 
     const verified = await verifyApiKey(store(), key, now);
 
-    expect(verified?.id).toBe(organization.id);
-    expect(verified?.slug).toBe('acme');
+    expect(verified?.organization.id).toBe(organization.id);
+    expect(verified?.organization.slug).toBe('acme');
     const row = await store().getRepository(ApiKey).findOneByOrFail({ prefix });
+    expect(verified?.apiKeyId).toBe(row.id);
+    expect(await authenticateApiKey(store(), key, now)).toEqual({
+      kind: 'machine',
+      organizationId: organization.id,
+      actor: { type: 'api_key', apiKeyId: row.id },
+    });
     expect(row.lastUsedAt?.toISOString()).toBe(now.toISOString());
     // Stored as UTC text with milliseconds: the format the queue's hand-written SQL uses for its DATETIME(3) columns.
     const column = dialect === 'mysql' ? 'CAST(last_used_at AS CHAR)' : 'last_used_at';
@@ -55,8 +61,8 @@ forEachDialect('API keys', (dialect) => {
     const acme = await createApiKey(store(), 'acme');
     const globex = await createApiKey(store(), 'globex');
 
-    expect((await verifyApiKey(store(), acme.key))?.slug).toBe('acme');
-    expect((await verifyApiKey(store(), globex.key))?.slug).toBe('globex');
+    expect((await verifyApiKey(store(), acme.key))?.organization.slug).toBe('acme');
+    expect((await verifyApiKey(store(), globex.key))?.organization.slug).toBe('globex');
     expect(acme.organization.id).not.toBe(globex.organization.id);
   });
 
@@ -82,7 +88,7 @@ forEachDialect('API keys', (dialect) => {
     expect(await revokeApiKey(store(), revoked.prefix)).toBe(false);
 
     expect(await verifyApiKey(store(), revoked.key)).toBeNull();
-    expect((await verifyApiKey(store(), kept.key))?.slug).toBe('acme');
+    expect((await verifyApiKey(store(), kept.key))?.organization.slug).toBe('acme');
   });
 
   it('refuses an organization slug that is not lowercase letters, digits and inner hyphens', async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/identity/api-keys.js';
 import { connectInstallation, excludeOwner, isInstallationConnected, isOwnerExcluded } from '../../src/store/repository-admission.js';
 import { forEachDialect, useTestStore } from '../support/dialects.js';
 

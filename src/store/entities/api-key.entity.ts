@@ -3,7 +3,7 @@ import { Organization } from './organization.entity.js';
 
 /**
  * A machine credential `qa_<prefix>_<secret>`. Only the public prefix and the SHA-256 of the secret are stored;
- * the full key is shown once, when it is created (see ../api-keys.ts).
+ * the full key is shown once, when it is created (see src/identity/api-keys.ts).
  */
 @Entity({ name: 'api_keys' })
 @Index('IDX_api_keys_organization_id', ['organizationId'])

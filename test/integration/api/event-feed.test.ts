@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createEventFeed, type FeedEnd, type FeedTimers } from '../../../src/jobs/event-feed.js';
 import { appendJobEvent } from '../../../src/jobs/job-events.js';
 import { readJobProgress } from '../../../src/jobs/job-progress.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Queue } from '../../../src/queue/index.js';
-import { createApiKey, revokeApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey, revokeApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { QA_RUN_JOB } from '../../../src/workflows/run-starter.js';

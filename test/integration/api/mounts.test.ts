@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import { createOpenAiPlanner } from '../../../src/planner/openai-planner.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';

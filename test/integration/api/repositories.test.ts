@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';

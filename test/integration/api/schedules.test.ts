@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { randomUUID } from 'node:crypto';
 import type { JobParameters } from 'agenda';
 import type { Queue } from '../../../src/queue/index.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { SCHEDULE_FIRE_JOB } from '../../../src/workflows/schedule-fire.js';

@@ -7,7 +7,7 @@ import { Check } from '../../../src/store/entities/check.entity.js';
 import { createWriteBatch } from '../../../src/store/write-batch.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
 import { createRepositoryService, type OnboardingStarter } from '../../../src/repos/repository-service.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../../../src/store/entities/ingestion-run.entity.js';
 import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
@@ -50,32 +50,32 @@ forEachDialect('workflow start failures', (dialect) => {
   };
 
   it('writes nothing when the queue refuses the workflow, and answers 503', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+    const { organization, principal } = await createApiKey(store(), 'acme');
     const jobs = servicesWith({ stage: queueDown });
-    await expect(jobs.create(organization.id, runnable(await repositoryOf(organization.id)))).rejects.toMatchObject({ code: 'job.start_failed', status: 503 });
+    await expect(jobs.create(principal, runnable(await repositoryOf(organization.id)))).rejects.toMatchObject({ code: 'job.start_failed', status: 503 });
     await nothingWritten();
   });
 
   it('rolls back the job, its check and its events when the queue row fails inside the transaction', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+    const { organization, principal } = await createApiKey(store(), 'acme');
     // The queue job's INSERT is the second statement of the batch: the check before it must not stay.
     const jobs = servicesWith({
       stage: async () => ({ workflowId: randomUUID(), statement: { sql: 'INSERT INTO no_such_table (id) VALUES (?)', params: [1] }, announce: async () => undefined }),
     });
-    await expect(jobs.create(organization.id, runnable(await repositoryOf(organization.id)))).rejects.toThrow(/no_such_table/);
+    await expect(jobs.create(principal, runnable(await repositoryOf(organization.id)))).rejects.toThrow(/no_such_table/);
     await nothingWritten();
     // The batch's connection went back clean: the next creation commits.
     const working = servicesWith({
       stage: async () => ({ workflowId: randomUUID(), statement: { sql: 'SELECT 1', params: [] }, announce: async () => undefined }),
     });
-    const created = await working.create(organization.id, runnable(await repositoryOf(organization.id)));
+    const created = await working.create(principal, runnable(await repositoryOf(organization.id)));
     expect(await store().getRepository(Job).findOneByOrFail({ id: created.jobId })).toMatchObject({ status: 'queued' });
   });
 
   it('still records a review_required job: it starts no workflow', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+    const { organization, principal } = await createApiKey(store(), 'acme');
     const jobs = servicesWith({ stage: queueDown });
-    const created = await jobs.create(organization.id, { ...runnable(await repositoryOf(organization.id)), naturalLanguageTask: 'Delete the demo account' });
+    const created = await jobs.create(principal, { ...runnable(await repositoryOf(organization.id)), naturalLanguageTask: 'Delete the demo account' });
     expect(created.kind).toBe('review_required');
     expect(await store().getRepository(Job).findOneByOrFail({ id: created.jobId })).toMatchObject({ status: 'review_required', workflowId: null });
   });
@@ -92,15 +92,15 @@ forEachDialect('workflow start failures', (dialect) => {
   };
 
   it('connects nothing when the queue refuses the onboarding workflow, and answers 503', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+    const { principal } = await createApiKey(store(), 'acme');
     await connectInstallation(store(), 'codehost', '42', 'acme');
     const repositories = repositoriesWith({ stage: queueDown });
-    await expect(repositories.connect(organization.id, connectInput)).rejects.toMatchObject({ code: 'repository.onboarding_start_failed', status: 503 });
+    await expect(repositories.connect(principal, connectInput)).rejects.toMatchObject({ code: 'repository.onboarding_start_failed', status: 503 });
     await nothingConnected();
   });
 
   it('rolls back the repository and its ingestion run when the onboarding queue row fails inside the transaction', async () => {
-    const { organization } = await createApiKey(store(), 'acme');
+    const { principal } = await createApiKey(store(), 'acme');
     await connectInstallation(store(), 'codehost', '42', 'acme');
     let announced = false;
     const failing = repositoriesWith({
@@ -112,7 +112,7 @@ forEachDialect('workflow start failures', (dialect) => {
         },
       }),
     });
-    await expect(failing.connect(organization.id, connectInput)).rejects.toThrow(/no_such_table/);
+    await expect(failing.connect(principal, connectInput)).rejects.toThrow(/no_such_table/);
     await nothingConnected();
     expect(announced).toBe(false);
   });

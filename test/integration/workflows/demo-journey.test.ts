@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { DEFAULT_ACCOUNT, DEFAULT_PROBE_TOKEN, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { createTestCertificates, type TestCertificates } from '../../fixtures/tls/test-certificates.js';
 import { insertRepository } from '../../support/check-fixtures.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi } from '../../support/api-server.js';
 import { testMysqlUrl } from '../../support/databases.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgendaJobEntity } from '../../../src/queue/mysql-backend/agenda-job.entity.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Artifact } from '../../../src/store/entities/artifact.entity.js';
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { JobEvent } from '../../../src/store/entities/job-event.entity.js';

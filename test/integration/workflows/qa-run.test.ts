@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type BrowserServer } from 'playwright';
 import { CHROMIUM_ARGS } from '../../../src/browser/browser-pool.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';

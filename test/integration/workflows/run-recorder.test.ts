@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { FINDING_TITLE_MAX } from '../../../src/core/findings.js';
 import { createScrubber, SECRET_MASK } from '../../../src/core/secrets.js';
+import { apiKeyPrincipal } from '../../../src/core/principal.js';
 import { createJobService } from '../../../src/jobs/job-service.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Artifact } from '../../../src/store/entities/artifact.entity.js';
 import { CheckVersion } from '../../../src/store/entities/check-version.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
@@ -116,7 +117,7 @@ forEachDialect('run recorder', (dialect) => {
     const writes = createWriteBatch(store());
     try {
       const jobs = createJobService({ dataSource: store(), planner: createRulePlanner(), runs: { stage: () => Promise.reject(new Error('unused')) }, artifacts, writes });
-      await jobs.cancel(job.organizationId, job.jobId);
+      await jobs.cancel(apiKeyPrincipal(job.organizationId, randomUUID()), job.jobId);
     } finally {
       await writes.close();
     }

@@ -8,7 +8,7 @@ import { createJobService } from '../../../src/jobs/job-service.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';

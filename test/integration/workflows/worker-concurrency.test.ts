@@ -4,7 +4,7 @@
  * if they overlap; its arrivals say whether each request carried a session cookie.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
-import { createApiKey } from '../../../src/store/api-keys.js';
+import { createApiKey } from '../../../src/identity/api-keys.js';
 import { DEFAULT_ACCOUNT, MAX_BARRIER_MS, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';

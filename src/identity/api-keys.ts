@@ -1,9 +1,10 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IsNull, type DataSource } from 'typeorm';
 import { userError } from '../core/errors.js';
-import { ApiKey } from './entities/api-key.entity.js';
-import { Organization } from './entities/organization.entity.js';
-import { readDate } from './raw-values.js';
+import { apiKeyPrincipal, type MachinePrincipal } from '../core/principal.js';
+import { ApiKey } from '../store/entities/api-key.entity.js';
+import { Organization } from '../store/entities/organization.entity.js';
+import { readDate } from '../store/raw-values.js';
 
 /** `qa_<prefix>_<secret>`: 6 random bytes of public prefix (hex), 32 random bytes of secret (base64url). */
 const KEY_FORMAT = /^qa_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
@@ -16,6 +17,8 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   organization: Organization;
+  /** What the key authenticates as. */
+  principal: MachinePrincipal;
 }
 
 function sha256(secret: string): Buffer {
@@ -45,8 +48,9 @@ export async function createApiKey(dataSource: DataSource, orgSlug: string, labe
   const organization = await findOrCreateOrganization(dataSource, orgSlug);
   const prefix = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
+  const id = randomUUID();
   await dataSource.getRepository(ApiKey).insert({
-    id: randomUUID(),
+    id,
     organizationId: organization.id,
     prefix,
     secretHash: sha256(secret).toString('hex'),
@@ -54,18 +58,23 @@ export async function createApiKey(dataSource: DataSource, orgSlug: string, labe
     lastUsedAt: null,
     revokedAt: null,
   });
-  return { key: `qa_${prefix}_${secret}`, prefix, organization };
+  return { key: `qa_${prefix}_${secret}`, prefix, organization, principal: apiKeyPrincipal(organization.id, id) };
+}
+
+export interface VerifiedApiKey {
+  apiKeyId: string;
+  organization: Organization;
 }
 
 /**
- * The organization a presented key belongs to, or null when the key is malformed, unknown, wrong or revoked.
- * The secret is compared as SHA-256 digests in constant time.
+ * The key and organization a presented key stands for, or null when the key is malformed, unknown, wrong or
+ * revoked. The secret is compared as SHA-256 digests in constant time.
  */
 export async function verifyApiKey(
   dataSource: DataSource,
   presentedKey: string,
   now: Date = new Date(),
-): Promise<Organization | null> {
+): Promise<VerifiedApiKey | null> {
   const match = KEY_FORMAT.exec(presentedKey);
   if (match === null) return null;
   const [, prefix, secret] = match;
@@ -87,12 +96,19 @@ export async function verifyApiKey(
   if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await dataSource.getRepository(ApiKey).update({ id: apiKey.id }, { lastUsedAt: now });
   }
-  return Object.assign(new Organization(), {
+  const organization = Object.assign(new Organization(), {
     id: apiKey.organization_id,
     slug: apiKey.slug,
     name: apiKey.name,
     createdAt: readDate(apiKey.created_at)!,
   });
+  return { apiKeyId: apiKey.id, organization };
+}
+
+/** The principal a presented key authenticates: a machine of the key's organization; null as for `verifyApiKey`. */
+export async function authenticateApiKey(dataSource: DataSource, presentedKey: string, now?: Date): Promise<MachinePrincipal | null> {
+  const verified = await verifyApiKey(dataSource, presentedKey, now);
+  return verified && apiKeyPrincipal(verified.organization.id, verified.apiKeyId);
 }
 
 interface KeyRow {

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { FINDING_KINDS, FINDING_SEVERITIES } from '../../core/findings.js';
+import { JOB_STATUSES } from '../../core/job-lifecycle.js';
+import { JOB_TRIGGERS } from '../../core/job.js';
+import { SET_A, SET_B, type NamingSet } from '../../core/naming.js';
+import { idSchema, timestampSchema } from './common.js';
+
+/** Why a job stopped for review (spec 2.2). */
+export const resolutionSchema = z.object({
+  kind: z.literal('needs_clarification'),
+  questions: z.array(z.string()),
+  ambiguities: z.array(z.string()),
+  assumptions: z.array(z.string()),
+});
+
+/** One event of a job's history: in GET …/:id and as one NDJSON line of …/:id/events. */
+export const jobEventSchema = z.object({
+  index: z.number().int().min(0),
+  type: z.string(),
+  at: timestampSchema,
+  data: z.record(z.string(), z.unknown()),
+});
+export type JobEventBody = z.input<typeof jobEventSchema>;
+
+/** Artifact metadata: never the storage key; the bytes come from `downloadPath`. */
+export const artifactSchema = z.object({
+  id: idSchema,
+  kind: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int().min(0),
+  sha256: z.string(),
+  stepIndex: z.number().int().nullable(),
+  createdAt: timestampSchema,
+  downloadPath: z.string(),
+});
+export type ArtifactBody = z.input<typeof artifactSchema>;
+
+/** A finding (Set A) / report (Set B). */
+export const findingSchema = z.object({
+  id: idSchema,
+  kind: z.enum(FINDING_KINDS),
+  severity: z.enum(FINDING_SEVERITIES),
+  title: z.string(),
+  detail: z.string(),
+  stepIndex: z.number().int().nullable(),
+  artifactIds: z.array(idSchema),
+  createdAt: timestampSchema,
+});
+export type FindingBody = z.input<typeof findingSchema>;
+
+/** The job (run) record in one naming set. */
+export function jobRecordSchema(names: NamingSet) {
+  return z.object({
+    [names.id]: idSchema,
+    status: z.enum(JOB_STATUSES),
+    resolution: resolutionSchema.optional(),
+    [names.repositoryId]: idSchema,
+    [names.checkId]: idSchema.nullable(),
+    [names.workflowId]: idSchema.nullable(),
+    [names.parentId]: idSchema.nullable(),
+    [names.childIds]: z.array(idSchema),
+    naturalLanguageTask: z.string().nullable(),
+    baseUrl: z.string(),
+    commitSha: z.string().nullable(),
+    trigger: z.enum(JOB_TRIGGERS),
+    networkAllowlist: z.array(z.string()),
+    channelContext: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: timestampSchema,
+    startedAt: timestampSchema.nullable(),
+    finishedAt: timestampSchema.nullable(),
+  });
+}
+
+/** GET /api/jobs/:id (or /api/runs/:id): the record, its ordered history, artifacts and findings (reports). */
+export function jobViewSchema(names: NamingSet) {
+  return z.object({
+    [names.record]: jobRecordSchema(names),
+    events: z.array(jobEventSchema),
+    artifacts: z.array(artifactSchema),
+    [names.results]: z.array(findingSchema),
+  });
+}
+
+/** 202 of a create or an answer: a runnable job with its workflow and check, or one awaiting answers. */
+export function jobCreatedSchema(names: NamingSet) {
+  return z.union([
+    z.object({
+      [names.id]: idSchema,
+      [names.workflowId]: idSchema,
+      [names.checkId]: idSchema,
+      [names.parentId]: idSchema.optional(),
+    }),
+    z.object({
+      [names.id]: idSchema,
+      status: z.literal('review_required'),
+      resolution: resolutionSchema,
+      [names.parentId]: idSchema.optional(),
+    }),
+  ]);
+}
+
+/** 200 of POST …/:id/cancel. */
+export function jobCancelledSchema(names: NamingSet) {
+  return z.object({ [names.id]: idSchema, status: z.literal('cancelled') });
+}
+
+/** The job schemas of each naming set, built once. */
+export const jobSchemas = Object.fromEntries(
+  [SET_A, SET_B].map((names) => [
+    names.set,
+    { view: jobViewSchema(names), created: jobCreatedSchema(names), cancelled: jobCancelledSchema(names) },
+  ]),
+) as Record<NamingSet['set'], { view: ReturnType<typeof jobViewSchema>; created: ReturnType<typeof jobCreatedSchema>; cancelled: ReturnType<typeof jobCancelledSchema> }>;

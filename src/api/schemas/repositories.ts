@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './common.js';
+
+/** A connected repository: the fields of its connect request (spec 2.3), never secret values (only their names). */
+export const repositorySchema = z.object({
+  repositoryId: idSchema,
+  provider: z.string(),
+  providerInstallationId: z.string(),
+  owner: z.string(),
+  name: z.string(),
+  defaultBranch: z.string(),
+  cloneUrl: z.string(),
+  baseUrl: z.string(),
+  networkAllowlist: z.array(z.string()),
+  testValueSecretRefs: z.record(z.string(), z.string()),
+  evidenceProbeRefs: z.record(z.string(), z.object({ urlValueRef: z.string(), tokenValueRef: z.string() })),
+  revision: z.string().nullable(),
+  createdAt: timestampSchema,
+});
+export type RepositoryBody = z.input<typeof repositorySchema>;
+
+export const ingestionRunSchema = z.object({
+  ingestionRunId: idSchema,
+  status: z.string(),
+  revision: z.string().nullable(),
+  workflowRunId: idSchema.nullable(),
+  createdAt: timestampSchema,
+});
+
+/** 202 of POST /api/repositories: onboarding queued. */
+export const repositoryConnectedSchema = z.object({
+  organizationId: idSchema,
+  repositoryId: idSchema,
+  ingestionRunId: idSchema,
+  workflowRunId: idSchema,
+});
+
+export const repositoryListSchema = z.object({ repositories: z.array(repositorySchema) });
+export const repositoryDetailSchema = z.object({ repository: repositorySchema, ingestionRuns: z.array(ingestionRunSchema) });

@@ -1,0 +1,32 @@
+/**
+ * Who is calling: every use case receives one and scopes what it reads and writes by its organization. A machine
+ * acts with a credential (an API key) or as the service itself on an organization's behalf (a schedule firing); a
+ * person (the identity issue: a signed-in user in the organization they chose) carries a user and a role.
+ */
+export type Principal = MachinePrincipal | PersonPrincipal;
+
+export interface MachinePrincipal {
+  readonly kind: 'machine';
+  readonly organizationId: string;
+  /** What the machine acts as, for audit: an API key (by id, never its secret) or one of the service's own actors. */
+  readonly actor: { readonly type: 'api_key'; readonly apiKeyId: string } | { readonly type: 'schedule'; readonly scheduleId: string };
+}
+
+/** Roles of a membership; the identity directory decides them. */
+export type OrganizationRole = 'admin' | 'member';
+
+export interface PersonPrincipal {
+  readonly kind: 'person';
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly role: OrganizationRole;
+}
+
+export function apiKeyPrincipal(organizationId: string, apiKeyId: string): MachinePrincipal {
+  return { kind: 'machine', organizationId, actor: { type: 'api_key', apiKeyId } };
+}
+
+/** A schedule's fires act for the organization that created it, as no caller is present. */
+export function schedulePrincipal(organizationId: string, scheduleId: string): MachinePrincipal {
+  return { kind: 'machine', organizationId, actor: { type: 'schedule', scheduleId } };
+}
