@@ -252,8 +252,13 @@ forEachDialect('worker', (dialect) => {
     const held = (await jobRow(job.attrs._id))!;
     expect(held.lockedAt!.getTime()).toBeGreaterThan(Date.now() - lockLifetimeMs);
     expect(abortedWith).toBeUndefined();
-    // Another worker takes the job over (as it would after a stall): the next renewal finds the lock gone.
-    await store().query(`UPDATE agenda_jobs SET last_modified_by = ?, locked_at = ? WHERE id = ?`, ['other-worker', new Date(), String(job.attrs._id)]);
+    // Another worker takes the job over, as it would after a stall (a lock deadline ahead of now makes the live lock
+    // look expired to it): the next renewal finds the lock gone.
+    const other = createQueue(store(), settings, createNotificationChannel(undefined));
+    await other.backend.connect();
+    const claimed = await other.backend.repository.getNextJobToRun('long', new Date(), new Date(Date.now() + 60_000), undefined, { lastModifiedBy: 'other-worker' });
+    await other.backend.disconnect();
+    expect(claimed?._id).toBe(job.attrs._id);
     await until(async () => abortedWith !== undefined, 5_000);
     expect(String(abortedWith)).toMatch(/lock lost/);
     await new Promise((resolve) => setTimeout(resolve, 200));
