@@ -4,7 +4,11 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-/** Folders of src/ and the other src/ folders each may import. Missing: may import all (workflows, api, cli, compose). */
+/**
+ * Folders of src/ and the other src/ folders each may import (ARCHITECTURE.md, "Folder layout"). Missing: may import
+ * all (workflows, api, cli, compose). The edges that come later (bot/, webhooks/, notify/) reach the job core through
+ * the use cases in src/jobs and never write to the store or the queue themselves.
+ */
 const MAY_IMPORT = {
   core: [],
   store: ['core'],
@@ -15,11 +19,14 @@ const MAY_IMPORT = {
   checks: ['core', 'browser'],
   probes: ['core'],
   repos: ['core', 'store'],
-  webhooks: ['core', 'store', 'queue'],
   identity: ['core', 'store'],
-  notify: ['core'],
+  jobs: ['core', 'store', 'queue', 'planner', 'artifacts'],
+  webhooks: ['core', 'jobs', 'identity'],
+  notify: ['core', 'jobs'],
 };
 const SRC_FOLDERS = [...Object.keys(MAY_IMPORT), 'workflows', 'api', 'cli', 'compose'];
+/** What the Slack app in bot/ may import from src/ (it calls the use cases; never the store or the queue). */
+const BOT_MAY_IMPORT = ['core', 'jobs', 'notify'];
 
 /** Packages and modules that do I/O: src/core receives such things through ports, never imports them. */
 const IO_MODULES = [
@@ -76,6 +83,13 @@ const boundaries = [
     ...noFolders('store', ['core']),
     noModules(NOT_FOR_STORE, 'src/store talks to the database only (typeorm and its drivers).'),
     { group: ['pino', 'pino-pretty'], allowTypeImports: true, message: 'src/store takes a logger as a parameter.' },
+  ]),
+  restrict(['bot/**/*.ts'], [
+    ...SRC_FOLDERS.filter((folder) => !BOT_MAY_IMPORT.includes(folder)).map((folder) => ({
+      regex: `^(\\.\\./)+src/${folder}(/|$)`,
+      message: `bot/ may import only ${BOT_MAY_IMPORT.map((name) => `src/${name}`).join(', ')} (ARCHITECTURE.md): call the use cases.`,
+    })),
+    { regex: `^(\\.\\./)+src/config(\\.js)?$`, message: 'bot/ receives its configuration and services from the composition root.' },
   ]),
   // The one list of every table of the service names the queue's entity (schema-registry.ts says why).
   restrict(['src/store/schema-registry.ts'], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders('store', ['core', 'queue'])]),

@@ -152,7 +152,10 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   }
 
   function launch(): Promise<Browser> {
-    return chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS }).catch((error: unknown) => {
+    // Playwright closes a browser it launched when the process gets SIGTERM, SIGINT or SIGHUP; the worker's own
+    // shutdown lets running jobs finish first (SHUTDOWN_GRACE_MS), and they need the browser until then.
+    const signals = { handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false };
+    return chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS, ...signals }).catch((error: unknown) => {
       logger.error({ err: error, executablePath: config.executablePath }, 'could not launch the browser');
       throw operationalError('browser.unavailable', 'The browser could not be started on the worker');
     });

@@ -31,6 +31,10 @@ export function createQueue(dataSource: DataSource, settings: QueueSettings, not
     name: owner,
     processEvery: settings.pollIntervalMs,
     maxConcurrency: settings.concurrency,
+    // Agenda would otherwise lock every due job it finds and queue them locally; their locks age while they wait,
+    // expire, and another worker runs the same job at once. Locked jobs include running ones, so this many locks
+    // means no more than the free slots are ever claimed ahead.
+    lockLimit: settings.concurrency,
     defaultConcurrency: settings.concurrency,
     defaultLockLifetime: settings.lockLifetimeMs,
   });

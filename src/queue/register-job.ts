@@ -1,17 +1,24 @@
-import type { Agenda, Job } from 'agenda';
+import type { Job } from 'agenda';
 import { z } from 'zod';
-import { AppError, operationalError } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import type { Queue } from './create-queue.js';
 import type { QueueJobDefinition } from './job-definition.js';
 import { DEFAULT_RETRY_POLICY, failureKind, retryStrategy } from './retry-policy.js';
 
 /** A run in this process: a shutdown past its grace period aborts it through `controller`. */
 export interface RunningJob {
   controller: AbortController;
+  /** Settles when the handler has returned or thrown (and, for a run handed back, once it is handed back). */
+  settled: Promise<void>;
 }
 
 /** Runs of this process, by job id. */
 export type RunningJobs = Map<string, RunningJob>;
+
+/** Why a run of this process stopped before it finished. */
+export const STOP_SHUTDOWN = 'worker shutting down';
+export const STOP_LOCK_LOST = 'lock lost to another worker';
 
 export function invalidPayload(jobName: string, error: z.ZodError): AppError {
   return new AppError({
@@ -21,18 +28,28 @@ export function invalidPayload(jobName: string, error: z.ZodError): AppError {
   });
 }
 
+/** Thrown to Agenda for a run this process gave up on; its state save is skipped (see `handBack`). */
+class RunGivenUp extends Error {}
+
 /**
  * Defines one job kind on Agenda. The payload is parsed before the handler runs; a payload that fails its
  * schema fails the job with a readable reason and is not retried. A throwing handler never takes the worker
  * down: Agenda records the failure, and the retry policy decides by the error's kind.
+ *
+ * The lock is renewed from the moment the handler starts until it settles (every third of the lock lifetime), so
+ * a run never looks dead while it is alive; a renewal that finds the lock gone (another worker took the job over)
+ * aborts the run. A run still going when the worker shuts down, or claimed just as it began to, is handed back
+ * as a crash would be, but at once and without counting a failure.
  */
 export function registerJob(
-  agenda: Agenda,
+  queue: Queue,
   definition: QueueJobDefinition,
   running: RunningJobs,
   logger: Logger,
   worker: { readonly stopping: boolean },
 ): void {
+  const { agenda, backend, owner } = queue;
+  const lockLifetimeMs = definition.lockLifetimeMs ?? agenda.attrs.defaultLockLifetime;
   agenda.define(
     definition.name,
     async (job: Job<unknown>) => {
@@ -40,8 +57,8 @@ export function registerJob(
       const attempt = (job.attrs.failCount ?? 0) + 1;
       const log = logger.child({ job: definition.name, jobId, attempt });
       if (worker.stopping) {
-        // Claimed just as the worker began to stop: fail it so Agenda schedules it again (not a success).
-        throw operationalError('queue.worker_stopping', 'The worker was shutting down; the job will be retried');
+        await backend.repository.handBack(jobId, owner);
+        throw new RunGivenUp('claimed as the worker began to stop; handed back');
       }
       const parsed = definition.payload.safeParse(job.attrs.data);
       if (!parsed.success) {
@@ -50,27 +67,51 @@ export function registerJob(
         throw error;
       }
       const controller = new AbortController();
+      let settle!: () => void;
+      running.set(jobId, { controller, settled: new Promise<void>((resolve) => (settle = resolve)) });
+      const renew = async (): Promise<void> => {
+        const held = await backend.repository.renewLock(jobId, owner);
+        if (held) job.attrs.lockedAt = new Date(); // Agenda's own liveness check reads the local copy
+        else if (!controller.signal.aborted) controller.abort(STOP_LOCK_LOST);
+      };
+      const heartbeat = setInterval(() => void renew().catch((error: unknown) => log.warn({ err: error }, 'could not renew the lock')), Math.max(100, Math.floor(lockLifetimeMs / 3)));
       const started = performance.now();
-      const run = definition.handle(parsed.data, {
-        jobId,
-        attempt,
-        logger: log,
-        signal: controller.signal,
-        touch: (progress?: number) => job.touch(progress),
-      });
-      running.set(jobId, { controller });
       try {
-        await run;
-        // A handler that returns after an abort did not finish its work: record a failure (retried), not a success.
-        if (controller.signal.aborted) {
-          throw operationalError('queue.run_abandoned', 'The worker shut down before the run finished; it will be retried');
+        try {
+          await definition.handle(parsed.data, {
+            jobId,
+            attempt,
+            logger: log,
+            signal: controller.signal,
+            touch: async () => {
+              await renew();
+              if (controller.signal.reason === STOP_LOCK_LOST) throw new RunGivenUp(STOP_LOCK_LOST);
+            },
+          });
+        } catch (error) {
+          if (!controller.signal.aborted) {
+            log.warn({ err: error, kind: failureKind(error), ms: Math.round(performance.now() - started) }, 'job failed');
+            throw error;
+          }
+        } finally {
+          clearInterval(heartbeat);
         }
-        log.debug({ ms: Math.round(performance.now() - started) }, 'job done');
-      } catch (error) {
-        log.warn({ err: error, kind: failureKind(error), ms: Math.round(performance.now() - started) }, 'job failed');
-        throw error;
+        if (!controller.signal.aborted) {
+          log.debug({ ms: Math.round(performance.now() - started) }, 'job done');
+          return;
+        }
+        // Stopped from outside: the run did not finish, whatever the handler did; that is no failure of the job.
+        if (controller.signal.reason === STOP_LOCK_LOST) {
+          backend.repository.abandon(jobId);
+          log.warn('another worker took this run over; stopped without writing');
+        } else {
+          const held = await backend.repository.handBack(jobId, owner);
+          log.info({ held }, 'run handed back for another worker to resume');
+        }
+        throw new RunGivenUp(String(controller.signal.reason));
       } finally {
         running.delete(jobId);
+        settle();
       }
     },
     {

@@ -2,18 +2,19 @@ import type { Job } from 'agenda';
 import type { Logger } from '../logger.js';
 import type { Queue } from './create-queue.js';
 import type { QueueJobDefinition } from './job-definition.js';
-import { registerJob, type RunningJobs } from './register-job.js';
+import { registerJob, STOP_SHUTDOWN, type RunningJobs } from './register-job.js';
 
 export interface Worker {
   start(): Promise<void>;
   /**
-   * Stops taking jobs, waits up to the grace period for running ones, then aborts what is left and releases
-   * every lock this process still holds (claimed-but-unstarted jobs and abandoned runs become due at once).
+   * Stops taking jobs, waits up to the grace period for running ones (their browsers stay up: see browser-pool.ts),
+   * then stops what is left and hands it back, and releases every lock this process still holds: another worker
+   * resumes those runs at once, as after a crash, and no job is failed by a shutdown.
    */
   stop(): Promise<void>;
 }
 
-/** How long aborted runs get to wind down before the worker releases their locks anyway. */
+/** How long runs stopped at the end of the grace period get to wind down before the worker releases their locks anyway. */
 const ABORT_SETTLE_MS = 2_000;
 /** A run that passed Agenda's "still running?" check just before drain needs a moment to announce itself. */
 const LATE_START_WINDOW_MS = 50;
@@ -47,7 +48,7 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
 
   return {
     async start() {
-      for (const definition of definitions) registerJob(agenda, definition, running, log, state);
+      for (const definition of definitions) registerJob(queue, definition, running, log, state);
       await agenda.start();
       log.info({ jobs: definitions.map((d) => d.name) }, 'worker started');
     },
@@ -61,7 +62,7 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
         let finished = await waitForRuns(Math.max(0, graceMs - (Date.now() - began)));
         const abandoned = inFlight.size;
         if (!finished) {
-          for (const { controller } of running.values()) controller.abort(new Error('worker shutting down'));
+          for (const { controller } of running.values()) controller.abort(STOP_SHUTDOWN);
           finished = await waitForRuns(ABORT_SETTLE_MS);
         }
         await queue.backend.repository.stopClaiming(queue.owner);

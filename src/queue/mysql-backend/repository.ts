@@ -54,6 +54,8 @@ export class SqlJobRepository implements JobRepository {
   /** Agenda instances (by name) that may not claim any more, and the claims still in flight per instance. */
   private readonly stoppedOwners = new Set<string>();
   private readonly claimsInFlight = new Map<string, Set<Promise<unknown>>>();
+  /** Runs this process gave up on (handed back, or lost): Agenda's closing save of their state is not written. */
+  private readonly settledElsewhere = new Set<string>();
 
   /** Counts a claim of `owner` as in flight until it settles, so `stopClaiming` can wait for it. */
   private tracked<T>(owner: string | null, claim: () => Promise<T>): Promise<T> {
@@ -278,9 +280,17 @@ export class SqlJobRepository implements JobRepository {
     return row ? rowToJob(row) : undefined;
   }
 
-  /** Writes the fields a run changes; fails loudly if the job was removed meanwhile, as Agenda expects. */
+  /**
+   * Writes the fields a run changes; fails loudly if the job was removed meanwhile, as Agenda expects, and also
+   * when another owner holds a live lock on it. Agenda saves a run's state with every `touch()` and once more when
+   * the run ends (clearing `lockedAt`); a run whose lock expired and was claimed by another worker would otherwise
+   * extend or release that worker's lock, and a third worker could claim the job while the second still runs it.
+   * Agenda swallows the error of its final save and reports a refused `touch()` to the run.
+   */
   async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
     if (!job._id) throw new Error('Cannot save job state without job ID');
+    if (this.settledElsewhere.delete(String(job._id))) return;
+    const owner = options?.lastModifiedBy || null;
     const statement = updateStatement(
       this.table,
       {
@@ -292,15 +302,57 @@ export class SqlJobRepository implements JobRepository {
         fail_count: job.failCount ?? null,
         failed_at: toSqlDate(job.failedAt),
         last_finished_at: toSqlDate(job.lastFinishedAt),
-        last_modified_by: options?.lastModifiedBy || null,
+        last_modified_by: owner,
       },
-      { sql: 'id = ? AND name = ?', params: [String(job._id), job.name] },
+      owner === null
+        ? { sql: 'id = ? AND name = ?', params: [String(job._id), job.name] }
+        : {
+            sql: 'id = ? AND name = ? AND (locked_at IS NULL OR last_modified_by IS NULL OR last_modified_by = ?)',
+            params: [String(job._id), job.name, owner],
+          },
     );
     if ((await this.sql.execute(statement.sql, statement.params)) !== 1) {
       throw new Error(
-        `job ${String(job._id)} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,
+        `job ${String(job._id)} (name: ${job.name}) cannot be updated in the database: it no longer exists, or another worker holds its lock`,
       );
     }
+  }
+
+  /**
+   * Extends `owner`'s lock on a job it is running, and says whether it still holds it: false when the lock was
+   * released or taken over by another worker (this run then stops; its writes are fenced anyway). Not part of
+   * Agenda's interface: `touch()` would save the whole state, and cannot say that the lock is gone.
+   */
+  async renewLock(jobId: string, owner: string, now: Date = new Date()): Promise<boolean> {
+    const renewed = await this.sql.execute(
+      `UPDATE \`${this.table}\` SET locked_at = ? WHERE id = ? AND last_modified_by = ? AND locked_at IS NOT NULL`,
+      [toSqlDate(now), jobId, owner],
+    );
+    return renewed === 1;
+  }
+
+  /**
+   * Hands a run back as if its worker had died, but at once: the lock is released and the job is due now, its
+   * failure count untouched, so another worker resumes it from its last checkpoint. The run's own closing save
+   * (Agenda writes one when the handler settles, counting a failure) is then skipped. For a worker that shuts down
+   * with a run still going. Not part of Agenda's interface. Returns whether `owner` still held the lock.
+   */
+  async handBack(jobId: string, owner: string, now: Date = new Date()): Promise<boolean> {
+    this.settledElsewhere.add(jobId);
+    const released = await this.sql.execute(
+      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, ?)
+        WHERE id = ? AND last_modified_by = ? AND locked_at IS NOT NULL`,
+      [toSqlDate(now), jobId, owner],
+    );
+    return released === 1;
+  }
+
+  /**
+   * Forgets a run whose lock another worker took over: nothing of its state is saved any more (Agenda's closing
+   * save would count a failure on the other worker's run). Not part of Agenda's interface.
+   */
+  abandon(jobId: string): void {
+    this.settledElsewhere.add(jobId);
   }
 
   /**

@@ -387,5 +387,38 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       await expect(repo.saveJobState(saved, undefined)).rejects.toThrow(/cannot be updated in the database/);
       await expect(repo.saveJobState(job({ name: 'gone' }), undefined)).rejects.toThrow(/without job ID/);
     });
+
+    it('never saves a run\'s state over a live lock that another owner took, and renews only its own lock', async () => {
+      const saved = await repo.saveJob(job({ name: 'taken', nextRunAt: ago(minute) }), undefined);
+      const first = (await repo.getNextJobToRun('taken', new Date(), ago(minute), undefined, { lastModifiedBy: 'first' }))!;
+      expect(await repo.renewLock(String(saved._id), 'first')).toBe(true);
+      // The first owner stalls; the second takes the job over (its lock looks expired to the second).
+      const second = await repo.getNextJobToRun('taken', new Date(), ahead(minute), undefined, { lastModifiedBy: 'second' });
+      expect(second?._id).toBe(saved._id);
+      expect(await repo.renewLock(String(saved._id), 'first')).toBe(false);
+      await expect(repo.saveJobState({ ...first, lockedAt: undefined, failCount: 1 }, { lastModifiedBy: 'first' })).rejects.toThrow(/another worker holds its lock/);
+      const row = (await repo.getJobById(String(saved._id)))!;
+      expect(row.lockedAt).toBeInstanceOf(Date);
+      expect(row.lastModifiedBy).toBe('second');
+      expect(row.failCount ?? 0).toBe(0);
+      // The owner itself saves as before.
+      await repo.saveJobState({ ...row, lockedAt: undefined }, { lastModifiedBy: 'second' });
+      expect((await repo.getJobById(String(saved._id)))!.lockedAt).toBeUndefined();
+    });
+
+    it('hands a run back due at once with its failure count untouched, and skips the run\'s own closing save', async () => {
+      const saved = await repo.saveJob(job({ name: 'handed', nextRunAt: ago(minute) }), undefined);
+      const claimed = (await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w1' }))!;
+      // Agenda clears nextRunAt of a one-off job when its run starts.
+      await repo.saveJobState({ ...claimed, nextRunAt: null, lastRunAt: new Date() }, { lastModifiedBy: 'w1' });
+      expect(await repo.handBack(String(saved._id), 'w1')).toBe(true);
+      await repo.saveJobState({ ...claimed, nextRunAt: null, lockedAt: undefined, failCount: 1, failReason: 'worker shutting down', failedAt: new Date() }, { lastModifiedBy: 'w1' });
+      const row = (await repo.getJobById(String(saved._id)))!;
+      expect(row.lockedAt).toBeUndefined();
+      expect(row.failCount ?? 0).toBe(0);
+      expect(row.failedAt).toBeUndefined();
+      expect(row.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
+      expect((await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w2' }))?._id).toBe(saved._id);
+    });
   });
 });
