@@ -7,5 +7,11 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
-  testTimeout: 30000,
+  // Integration and end-to-end tests start real processes, browsers and databases; the slowest take about 25 s on
+  // the 2-core development machine. A limit that holds on a machine three times slower (CI shares its cores with
+  // whatever else runs there) fails only a test that hangs.
+  testTimeout: 120_000,
+  // The progress reporter writes the counts after every file (JEST_PROGRESS_FILE), so a run that CI's guard kills
+  // still says what finished.
+  reporters: ['default', '<rootDir>/test/support/progress-reporter.cjs'],
 };
