@@ -51,6 +51,14 @@ const NO_LOAD_CONFIG = {
   importNames: ['loadConfig'],
   message: 'Only src/cli reads the environment (loadConfig); take the Config or the group you need as a parameter.',
 };
+/**
+ * src/config.ts sits above every folder it configures (it reads the environment and names the groups the layers
+ * define): below the composition root, the CLI and the API, nothing imports it, so no layer depends on a higher one.
+ */
+const NO_CONFIG = {
+  regex: `${relativeTo('config')}(\\.js)?$`,
+  message: 'src/config.ts is above this folder: take your settings as a parameter and define their type here.',
+};
 const noFolders = (folder, allowed) =>
   SRC_FOLDERS.filter((other) => other !== folder && !allowed.includes(other)).map((other) => ({
     regex: `^(\\.\\./)+${other}(/|$)`,
@@ -68,18 +76,25 @@ const restrict = (files, patterns, ignores = []) => ({
 const boundaries = [
   restrict(['src/**/*.ts'], [NO_COMPOSE, NO_LOAD_CONFIG], ['src/cli/**']),
   ...Object.entries(MAY_IMPORT).map(([folder, allowed]) =>
-    restrict([`src/${folder}/**/*.ts`], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders(folder, allowed)]),
+    restrict([`src/${folder}/**/*.ts`], [NO_COMPOSE, NO_CONFIG, ...noFolders(folder, allowed)]),
   ),
+  restrict(['src/workflows/**/*.ts', 'src/logger.ts'], [NO_COMPOSE, NO_CONFIG]),
+  // Migrations are the bottom of the store: schema changes written against TypeORM alone, run by src/store.
+  // The Agenda table's migration delegates to the backend's own versioned schema (the backend stands on its own).
+  restrict(['migrations/**/*.ts'], [{
+    regex: '^\\.\\./(?!src/queue/mysql-backend/schema\\.js$)',
+    message: 'A migration imports typeorm and migrations/support only: it must read the same in a year.',
+  }]),
   restrict(['src/core/**/*.ts'], [
     NO_COMPOSE,
-    NO_LOAD_CONFIG,
+    NO_CONFIG,
     ...noFolders('core', []),
     noModules(IO_MODULES, 'src/core does no I/O: inject a port (store, clock, client, logger) instead.'),
     { regex: `${relativeTo('logger')}(\\.js)?$`, allowTypeImports: true, message: 'src/core takes a logger as a parameter.' },
   ]),
   restrict(['src/store/**/*.ts'], [
     NO_COMPOSE,
-    NO_LOAD_CONFIG,
+    NO_CONFIG,
     ...noFolders('store', ['core']),
     noModules(NOT_FOR_STORE, 'src/store talks to the database only (typeorm and its drivers).'),
     { group: ['pino', 'pino-pretty'], allowTypeImports: true, message: 'src/store takes a logger as a parameter.' },
@@ -92,11 +107,11 @@ const boundaries = [
     { regex: `^(\\.\\./)+src/config(\\.js)?$`, message: 'bot/ receives its configuration and services from the composition root.' },
   ]),
   // The one list of every table of the service names the queue's entity (schema-registry.ts says why).
-  restrict(['src/store/schema-registry.ts'], [NO_COMPOSE, NO_LOAD_CONFIG, ...noFolders('store', ['core', 'queue'])]),
+  restrict(['src/store/schema-registry.ts'], [NO_COMPOSE, NO_CONFIG, ...noFolders('store', ['core', 'queue'])]),
   // The API's response schemas are shared with the dashboard: zod and src/core only.
   restrict(['src/api/schemas/**/*.ts'], [
     NO_COMPOSE,
-    NO_LOAD_CONFIG,
+    NO_CONFIG,
     ...noFolders('api/schemas', ['core']),
     { regex: '^\\.\\./(?!\\.\\./)', message: 'src/api/schemas is shared with the dashboard: import only zod, src/core and each other.' },
     noModules(IO_MODULES, 'src/api/schemas is shared with the dashboard: no I/O modules.'),

@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from '../src/store/migration-columns.js';
+import { createDateColumn, datetimeColumn } from './support/columns.js';
 
 /** Tenants and their API keys (entities in src/store/entities/). */
 export class CreateOrganizationsAndApiKeys1763690000000 implements MigrationInterface {

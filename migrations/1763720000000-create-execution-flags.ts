@@ -1,5 +1,5 @@
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { datetimeColumn } from '../src/store/migration-columns.js';
+import { datetimeColumn } from './support/columns.js';
 
 /** Operators' pauses of live and AI execution (entity: src/store/entities/execution-flag.entity.ts). */
 export class CreateExecutionFlags1763720000000 implements MigrationInterface {

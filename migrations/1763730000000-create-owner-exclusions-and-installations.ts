@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from '../src/store/migration-columns.js';
+import { createDateColumn } from './support/columns.js';
 
 /** Excluded code-host owners and connected installations (entities in src/store/entities/). */
 export class CreateOwnerExclusionsAndInstallations1763730000000 implements MigrationInterface {

@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from '../src/store/migration-columns.js';
+import { createDateColumn } from './support/columns.js';
 
 const fk = (column: string, referenced: string) =>
   new TableForeignKey({

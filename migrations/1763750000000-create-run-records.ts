@@ -1,5 +1,5 @@
 import { Table, TableColumn, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from '../src/store/migration-columns.js';
+import { createDateColumn, datetimeColumn } from './support/columns.js';
 
 const jobFk = (table: string) =>
   new TableForeignKey({

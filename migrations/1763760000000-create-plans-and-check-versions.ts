@@ -1,5 +1,5 @@
 import { Table, TableColumn, TableForeignKey, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from '../src/store/migration-columns.js';
+import { createDateColumn } from './support/columns.js';
 
 /**
  * Plans and compiled checks (entities: job and check-version in src/store/entities/): the plan a job runs, written

@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from '../src/store/migration-columns.js';
+import { createDateColumn, datetimeColumn } from './support/columns.js';
 
 const fk = (table: string, column: string, referenced: string, onDelete: 'CASCADE' | 'SET NULL') =>
   new TableForeignKey({

@@ -7,23 +7,23 @@ import * as z from 'zod';
 import { AppError } from './core/errors.js';
 import { parseCidr, splitCidrList } from './probes/cidr.js';
 import { parseMysqlUrl, redactUrl, SAFE_DATABASE_NAME } from './store/mysql-url.js';
+import type { DatabaseSettings } from './store/data-source.js';
+import { LOG_LEVELS, type LogSettings } from './logger.js';
+import type { PlannerSettings } from './planner/create-planner.js';
+import type { RepositorySettings } from './repos/repository-service.js';
 
-export type DatabaseConfig =
-  | { readonly kind: 'mysql'; readonly url: string }
-  | { readonly kind: 'sqlite'; readonly path: string };
+// The groups a layer below takes are defined by that layer (the config sits above every folder it configures, and
+// nothing under src/ but the CLI and the composition root imports it); these are their names here.
+export type DatabaseConfig = DatabaseSettings;
+export type LogConfig = LogSettings;
+export type PlannerConfig = PlannerSettings;
+export type RepositoriesConfig = RepositorySettings;
+export { LOG_LEVELS };
+export type { LogFormat, LogLevel } from './logger.js';
 
 export interface HttpConfig {
   readonly host: string;
   readonly port: number;
-}
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export type LogFormat = 'json' | 'pretty';
-
-export interface LogConfig {
-  readonly level: LogLevel;
-  readonly format: LogFormat;
 }
 
 export interface QueueConfig {
@@ -39,11 +39,6 @@ export interface WorkerConfig {
   readonly concurrency: number;
   /** How long `stop()` waits for running work (jobs, in-flight requests) before giving up on it. */
   readonly shutdownGraceMs: number;
-}
-
-export interface RepositoriesConfig {
-  /** Owners whose repositories are refused before anything is stored (lowercase); `qa owners exclude` adds more. */
-  readonly excludedOwners: readonly string[];
 }
 
 export interface ArtifactsConfig {
@@ -77,20 +72,6 @@ export interface ProbesConfig {
   /** Special-purpose ranges (loopback, private, …) evidence probes may reach anyway, as CIDRs; normally none. */
   readonly allowCidrs: readonly string[];
 }
-
-/** Which planner reads tasks: the built-in rule planner, or an OpenAI-compatible chat-completions endpoint. */
-export type PlannerConfig =
-  | { readonly kind: 'rule' }
-  | {
-      readonly kind: 'openai';
-      /** The API base (e.g. https://api.openai.com/v1), without a trailing slash; `/chat/completions` is appended. */
-      readonly url: string;
-      readonly model: string;
-      /** Sent as `Authorization: Bearer`; never shown in an error, a log line or an event. */
-      readonly apiKey: string;
-      /** Per request to the model. */
-      readonly timeoutMs: number;
-    };
 
 export interface Config {
   readonly database: DatabaseConfig;

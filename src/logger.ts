@@ -1,6 +1,14 @@
 import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 import pinoPretty from 'pino-pretty';
-import type { LogConfig } from './config.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogSettings {
+  readonly level: LogLevel;
+  readonly format: LogFormat;
+}
 
 export type Logger = PinoLogger;
 
@@ -21,7 +29,7 @@ const REDACTED_PATHS = [
  * `destination` replaces stdout (tests); pretty output to a given destination is formatted in-process,
  * pretty output to stdout goes through the pino-pretty transport (a worker thread, flushed on exit).
  */
-export function createLogger(config: LogConfig, destination?: DestinationStream): Logger {
+export function createLogger(config: LogSettings, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     level: config.level,
     timestamp: stdTimeFunctions.isoTime,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { RepositoriesConfig } from '../config.js';
 import { AppError, notFoundError, operationalError, userError } from '../core/errors.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
@@ -8,6 +7,11 @@ import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
 import type { Statement } from '../store/write-batch.js';
 import type { Principal } from '../core/principal.js';
+
+export interface RepositorySettings {
+  /** Owners whose repositories are refused before anything is stored (lowercase); `qa owners exclude` adds more. */
+  readonly excludedOwners: readonly string[];
+}
 
 /** A validated connect request (spec 2.3). */
 export interface ConnectRepositoryInput {
@@ -33,7 +37,7 @@ export interface ConnectedRepositoryResult {
 
 export interface RepositoryServiceDeps {
   dataSource: DataSource;
-  config: RepositoriesConfig;
+  config: RepositorySettings;
   /** The server's value of an environment secret by name (probe URLs are checked against the allowlist). */
   readSecret(name: string): string | undefined;
   /** Starts the onboarding workflows of ingestion runs. */

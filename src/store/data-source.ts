@@ -2,12 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import type { DatabaseConfig } from '../config.js';
 import { parseMysqlUrl } from './mysql-url.js';
 import * as schema from './schema-registry.js';
 import type { ClassList } from './schema-registry.js';
 
-export type Dialect = DatabaseConfig['kind'];
+/** Where the store lives: a MySQL/MariaDB server, or the embedded SQLite file. */
+export type DatabaseSettings =
+  | { readonly kind: 'mysql'; readonly url: string }
+  | { readonly kind: 'sqlite'; readonly path: string };
+
+export type Dialect = DatabaseSettings['kind'];
 
 export type MysqlServer = 'mysql' | 'mariadb';
 
@@ -31,7 +35,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * A DataSource (not yet initialized) for the configured database, with every entity and migration of
  * schema-registry.ts. MySQL/MariaDB through mysql2; otherwise the embedded better-sqlite3 file.
  */
-export function createDataSource(database: DatabaseConfig, extra: DataSourceExtra = {}): DataSource {
+export function createDataSource(database: DatabaseSettings, extra: DataSourceExtra = {}): DataSource {
   const parts = {
     entities: [...schema.entities, ...(extra.entities ?? [])],
     migrations: [...schema.migrations, ...(extra.migrations ?? [])],

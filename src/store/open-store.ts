@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { DatabaseConfig } from '../config.js';
 import { operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
-import { createDataSource, dialectOf, type DataSourceExtra } from './data-source.js';
+import { createDataSource, dialectOf, type DataSourceExtra, type DatabaseSettings } from './data-source.js';
 import { ensureDatabaseExists } from './ensure-database.js';
 import { redactUrl } from './mysql-url.js';
 
@@ -14,7 +13,7 @@ const MIGRATION_LOCK_TIMEOUT_S = 120;
  * `mariadb` flavour is chosen by what answers. Not yet initialized.
  */
 export async function prepareDataSource(
-  database: DatabaseConfig,
+  database: DatabaseSettings,
   logger?: Logger,
   extra: Omit<DataSourceExtra, 'mysqlServer'> = {},
 ): Promise<DataSource> {
@@ -28,7 +27,7 @@ export async function prepareDataSource(
  * The store, ready to use: creates the MySQL database if it is missing, connects, and runs pending migrations
  * (each in its own transaction). Close it with `dataSource.destroy()`.
  */
-export async function openStore(config: { database: DatabaseConfig }, logger: Logger): Promise<DataSource> {
+export async function openStore(config: { database: DatabaseSettings }, logger: Logger): Promise<DataSource> {
   const { database } = config;
   const where = database.kind === 'mysql' ? redactUrl(database.url) : database.path;
   const dataSource = await prepareDataSource(database, logger);

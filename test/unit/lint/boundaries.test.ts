@@ -32,6 +32,12 @@ async function boundaryErrors(path: string, source: string): Promise<string[]> {
 const CASES: [string, string, string][] = [
   ['src/core/x.ts', '../store/entities/job.entity.js', './errors.js'],
   ['src/core/x.ts', 'typeorm', 'zod'],
+  ['src/store/x.ts', '../config.js', './mysql-url.js'],
+  ['src/planner/x.ts', '../config.js', './planner.js'],
+  ['src/workflows/x.ts', '../config.js', '../queue/index.js'],
+  ['src/logger.ts', './config.js', 'pino'],
+  ['migrations/1-x.ts', '../src/store/entities/job.entity.js', 'typeorm'],
+  ['src/jobs/x.ts', '../compose/index.js', '../core/errors.js'],
   ['src/store/x.ts', '../jobs/job-service.js', '../core/errors.js'],
   ['src/store/x.ts', '../queue/index.js', './entities/job.entity.js'],
   ['src/queue/x.ts', '../jobs/job-service.js', '../store/write-batch.js'],
@@ -53,7 +59,7 @@ const CASES: [string, string, string][] = [
 
 describe('import boundaries (eslint.config.js)', () => {
   it.each(CASES)('%s may not import %s but may import %s', async (path, refused, allowed) => {
-    expect(await boundaryErrors(path, `import { x } from '${refused}';\nexport const y = x;\n`)).toHaveLength(1);
+    expect((await boundaryErrors(path, `import { x } from '${refused}';\nexport const y = x;\n`)).length).toBeGreaterThan(0);
     expect(await boundaryErrors(path, `import { x } from '${allowed}';\nexport const y = x;\n`)).toEqual([]);
   });
 });
