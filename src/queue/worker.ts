@@ -1,4 +1,4 @@
-import type { Job } from 'agenda';
+import type { Agenda, Job } from 'agenda';
 import type { Logger } from '../logger.js';
 import type { Queue } from './create-queue.js';
 import type { QueueJobDefinition } from './job-definition.js';
@@ -34,7 +34,12 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
     if (remote !== true) inFlight.add(String(job.attrs._id));
   });
   agenda.on('complete', (job: Job, remote?: boolean) => {
-    if (remote !== true) inFlight.delete(String(job.attrs._id));
+    if (remote === true) return;
+    inFlight.delete(String(job.attrs._id));
+    // A slot is free: look for the next due job now. With locks limited to the free slots, Agenda drops the
+    // notifications that came while every slot was busy and would otherwise find those jobs only at its next poll.
+    // Deferred: Agenda frees the job's lock slot right after this event.
+    if (!state.stopping) setImmediate(() => void fillFreeSlots(agenda, log));
   });
   // Agenda emits 'error' for failures outside a job (a lost connection while polling). An EventEmitter with no
   // 'error' listener throws, which would take the process down.
@@ -74,6 +79,15 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
       return stopped;
     },
   };
+}
+
+/**
+ * Agenda's own scan (what its poll timer runs): claims due jobs up to the free slots and starts them. Agenda has no
+ * public call for it; `jobProcessor` exists from `start()` until `stop()`.
+ */
+async function fillFreeSlots(agenda: Agenda, log: Logger): Promise<void> {
+  const processor = (agenda as unknown as { jobProcessor?: { process(): Promise<void> } }).jobProcessor;
+  await processor?.process().catch((error: unknown) => log.warn({ err: error }, 'could not look for the next job'));
 }
 
 function sleep(ms: number): Promise<void> {
