@@ -7,11 +7,6 @@ import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import { workflowJobs } from '../workflows/registry.js';
 import type { Services } from './services.js';
 
-/** A running step renews its queue lock this often: well within the lock's lifetime, and not busier than 2/s. */
-function heartbeatFor(lockLifetimeMs: number): number {
-  return Math.max(500, Math.floor(lockLifetimeMs / 3));
-}
-
 /**
  * The job processors on the graph's queue: one browser for the process (launched on first use), the workflows, and
  * schedules' fires, which create their replays with the graph's job service as the API does.
@@ -27,7 +22,6 @@ export async function startProcessors(services: Services): Promise<Worker> {
     dataSource,
     browsers,
     artifacts: services.artifacts,
-    heartbeatMs: heartbeatFor(config.queue.lockLifetimeMs),
     // Followers of this process's event feed get a job's events as soon as they are committed.
     eventsWritten: (jobId) => {
       feed.wake(jobId);

@@ -1,6 +1,5 @@
 import type { BrowserPool, BrowserSession } from '../browser/browser-pool.js';
 import type { HostAllowlist } from '../browser/host-allowlist.js';
-import type { JobContext } from '../queue/index.js';
 
 /** Why a session's stop signal fired. */
 export const STOP_CANCELLED = 'cancelled';
@@ -59,14 +58,4 @@ export async function openRunSession(options: RunSessionOptions): Promise<RunSes
       await session.close().catch(() => undefined);
     },
   };
-}
-
-/** Keeps the queue lock while `work` runs: a long page load must not look like a dead worker. */
-export async function withHeartbeat<T>(context: Pick<JobContext, 'touch'>, everyMs: number, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => void context.touch().catch(() => undefined), everyMs);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }

@@ -4,7 +4,6 @@ import { createScrubber } from '../core/secrets.js';
 import { defineQueueJob, type JobContext, type QueueJobDefinition } from '../queue/index.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { Job } from '../store/entities/job.entity.js';
-import { withHeartbeat } from './browser-run-session.js';
 import { createStepRunner } from './checkpoints.js';
 import { compileStep } from './qa-run/compile-step.js';
 import { recordFailure, stoppedQuietly } from './qa-run/failure.js';
@@ -76,8 +75,8 @@ async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secret
   const planned = await plannedSteps(deps.dataSource, job);
   if (planned && resumed && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run: PlannedRunResult | VisitResult = planned
-    ? await steps.run('run', () => withHeartbeat(context, deps.heartbeatMs, () => runPlannedStep(deps, job, recorder, secrets, planned.steps, context)))
-    : await steps.run('visit', () => withHeartbeat(context, deps.heartbeatMs, () => visitStep(deps, job, secrets, context)));
+    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned.steps, context))
+    : await steps.run('visit', () => visitStep(deps, job, secrets, context));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;
   const verdict = run.verdict;

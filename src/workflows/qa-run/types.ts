@@ -31,8 +31,6 @@ export interface QaRunDeps {
   timeLimitMs: number;
   /** How often a running job looks whether it was cancelled (default 1 s). */
   cancelPollMs?: number;
-  /** How often a running step extends its queue lock; well within the queue's lock lifetime. */
-  heartbeatMs: number;
   /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
   eventsWritten?: (jobId: string) => void;
   retry?: RetryPolicy;
