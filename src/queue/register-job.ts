@@ -75,6 +75,10 @@ export function registerJob(
         else if (!controller.signal.aborted) controller.abort(STOP_LOCK_LOST);
       };
       const heartbeat = setInterval(() => void renew().catch((error: unknown) => log.warn({ err: error }, 'could not renew the lock')), Math.max(100, Math.floor(lockLifetimeMs / 3)));
+      // A run stopped from outside (shutdown, lock lost) holds no lock worth renewing, even if its handler never
+      // returns; and the renewal alone never keeps a stopping process alive.
+      heartbeat.unref();
+      controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
       const started = performance.now();
       try {
         try {
