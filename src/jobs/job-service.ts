@@ -13,7 +13,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
-import { readJobContext, type JobContext } from '../store/job-context.js';
+import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
 import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendJobEvent } from './job-events.js';
 import type { Principal } from '../core/principal.js';
@@ -112,8 +112,8 @@ function callEvents(calls: PlannerCall[]): FirstEvent[] {
 
 export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes }: JobServiceDeps) {
   /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
-  async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobContext> {
-    const context = await readJobContext(dataSource, organizationId, repositoryId);
+  async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobCreationContext> {
+    const context = await readJobCreationContext(dataSource, organizationId, repositoryId);
     if (!context) throw notFound('repository', 'repositoryId');
     const blocked = needed.find((capability) => context.paused.has(capability));
     if (blocked) throw pausedError(blocked);
@@ -124,7 +124,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
    * The planner's reading of a task. A planner that fails (a model that answered badly twice) still leaves a job:
    * errored, with the calls it cost and the reason, so the caller has something to look at; then 502.
    */
-  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, context: JobContext): Promise<Interpretation> {
+  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, context: JobCreationContext): Promise<Interpretation> {
     try {
       return await planner.interpret(input.naturalLanguageTask!, { testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria });
     } catch (error) {

@@ -1,7 +1,7 @@
 import { userError } from '../core/errors.js';
 import { isRunnable } from '../core/job-lifecycle.js';
 import { createScrubber } from '../core/secrets.js';
-import { defineQueueJob, type JobContext, type QueueJobDefinition } from '../queue/index.js';
+import { defineQueueJob, type QueueRunContext, type QueueJobDefinition } from '../queue/index.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { withHeartbeat } from './browser-run-session.js';
@@ -67,7 +67,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
 }
 
 /** The workflow as a list of named steps; each runs once per job, whatever attempt gets there. */
-async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: JobContext): Promise<void> {
+async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: QueueRunContext): Promise<void> {
   const steps = createStepRunner(deps.dataSource, recorder);
   const resumed = (await steps.completed('start')) !== undefined;
   if (resumed) await recordResume(recorder);

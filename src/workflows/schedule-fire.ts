@@ -6,7 +6,7 @@ import { AppError, isAppError } from '../core/errors.js';
 import { schedulePrincipal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleRepeats, ScheduleTiming } from '../jobs/schedule-service.js';
-import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import { defineQueueJob, failureKind, type QueueRunContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
 import { ScheduleFire, type ScheduleFireOutcome } from '../store/entities/schedule-fire.entity.js';
 import { Schedule } from '../store/entities/schedule.entity.js';
 
@@ -148,7 +148,7 @@ function reasonOf(error: unknown): string {
  * Records a fire. Best effort: the replay (if any) exists either way, and a schedule deleted meanwhile takes its
  * records with it (the insert then fails on the foreign key).
  */
-async function recordFire(dataSource: DataSource, context: JobContext, fire: { scheduleId: string; firedAt: Date } & FireRecord): Promise<void> {
+async function recordFire(dataSource: DataSource, context: QueueRunContext, fire: { scheduleId: string; firedAt: Date } & FireRecord): Promise<void> {
   try {
     await dataSource.getRepository(ScheduleFire).insert({ id: randomUUID(), ...fire, reason: fire.reason?.slice(0, MAX_REASON) ?? null });
     context.logger.info({ scheduleId: fire.scheduleId, outcome: fire.outcome, jobId: fire.jobId }, 'schedule fired');
