@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { In, MoreThan, type DataSource } from 'typeorm';
-import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
+import { AppError, ErrorCode, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
 import type { JobTrigger, Resolution } from '../core/job.js';
@@ -132,7 +132,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       const jobId = await recordPlannerFailure(organizationId, input, error, parentJobId);
       throw new AppError({
         kind: 'operational',
-        code: 'planner.failed',
+        code: ErrorCode.PlannerFailed,
         status: 502,
         message: `The planner could not read the task: ${error.reason}. The job is recorded as errored; try again`,
         details: { jobId, reason: error.reason },
@@ -229,7 +229,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     try {
       return await runs.stage(jobId);
     } catch (error) {
-      throw operationalError('job.start_failed', "The job's workflow could not be started, so nothing was recorded; try again", { cause: error });
+      throw operationalError(ErrorCode.JobStartFailed, "The job's workflow could not be started, so nothing was recorded; try again", { cause: error });
     }
   }
 
@@ -243,7 +243,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
         if (!check) throw notFound('check', 'checkId');
         if (check.repositoryId !== input.repositoryId) {
-          throw userError('check.other_repository', 'That check belongs to another repository', { details: { field: 'checkId' } });
+          throw userError(ErrorCode.CheckOtherRepository, 'That check belongs to another repository', { details: { field: 'checkId' } });
         }
         return record(organizationId, input, undefined, null);
       }
@@ -261,14 +261,14 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       if (parent.status !== 'review_required' || !parent.resolution || parent.task === null) {
         throw new AppError({
           kind: 'user',
-          code: 'job.not_awaiting_answers',
+          code: ErrorCode.JobNotAwaitingAnswers,
           status: 409,
           message: `Job is ${parent.status}; only a review_required job takes answers`,
         });
       }
       const { questions } = parent.resolution;
       if (answers.length !== questions.length) {
-        throw userError('clarification.answer_count', `Expected ${questions.length} answer(s), one per question in order; got ${answers.length}`, {
+        throw userError(ErrorCode.ClarificationAnswerCount, `Expected ${questions.length} answer(s), one per question in order; got ${answers.length}`, {
           details: { field: 'answers', expected: questions.length, received: answers.length },
         });
       }
@@ -315,7 +315,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         if (result.affected === 0) {
           const job = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: jobId, organizationId } });
           if (!job) throw notFound('job');
-          throw new AppError({ kind: 'user', code: 'job.not_cancellable', status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
+          throw new AppError({ kind: 'user', code: ErrorCode.JobNotCancellable, status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
         }
         await appendJobEvent(manager, jobId, 'job.cancelled', {});
       });

@@ -1,4 +1,4 @@
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import { isRunnable } from '../core/job-lifecycle.js';
 import { createScrubber } from '../core/secrets.js';
 import { defineQueueJob, type QueueRunContext, type QueueJobDefinition } from '../queue/index.js';
@@ -34,7 +34,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
     retry,
     async handle({ jobId }, context) {
       const job = await deps.dataSource.getRepository(Job).findOneBy({ id: jobId });
-      if (!job) throw userError('job.not_found', `Job ${jobId} no longer exists`);
+      if (!job) throw userError(ErrorCode.JobNotFound, `Job ${jobId} no longer exists`);
       if (!isRunnable(job.status)) {
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Agenda } from 'agenda';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { AppError, isAppError } from '../core/errors.js';
+import { AppError, ErrorCode, isAppError } from '../core/errors.js';
 import { schedulePrincipal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleRepeats, ScheduleTiming } from '../jobs/schedule-service.js';
@@ -33,7 +33,7 @@ export function createScheduleRepeats(agenda: Agenda): ScheduleRepeats {
       job.repeatEvery(interval, { timezone: timing.timezone, skipImmediate: true });
       // Agenda records an unusable interval as a failure of the job instead of throwing; the API validated it first.
       if (!job.attrs.nextRunAt) {
-        throw new AppError({ kind: 'unexpected', code: 'schedule.no_next_run', message: `No next run for "${String(interval)}": ${job.attrs.failReason ?? ''}` });
+        throw new AppError({ kind: 'unexpected', code: ErrorCode.ScheduleNoNextRun, message: `No next run for "${String(interval)}": ${job.attrs.failReason ?? ''}` });
       }
       job.unique({ 'data.scheduleId': timing.scheduleId });
       if (!timing.enabled) job.disable();
@@ -130,9 +130,9 @@ type FireRecord = { outcome: ScheduleFireOutcome; jobId: string | null; reason: 
 /** How a failed replay ends the fire without a retry, or undefined when retrying may help. */
 function settledFailure(error: unknown): FireRecord | undefined {
   if (!isAppError(error)) return undefined;
-  if (error.code === 'execution.paused') return { outcome: 'skipped', jobId: null, reason: error.message };
+  if (error.code === ErrorCode.ExecutionPaused) return { outcome: 'skipped', jobId: null, reason: error.message };
   // The job is recorded (errored); firing again would make a second one.
-  if (error.code === 'job.start_failed') {
+  if (error.code === ErrorCode.JobStartFailed) {
     const jobId = typeof error.details?.jobId === 'string' ? error.details.jobId : null;
     return { outcome: 'failed', jobId, reason: error.message };
   }
