@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import * as z from 'zod';
-import { AppError } from './core/errors.js';
+import { AppError, ErrorCode } from './core/errors.js';
 import { parseCidr, splitCidrList } from './probes/cidr.js';
 import { parseMysqlUrl, redactUrl, SAFE_DATABASE_NAME } from './store/mysql-url.js';
 import type { DatabaseSettings } from './store/data-source.js';
@@ -230,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     const problems = issues.map(({ name, message }) => `${name} ${message} (got ${shownValue(name, input[name as EnvName])})`);
     throw new AppError({
       kind: 'user',
-      code: 'config.invalid',
+      code: ErrorCode.ConfigInvalid,
       message: `Invalid configuration: ${problems.join('; ')}`,
       details: { variables: issues.map((issue) => issue.name) },
     });

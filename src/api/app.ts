@@ -14,6 +14,7 @@ import { createHealthRouter } from './health.router.js';
 import { createJobsRouter } from './jobs.router.js';
 import { createRepositoriesRouter } from './repositories.router.js';
 import { createSchedulesRouter } from './schedules.router.js';
+import { ErrorCode } from '../core/errors.js';
 
 export interface AppDeps {
   dataSource: DataSource;
@@ -56,7 +57,7 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
   app.use('/api/scenarios', auth, createChecksRouter(SET_B, checks));
   app.use('/api/schedules', auth, createSchedulesRouter(schedules));
   app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'route.not_found', message: 'No such endpoint' } });
+    res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });
   app.use(errorMapper(logger));
   return app;

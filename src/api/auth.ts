@@ -1,18 +1,18 @@
 import type { RequestHandler, Response } from 'express';
 import type { DataSource } from 'typeorm';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { authenticateApiKey } from '../identity/api-keys.js';
 
 const unauthorized = () =>
-  new AppError({ kind: 'user', code: 'auth.unauthorized', status: 401, message: 'Missing or invalid API key (Authorization: Bearer <key>)' });
+  new AppError({ kind: 'user', code: ErrorCode.AuthUnauthorized, status: 401, message: 'Missing or invalid API key (Authorization: Bearer <key>)' });
 
 /** The caller, as `requireApiKey` set it; the routers hand it to every use case. */
 export function principalOf(res: Response): Principal {
   const principal = res.locals.principal as Principal | undefined;
   if (principal === undefined) {
     // A wiring mistake, never the caller's: no use case may run for nobody.
-    throw new AppError({ kind: 'unexpected', code: 'auth.no_principal', status: 500, message: 'A route that needs a caller is mounted without authentication' });
+    throw new AppError({ kind: 'unexpected', code: ErrorCode.AuthNoPrincipal, status: 500, message: 'A route that needs a caller is mounted without authentication' });
   }
   return principal;
 }

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, isAppError, toAppError } from '../core/errors.js';
+import { AppError, ErrorCode, isAppError, toAppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { ErrorResponse } from './schemas/common.js';
 
@@ -9,7 +9,7 @@ export function validationError(error: z.ZodError): AppError {
   const issues = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
   return new AppError({
     kind: 'user',
-    code: 'request.invalid',
+    code: ErrorCode.RequestInvalid,
     status: 400,
     message: `Invalid request: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
     details: { field: issues[0]?.field, issues },
@@ -32,14 +32,14 @@ function clientRequestError(error: unknown): AppError | undefined {
   if (isAppError(error)) return undefined;
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  const [code, message] =
+  const [code, message]: [ErrorCode, string] =
     type === 'entity.parse.failed'
-      ? ['request.invalid_json', 'The body is not valid JSON']
+      ? [ErrorCode.RequestInvalidJson, 'The body is not valid JSON']
       : type === 'entity.too.large'
-        ? ['request.too_large', 'The body is too large']
+        ? [ErrorCode.RequestTooLarge, 'The body is too large']
         : error instanceof URIError
-          ? ['request.invalid_path', 'The path is not validly percent-encoded']
-          : ['request.unreadable', 'The body cannot be read'];
+          ? [ErrorCode.RequestInvalidPath, 'The path is not validly percent-encoded']
+          : [ErrorCode.RequestUnreadable, 'The body cannot be read'];
   return new AppError({ kind: 'user', code, status, message });
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Router } from 'express';
 import { notFoundError } from '../core/errors.js';
+import type { NotFoundResource } from '../core/error-codes.js';
 
 /**
  * Every id the service hands out is a lowercase UUID (`randomUUID`). MariaDB's default collation compares
@@ -13,7 +14,7 @@ export function isCanonicalId(value: unknown): value is string {
 }
 
 /** An id from a request body: one in another form is an id this organization does not have (404, as unknown ones). */
-export function assertIdShape(value: string, what: string, field: string): void {
+export function assertIdShape(value: string, what: NotFoundResource, field: string): void {
   if (!isCanonicalId(value)) throw notFoundError(what, field);
 }
 
@@ -22,13 +23,13 @@ export function assertIdShape(value: string, what: string, field: string): void 
  * parameter to what it names. A malformed percent-encoding (`/%ff`) fails Express's decoding of the parameter with a
  * URIError: that, too, is an id nobody has.
  */
-export function guardPathIds(router: Router, params: Record<string, string>): void {
+export function guardPathIds(router: Router, params: Record<string, NotFoundResource>): void {
   for (const [param, what] of Object.entries(params)) {
     router.param(param, (_req, _res, next, value: unknown) => next(isCanonicalId(value) ? undefined : notFoundError(what)));
   }
 }
 
 /** Mounted last in a router: see `guardPathIds`. */
-export function undecodablePathAsNotFound(what: string): ErrorRequestHandler {
+export function undecodablePathAsNotFound(what: NotFoundResource): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => next(error instanceof URIError ? notFoundError(what) : error);
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 
 /**
  * An answer as its response schema (src/api/schemas) has it, unknown fields stripped. An answer that does not fit is
@@ -10,7 +10,7 @@ import { AppError } from '../core/errors.js';
 export function responseOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
   if (!result.success) {
-    throw new AppError({ kind: 'unexpected', code: 'internal.response_mismatch', status: 500, message: `An answer does not fit its schema: ${result.error.message}`, cause: result.error });
+    throw new AppError({ kind: 'unexpected', code: ErrorCode.InternalResponseMismatch, status: 500, message: `An answer does not fit its schema: ${result.error.message}`, cause: result.error });
   }
   return result.data;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, open, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import { isArtifactKey, type ArtifactStorage } from './artifact-storage.js';
 
 /**
@@ -14,7 +14,7 @@ export function createFileArtifactStorage(root: string): ArtifactStorage {
 
   function pathOf(key: string): string {
     if (!isArtifactKey(key)) {
-      throw new AppError({ kind: 'unexpected', code: 'artifact.bad_key', message: `Not an artifact key: ${JSON.stringify(key)}` });
+      throw new AppError({ kind: 'unexpected', code: ErrorCode.ArtifactBadKey, message: `Not an artifact key: ${JSON.stringify(key)}` });
     }
     return join(base, key);
   }
@@ -37,7 +37,7 @@ export function createFileArtifactStorage(root: string): ArtifactStorage {
       // Opening first turns a missing file into a clear error before any byte is sent.
       const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') {
-          throw new AppError({ kind: 'operational', code: 'artifact.missing', status: 410, message: 'The artifact is no longer stored' });
+          throw new AppError({ kind: 'operational', code: ErrorCode.ArtifactMissing, status: 410, message: 'The artifact is no longer stored' });
         }
         throw error;
       });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { CDPSession, Page } from 'playwright';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import { boundedText, type FindingDraft, type FindingSeverity } from '../core/findings.js';
 import { accessibilityFindings, type AuditedPage, type AxeViolation } from './accessibility-findings.js';
 
@@ -228,7 +228,7 @@ function auditError(outcome: Exclude<Analysis, { status: 'done' }>, path: string
   if (outcome.status === 'timeout') {
     return new AppError({
       kind: 'operational',
-      code: 'accessibility.audit_timeout',
+      code: ErrorCode.AccessibilityAuditTimeout,
       message: `The accessibility audit of ${path} did not finish within ${timeoutMs / 1000} s, so that page was not checked; it is not tried again in this run.`,
       details: { path, timeoutMs },
     });
@@ -237,7 +237,7 @@ function auditError(outcome: Exclude<Analysis, { status: 'done' }>, path: string
   const reason = boundedText((outcome.error instanceof Error ? outcome.error.message : String(outcome.error)).split('\n')[0], 300);
   return new AppError({
     kind: 'operational',
-    code: 'accessibility.audit_failed',
+    code: ErrorCode.AccessibilityAuditFailed,
     message: `The accessibility audit of ${path} could not run (${reason}), so that page was not checked; this happens when the page navigates or closes during the audit.`,
     details: { path },
     cause: outcome.error,

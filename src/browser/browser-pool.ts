@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { operationalError } from '../core/errors.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-proxy.js';
 import { createForbiddenOrigins, withoutForbidden } from './forbidden-origins.js';
@@ -157,7 +157,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
     const signals = { handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false };
     return chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS, ...signals }).catch((error: unknown) => {
       logger.error({ err: error, executablePath: config.executablePath }, 'could not launch the browser');
-      throw operationalError('browser.unavailable', 'The browser could not be started on the worker');
+      throw operationalError(ErrorCode.BrowserUnavailable, 'The browser could not be started on the worker');
     });
   }
 
@@ -167,7 +167,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
       // Playwright's message quotes the endpoint in its call log, credentials and all: every ws URL is cut to its host.
       const reason = (error instanceof Error ? error.message : String(error)).replace(/(wss?:\/\/)(?:[^\s/?#@]*@)?([^\s/?#]+)\S*/gi, '$1$2');
       logger.error({ reason, endpoint: shown }, 'could not connect to the remote browser');
-      throw operationalError('browser.unavailable', `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
+      throw operationalError(ErrorCode.BrowserUnavailable, `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
     });
   }
 

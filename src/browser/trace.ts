@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import { scrubTraceEntries } from './trace-scrub.js';
 import type { TraceScrubber } from './trace-secrets.js';
 import { readZip, writeZip, type ZipEntry } from './zip.js';
@@ -83,13 +83,13 @@ export async function stopTrace(context: BrowserContext, scrubber: TraceScrubber
       await context.tracing.stop({ path });
     } catch (error) {
       if (context.isClosed()) return undefined;
-      throw new AppError({ kind: 'unexpected', code: 'trace.unavailable', message: 'Playwright could not stop the trace', cause: error });
+      throw new AppError({ kind: 'unexpected', code: ErrorCode.TraceUnavailable, message: 'Playwright could not stop the trace', cause: error });
     }
     const raw = await readFile(path);
     try {
       return writeZip(scrubTraceEntries(leaveOutInjectedScripts(readZip(raw)), scrubber).entries);
     } catch (error) {
-      throw new AppError({ kind: 'unexpected', code: 'trace.unreadable', message: 'The trace could not be opened to mask its secrets; it is not kept', cause: error });
+      throw new AppError({ kind: 'unexpected', code: ErrorCode.TraceUnreadable, message: 'The trace could not be opened to mask its secrets; it is not kept', cause: error });
     }
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 
 /**
  * Just enough of the zip format (APPNOTE.TXT, https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT) to open a
@@ -39,7 +39,7 @@ const VERSION_20 = 20;
 const MADE_BY_UNIX = (3 << 8) | VERSION_20;
 const REGULAR_FILE_0644 = (0o100644 << 16) >>> 0;
 
-const invalid = (message: string) => userError('zip.invalid', `Not a zip this service reads: ${message}`);
+const invalid = (message: string) => userError(ErrorCode.ZipInvalid, `Not a zip this service reads: ${message}`);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Every file entry of `zip` (directory entries carry no data and are left out), in central-directory order. */
@@ -243,7 +243,7 @@ function inflate(raw: Buffer, record: CentralRecord): Buffer {
       // The declared size bounds the output: a lying header cannot make this inflate more than was allowed.
       data = inflateRawSync(raw, { maxOutputLength: Math.max(1, record.size) });
     } catch (error) {
-      throw userError('zip.invalid', `Not a zip this service reads: the entry ${JSON.stringify(record.name)} does not inflate to its declared size`, { cause: error });
+      throw userError(ErrorCode.ZipInvalid, `Not a zip this service reads: the entry ${JSON.stringify(record.name)} does not inflate to its declared size`, { cause: error });
     }
   }
   if (data.length !== record.size) throw invalid(`the entry ${JSON.stringify(record.name)} is not its declared size`);

@@ -9,7 +9,7 @@
  */
 import { candidatesFor } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
-import { AppError, userError } from '../core/errors.js';
+import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
 import { HELPERS, helpersFor, type HelperName } from './source-helpers.js';
 import { checkedEnvName, commentText, literal } from './source-text.js';
@@ -51,7 +51,7 @@ interface Needs {
 /** The test file of a compiled check. Same input, same bytes. */
 export function generatePlaywrightSource(input: PlaywrightSourceInput): string {
   const stepTimeoutMs = input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-  if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw userError('check.step_timeout_invalid', 'stepTimeoutMs must be a positive whole number of milliseconds');
+  if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw userError(ErrorCode.CheckStepTimeoutInvalid, 'stepTimeoutMs must be a positive whole number of milliseconds');
   const needs: Needs = { helpers: new Set(), env: new Map(), expect: false, probe: false };
   const body = input.check.steps.flatMap((compiled, index) => [
     ...(index > 0 ? [''] : []),
@@ -174,7 +174,7 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'probe': {
       const refs = Object.hasOwn(input.evidenceProbeRefs, step.criterion) ? input.evidenceProbeRefs[step.criterion] : undefined;
       if (!refs) {
-        throw userError('check.probe_unknown', `Step ${index + 1} calls the evidence probe of ${JSON.stringify(step.criterion)}, which evidenceProbeRefs does not configure`);
+        throw userError(ErrorCode.CheckProbeUnknown, `Step ${index + 1} calls the evidence probe of ${JSON.stringify(step.criterion)}, which evidenceProbeRefs does not configure`);
       }
       const urlEnv = probeEnv(refs.urlValueRef, `evidenceProbeRefs.${step.criterion}.urlValueRef`, `evidence probe URL of ${step.criterion}`, input, needs);
       const tokenEnv = probeEnv(refs.tokenValueRef, `evidenceProbeRefs.${step.criterion}.tokenValueRef`, `evidence probe token of ${step.criterion}`, input, needs);
@@ -226,7 +226,7 @@ function storedLocator(compiled: CompiledStep, index: number): ResolvedLocator {
   if (!locator || (locator.strategy === 'role' && !locator.role)) {
     throw new AppError({
       kind: 'unexpected',
-      code: 'check.locator_missing',
+      code: ErrorCode.CheckLocatorMissing,
       status: 500,
       message: `Step ${index + 1} (${compiled.step.action}) of the compiled check has no resolved locator${locator ? ' role' : ''}; compile the check again from a passing run`,
     });
@@ -257,7 +257,7 @@ function locatorList(locators: readonly ResolvedLocator[]): string {
 /** `fromEnv("DEMO_PASSWORD")` for the test value `demoPassword`, its variable noted as needed. */
 function testValue(name: string, input: PlaywrightSourceInput, needs: Needs): string {
   if (!Object.hasOwn(input.testValueSecretRefs, name)) {
-    throw userError('check.test_value_unknown', `The check uses the test value ${JSON.stringify(name)}, which testValueSecretRefs does not name a variable for`);
+    throw userError(ErrorCode.CheckTestValueUnknown, `The check uses the test value ${JSON.stringify(name)}, which testValueSecretRefs does not name a variable for`);
   }
   const variable = checkedEnvName(input.testValueSecretRefs[name]!, `testValueSecretRefs.${name}`);
   noteEnv(needs, variable, `test value ${name}`);
@@ -267,7 +267,7 @@ function testValue(name: string, input: PlaywrightSourceInput, needs: Needs): st
 
 function probeEnv(ref: string, field: string, what: string, input: PlaywrightSourceInput, needs: Needs): string {
   if (!Object.hasOwn(input.testValueSecretRefs, ref)) {
-    throw userError('check.probe_ref_unknown', `${field} ${JSON.stringify(ref)} is not a key of testValueSecretRefs`, { details: { field } });
+    throw userError(ErrorCode.CheckProbeRefUnknown, `${field} ${JSON.stringify(ref)} is not a key of testValueSecretRefs`, { details: { field } });
   }
   const variable = checkedEnvName(input.testValueSecretRefs[ref]!, `testValueSecretRefs.${ref}`);
   noteEnv(needs, variable, what);

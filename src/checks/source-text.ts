@@ -3,7 +3,7 @@
  * TypeScript source safely: as string literals that cannot end early, as comments that cannot end early, and as
  * variable names that are only ever names.
  */
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 
 /**
  * Characters that are invisible or that reorder how a line is displayed (bidi controls, zero-width characters,
@@ -42,7 +42,7 @@ export const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/i;
 /** `name` if it is an environment variable name, else a user error naming where it came from (never its value). */
 export function checkedEnvName(name: string, where: string): string {
   if (!ENV_NAME.test(name)) {
-    throw userError('check.env_name_invalid', `${where} names the environment variable ${literal(name)}, which is not a variable name (letters, digits and _, not starting with a digit)`, {
+    throw userError(ErrorCode.CheckEnvNameInvalid, `${where} names the environment variable ${literal(name)}, which is not a variable name (letters, digits and _, not starting with a digit)`, {
       details: { field: where },
     });
   }

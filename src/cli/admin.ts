@@ -4,7 +4,7 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import type { Logger } from '../logger.js';
 import { createApiKey } from '../identity/api-keys.js';
@@ -29,7 +29,7 @@ export async function issueApiKey(config: Config, logger: Logger, orgSlug: strin
 export async function setExecutionFlag(config: Config, logger: Logger, capability: Capability, paused: boolean, orgSlug?: string): Promise<void> {
   await withStore(config, logger, async (dataSource) => {
     const organization = orgSlug === undefined ? undefined : await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
-    if (orgSlug !== undefined && !organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
+    if (orgSlug !== undefined && !organization) throw userError(ErrorCode.OrganizationNotFound, `No organization with slug "${orgSlug}"`);
     await setCapabilityPaused(dataSource, capability, paused, organization?.id);
     logger.info({ capability, paused, organization: orgSlug ?? 'all' }, 'execution flag set');
   });

@@ -1,5 +1,6 @@
 import type { ClientConfig } from '../config.js';
-import { AppError, isAppError, operationalError, userError } from '../core/errors.js';
+import { isErrorCode } from '../core/error-codes.js';
+import { AppError, ErrorCode, isAppError, operationalError, userError } from '../core/errors.js';
 
 /** The CLI's side of the REST API: JSON calls and NDJSON streams, with errors that say what went wrong where. */
 export interface ApiClient {
@@ -34,14 +35,15 @@ function isApiErrorBody(body: unknown): body is ApiErrorBody {
 
 /**
  * An error answer as an AppError with the API's code, status and details. The message reads
- * `<message> (<code>, HTTP <status>[, field: <details.field>])`: what the server said, and where to look.
+ * `<message> (<code>, HTTP <status>[, field: <details.field>])`: what the server said, and where to look. A code
+ * this client's catalogue does not know (a newer server) is carried as `api.bad_response`; the message keeps it.
  */
 export function apiError(status: number, body: ApiErrorBody): AppError {
   const { code, message, details } = body.error;
   const field = typeof details?.field === 'string' ? `, field: ${details.field}` : '';
   return new AppError({
     kind: status >= 500 ? 'operational' : 'user',
-    code,
+    code: isErrorCode(code) ? code : ErrorCode.ApiBadResponse,
     status,
     message: `${message} (${code}, HTTP ${status}${field})`,
     details,
@@ -51,7 +53,7 @@ export function apiError(status: number, body: ApiErrorBody): AppError {
 /** Whether trying again later may help: the service could not be reached, dropped the stream, or answered 5xx. */
 export function isRetryable(error: unknown): boolean {
   if (!isAppError(error)) return false;
-  return error.code === 'api.unreachable' || error.code === 'api.stream_interrupted' || (error.status ?? 0) >= 500;
+  return error.code === ErrorCode.ApiUnreachable || error.code === ErrorCode.ApiStreamInterrupted || (error.status ?? 0) >= 500;
 }
 
 /** The URL without credentials a user may have put in it. */
@@ -72,7 +74,7 @@ function reasonOf(error: unknown): string {
 export function createApiClient(config: ClientConfig, options: ApiClientOptions = {}): ApiClient {
   if (config.apiKey === undefined) {
     throw userError(
-      'cli.api_key_missing',
+      ErrorCode.CliApiKeyMissing,
       'QA_API_KEY is not set: this command calls the QA API and needs an API key (an administrator issues one with `qa keys create --org <slug>`)',
     );
   }
@@ -92,7 +94,7 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
     try {
       response = await fetchImpl(`${config.apiUrl}${path}`, request);
     } catch (error) {
-      throw operationalError('api.unreachable', `Could not reach the QA API at ${apiUrl} (QA_API_URL): ${reasonOf(error)}`, { cause: error });
+      throw operationalError(ErrorCode.ApiUnreachable, `Could not reach the QA API at ${apiUrl} (QA_API_URL): ${reasonOf(error)}`, { cause: error });
     }
     if (!response.ok) throw await errorOf(response);
     return response;
@@ -110,7 +112,7 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
     // Not the service's own answer: a proxy, or something else listening at QA_API_URL.
     return new AppError({
       kind: response.status >= 500 ? 'operational' : 'user',
-      code: 'api.bad_response',
+      code: ErrorCode.ApiBadResponse,
       status: response.status,
       message: `The QA API at ${apiUrl} answered HTTP ${response.status} without an API error body; is QA_API_URL the service's address?`,
     });
@@ -125,12 +127,12 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
       try {
         text = await response.text();
       } catch (error) {
-        throw operationalError('api.unreachable', `The QA API at ${apiUrl} stopped answering mid-response: ${reasonOf(error)}`, { cause: error });
+        throw operationalError(ErrorCode.ApiUnreachable, `The QA API at ${apiUrl} stopped answering mid-response: ${reasonOf(error)}`, { cause: error });
       }
       try {
         return text === '' ? undefined : (JSON.parse(text) as unknown);
       } catch (error) {
-        throw operationalError('api.bad_response', `The QA API at ${apiUrl} answered ${method} ${path} with a body that is not JSON`, { cause: error });
+        throw operationalError(ErrorCode.ApiBadResponse, `The QA API at ${apiUrl} answered ${method} ${path} with a body that is not JSON`, { cause: error });
       }
     },
 
@@ -146,7 +148,7 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
           try {
             chunk = await reader.read();
           } catch (error) {
-            throw operationalError('api.stream_interrupted', `The event stream from ${apiUrl} was cut off: ${reasonOf(error)}`, { cause: error });
+            throw operationalError(ErrorCode.ApiStreamInterrupted, `The event stream from ${apiUrl} was cut off: ${reasonOf(error)}`, { cause: error });
           }
           if (chunk.done) break;
           buffer += decoder.decode(chunk.value, { stream: true });

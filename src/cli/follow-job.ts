@@ -1,4 +1,4 @@
-import { operationalError } from '../core/errors.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 import type { NamingSet } from '../core/naming.js';
 import { isRetryable, type ApiClient } from './api-client.js';
 import { statusAfter, type FollowRenderer } from './follow-renderer.js';
@@ -57,7 +57,7 @@ export async function followJob(deps: FollowDeps, names: NamingSet, jobId: strin
       failures += 1;
       if (failures > retries) {
         const resume = `qa follow ${jobId}${names.set === 'B' ? ' --runs' : ''}${last === undefined ? '' : ` --after ${last}`}`;
-        throw operationalError('follow.lost', `Lost the events of ${names.record} ${jobId} after ${retries} reconnections (${problem}); resume with: ${resume}`);
+        throw operationalError(ErrorCode.FollowLost, `Lost the events of ${names.record} ${jobId} after ${retries} reconnections (${problem}); resume with: ${resume}`);
       }
       await sleep(backoffMs * 2 ** (failures - 1));
     }

@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import type { JobStatus } from '../core/job-lifecycle.js';
 import type { NamingSet } from '../core/naming.js';
 import type { JobRecord } from './job-shapes.js';
@@ -21,7 +21,7 @@ export class JobNotPassedError extends AppError {
     const what = `${nounOf(names)} ${jobId}`;
     super({
       kind: 'user',
-      code: 'job.not_passed',
+      code: ErrorCode.JobNotPassed,
       message: jobStatus === 'review_required' ? `${what} is waiting for answers (review_required)` : `${what} ${jobStatus}`,
       details: { jobId, status: jobStatus },
     });

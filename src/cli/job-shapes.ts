@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationalError } from '../core/errors.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 import { JOB_STATUSES } from '../core/job-lifecycle.js';
 import type { NamingSet } from '../core/naming.js';
 
@@ -32,7 +32,7 @@ const createdJob = z.object({ status: z.string().optional(), resolution: resolut
 function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw operationalError('api.bad_response', `The QA API answered with ${what} that this client does not understand: ${z.prettifyError(result.error)}`);
+  throw operationalError(ErrorCode.ApiBadResponse, `The QA API answered with ${what} that this client does not understand: ${z.prettifyError(result.error)}`);
 }
 
 export function parseEventLine(line: string): JobEventLine {

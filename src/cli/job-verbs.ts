@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import { JOB_TRIGGERS } from '../core/job.js';
 import type { NamingSet } from '../core/naming.js';
 import { apiClientOf, collect, followToTheEnd } from './client-verbs.js';
@@ -51,7 +51,7 @@ export function registerJobVerbs(program: Command, context: CliContext, terminal
     .action(async (options: CreateOptions) => {
       const checkId = names.set === 'A' ? options.test : options.scenario;
       if ((checkId === undefined) === (options.task === undefined)) {
-        throw userError('cli.usage', `Give exactly one of --${flags.check} and --task`);
+        throw userError(ErrorCode.CliUsage, `Give exactly one of --${flags.check} and --task`);
       }
       const client = apiClientOf(context);
       const created = await client.call('POST', `/api/${names.collection}`, {

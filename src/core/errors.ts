@@ -1,17 +1,15 @@
+import { ErrorCode, notFoundCode, type ErrorKind, type NotFoundResource } from './error-codes.js';
+
 /**
  * The one error type of the service. Every edge (HTTP, Slack thread, webhook log, CLI) maps an `AppError` to its
- * own shape by `kind`, `code` and `status`; nothing throws strings.
- *
- * - `user`: the caller can fix it (bad input, unknown id, wrong key). Safe to show the message.
- * - `operational`: the environment failed (database down, timeout). Retrying may help; tell the operator what to do.
- * - `unexpected`: a bug. Show a generic message outside, log everything inside.
+ * own shape by `kind`, `code` and `status`; nothing throws strings. The kinds and every code: `error-codes.ts`.
  */
-export type ErrorKind = 'user' | 'operational' | 'unexpected';
+export { ErrorCode, type ErrorKind } from './error-codes.js';
 
 export interface AppErrorOptions {
   kind: ErrorKind;
-  /** Namespaced and stable, e.g. `job.not_found`; clients match on it, so never reword a code. */
-  code: string;
+  /** Namespaced and stable, e.g. `job.not_found`, from the catalogue (`ErrorCode`); clients match on it. */
+  code: ErrorCode;
   message: string;
   /** HTTP status where the error has one. */
   status?: number;
@@ -22,7 +20,7 @@ export interface AppErrorOptions {
 
 export class AppError extends Error {
   readonly kind: ErrorKind;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly details: Record<string, unknown> | undefined;
 
@@ -39,7 +37,7 @@ export class AppError extends Error {
 type FactoryOptions = Omit<AppErrorOptions, 'kind' | 'code' | 'message'>;
 
 /** A mistake the caller can fix; HTTP 400 unless another status is given. */
-export function userError(code: string, message: string, options: FactoryOptions = {}): AppError {
+export function userError(code: ErrorCode, message: string, options: FactoryOptions = {}): AppError {
   return new AppError({ status: 400, ...options, kind: 'user', code, message });
 }
 
@@ -47,10 +45,10 @@ export function userError(code: string, message: string, options: FactoryOptions
  * An id that does not exist in the caller's organization: 404, also for another organization's ids, so existence
  * is never revealed. `field` names the request field that held the id, when there is one.
  */
-export function notFoundError(what: string, field?: string): AppError {
+export function notFoundError(what: NotFoundResource, field?: string): AppError {
   return new AppError({
     kind: 'user',
-    code: `${what}.not_found`,
+    code: notFoundCode(what),
     status: 404,
     message: `No ${what} with that id in this organization`,
     details: field ? { field } : undefined,
@@ -58,7 +56,7 @@ export function notFoundError(what: string, field?: string): AppError {
 }
 
 /** The environment failed; HTTP 503 unless another status is given. */
-export function operationalError(code: string, message: string, options: FactoryOptions = {}): AppError {
+export function operationalError(code: ErrorCode, message: string, options: FactoryOptions = {}): AppError {
   return new AppError({ status: 503, ...options, kind: 'operational', code, message });
 }
 
@@ -70,5 +68,5 @@ export function isAppError(error: unknown): error is AppError {
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new AppError({ kind: 'unexpected', code: 'internal.unexpected', message, status: 500, cause: error });
+  return new AppError({ kind: 'unexpected', code: ErrorCode.InternalUnexpected, message, status: 500, cause: error });
 }

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { AppError, ErrorCode } from './errors.js';
 
 /**
  * What a piece of work needs switched on. `live`: anything that drives a browser against a customer's app.
@@ -13,7 +13,7 @@ const LABEL: Record<Capability, string> = { live: 'Live execution', ai: 'AI exec
 export function pausedError(capability: Capability): AppError {
   return new AppError({
     kind: 'operational',
-    code: 'execution.paused',
+    code: ErrorCode.ExecutionPaused,
     status: 503,
     message: `${LABEL[capability]} is paused; try again once an operator resumes it`,
     details: { capability },

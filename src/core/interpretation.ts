@@ -2,7 +2,7 @@
  * What a planner makes of a natural-language task before anything runs (spec 2.2 and 3), and the text format that
  * carries clarification answers into the linked child job (spec 4.2).
  */
-import { userError } from './errors.js';
+import { ErrorCode, userError } from './errors.js';
 import type { Plan } from './plan.js';
 
 export type Interpretation = (
@@ -72,7 +72,7 @@ const ENTRY = /^([QA])(\d+):(?: (.*))?$/;
 export function taskWithAnswers(task: string, round: ClarificationRound): string {
   if (round.answers.length !== round.questions.length) {
     throw userError(
-      'clarification.answer_count',
+      ErrorCode.ClarificationAnswerCount,
       `Expected ${round.questions.length} answer(s), one per question in question order, got ${round.answers.length}.`,
       { details: { questions: round.questions.length, answers: round.answers.length } },
     );

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { AppError, ErrorCode } from './errors.js';
 
 /**
  * A job's life, in one place: its statuses, which may follow which, and the kinds of event its history holds.
@@ -88,7 +88,7 @@ export function statusesBefore(to: JobStatus): JobStatus[] {
 /** Throws `job.invalid_transition` (409) when `to` may not follow `from`. */
 export function assertTransition(from: string, to: JobStatus): void {
   if (!canTransition(from, to)) {
-    throw new AppError({ kind: 'user', code: 'job.invalid_transition', status: 409, message: `Job is ${from}; it cannot become ${to}` });
+    throw new AppError({ kind: 'user', code: ErrorCode.JobInvalidTransition, status: 409, message: `Job is ${from}; it cannot become ${to}` });
   }
 }
 

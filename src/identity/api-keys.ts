@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IsNull, type DataSource } from 'typeorm';
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import { apiKeyPrincipal, type MachinePrincipal } from '../core/principal.js';
 import { ApiKey } from '../store/entities/api-key.entity.js';
 import { Organization } from '../store/entities/organization.entity.js';
@@ -41,7 +41,7 @@ async function findOrCreateOrganization(dataSource: DataSource, slug: string): P
 export async function createApiKey(dataSource: DataSource, orgSlug: string, label?: string): Promise<CreatedApiKey> {
   if (!ORGANIZATION_SLUG.test(orgSlug)) {
     throw userError(
-      'organization.invalid_slug',
+      ErrorCode.OrganizationInvalidSlug,
       `Invalid organization slug ${JSON.stringify(orgSlug)}: use 1 to 64 lowercase letters, digits and inner hyphens`,
     );
   }

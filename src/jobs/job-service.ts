@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { In, MoreThan, type DataSource } from 'typeorm';
-import { AppError, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
+import { AppError, ErrorCode, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
 import type { JobTrigger, Resolution } from '../core/job.js';
@@ -13,7 +13,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
-import { readJobContext, type JobContext } from '../store/job-context.js';
+import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
 import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendJobEvent } from './job-events.js';
 import type { Principal } from '../core/principal.js';
@@ -112,8 +112,8 @@ function callEvents(calls: PlannerCall[]): FirstEvent[] {
 
 export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes }: JobServiceDeps) {
   /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
-  async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobContext> {
-    const context = await readJobContext(dataSource, organizationId, repositoryId);
+  async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobCreationContext> {
+    const context = await readJobCreationContext(dataSource, organizationId, repositoryId);
     if (!context) throw notFound('repository', 'repositoryId');
     const blocked = needed.find((capability) => context.paused.has(capability));
     if (blocked) throw pausedError(blocked);
@@ -124,7 +124,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
    * The planner's reading of a task. A planner that fails (a model that answered badly twice) still leaves a job:
    * errored, with the calls it cost and the reason, so the caller has something to look at; then 502.
    */
-  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, context: JobContext): Promise<Interpretation> {
+  async function interpret(organizationId: string, input: CreateJobInput, parentJobId: string | null, context: JobCreationContext): Promise<Interpretation> {
     try {
       return await planner.interpret(input.naturalLanguageTask!, { testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria });
     } catch (error) {
@@ -132,7 +132,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       const jobId = await recordPlannerFailure(organizationId, input, error, parentJobId);
       throw new AppError({
         kind: 'operational',
-        code: 'planner.failed',
+        code: ErrorCode.PlannerFailed,
         status: 502,
         message: `The planner could not read the task: ${error.reason}. The job is recorded as errored; try again`,
         details: { jobId, reason: error.reason },
@@ -229,7 +229,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     try {
       return await runs.stage(jobId);
     } catch (error) {
-      throw operationalError('job.start_failed', "The job's workflow could not be started, so nothing was recorded; try again", { cause: error });
+      throw operationalError(ErrorCode.JobStartFailed, "The job's workflow could not be started, so nothing was recorded; try again", { cause: error });
     }
   }
 
@@ -243,7 +243,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         const check = await dataSource.getRepository(Check).findOneBy({ id: input.checkId, organizationId });
         if (!check) throw notFound('check', 'checkId');
         if (check.repositoryId !== input.repositoryId) {
-          throw userError('check.other_repository', 'That check belongs to another repository', { details: { field: 'checkId' } });
+          throw userError(ErrorCode.CheckOtherRepository, 'That check belongs to another repository', { details: { field: 'checkId' } });
         }
         return record(organizationId, input, undefined, null);
       }
@@ -261,14 +261,14 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       if (parent.status !== 'review_required' || !parent.resolution || parent.task === null) {
         throw new AppError({
           kind: 'user',
-          code: 'job.not_awaiting_answers',
+          code: ErrorCode.JobNotAwaitingAnswers,
           status: 409,
           message: `Job is ${parent.status}; only a review_required job takes answers`,
         });
       }
       const { questions } = parent.resolution;
       if (answers.length !== questions.length) {
-        throw userError('clarification.answer_count', `Expected ${questions.length} answer(s), one per question in order; got ${answers.length}`, {
+        throw userError(ErrorCode.ClarificationAnswerCount, `Expected ${questions.length} answer(s), one per question in order; got ${answers.length}`, {
           details: { field: 'answers', expected: questions.length, received: answers.length },
         });
       }
@@ -315,7 +315,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         if (result.affected === 0) {
           const job = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: jobId, organizationId } });
           if (!job) throw notFound('job');
-          throw new AppError({ kind: 'user', code: 'job.not_cancellable', status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
+          throw new AppError({ kind: 'user', code: ErrorCode.JobNotCancellable, status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
         }
         await appendJobEvent(manager, jobId, 'job.cancelled', {});
       });

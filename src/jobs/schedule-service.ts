@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AppError, notFoundError, operationalError } from '../core/errors.js';
+import { AppError, ErrorCode, notFoundError, operationalError } from '../core/errors.js';
 import { Check } from '../store/entities/check.entity.js';
 import { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
 import { Schedule } from '../store/entities/schedule.entity.js';
@@ -91,7 +91,7 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
       if (check.status !== 'active') {
         throw new AppError({
           kind: 'user',
-          code: 'check.not_compiled',
+          code: ErrorCode.CheckNotCompiled,
           status: 409,
           message: 'That check is a draft: only a compiled check (one whose run passed) can be scheduled',
           details: { field: checkField, status: check.status },
@@ -125,7 +125,7 @@ export function createScheduleService({ dataSource, repeats }: ScheduleServiceDe
         });
       } catch (error) {
         await dataSource.getRepository(Schedule).delete({ id: schedule.id });
-        throw operationalError('schedule.queue_failed', 'The schedule could not be saved on the queue; nothing was kept, try again', { cause: error });
+        throw operationalError(ErrorCode.ScheduleQueueFailed, 'The schedule could not be saved on the queue; nothing was kept, try again', { cause: error });
       }
       await dataSource.getRepository(Schedule).update({ id: schedule.id }, { queueJobId: saved.queueJobId });
       const stored = await scheduleOf(organizationId, schedule.id);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isAppError, operationalError, type AppError } from '../core/errors.js';
+import { type AppError, ErrorCode, isAppError, operationalError } from '../core/errors.js';
 import { formatIpAddress, parseIpAddress } from './ip-address.js';
 
 /** Where one GET goes: the URL (its host names the server for SNI and the certificate) and the vetted address. */
@@ -53,7 +53,7 @@ function networkFailure(error: unknown, target: PinnedTarget): AppError {
     if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return `the TLS handshake with ${where} failed (${code}); the probe must serve HTTPS`;
     return `the request to ${where} failed (${code})`;
   })();
-  return operationalError('probe.unreachable', message, { cause: error });
+  return operationalError(ErrorCode.ProbeUnreachable, message, { cause: error });
 }
 
 /** Same address, whatever its spelling (`::FFFF:127.0.0.1` and `::ffff:7f00:1`). */
@@ -72,15 +72,15 @@ function bodyReader(response: IncomingMessage) {
         size += chunk.length;
         if (size > maxBytes) {
           response.destroy();
-          reject(operationalError('probe.response_too_large', `the probe's response is larger than ${maxBytes / 1024} KiB; it must be a small JSON object`));
+          reject(operationalError(ErrorCode.ProbeResponseTooLarge, `the probe's response is larger than ${maxBytes / 1024} KiB; it must be a small JSON object`));
           return;
         }
         chunks.push(chunk);
       });
       response.on('end', () => resolve(Buffer.concat(chunks)));
-      response.on('error', (error) => reject(operationalError('probe.unreachable', 'the connection broke while the probe answered', { cause: error })));
+      response.on('error', (error) => reject(operationalError(ErrorCode.ProbeUnreachable, 'the connection broke while the probe answered', { cause: error })));
       response.on('close', () => {
-        if (!response.complete) reject(operationalError('probe.unreachable', 'the connection closed before the probe finished its answer'));
+        if (!response.complete) reject(operationalError(ErrorCode.ProbeUnreachable, 'the connection closed before the probe finished its answer'));
       });
     });
 }
@@ -128,7 +128,7 @@ export function pinnedGet(target: PinnedTarget, options: PinnedGetOptions): Prom
     req.on('socket', (socket) => {
       const verify = () => {
         if (!sameAddress(socket.remoteAddress, target.address)) {
-          req.destroy(operationalError('probe.address_mismatch', `the connection to ${host} reached an address that was not checked`));
+          req.destroy(operationalError(ErrorCode.ProbeAddressMismatch, `the connection to ${host} reached an address that was not checked`));
         }
       };
       if (socket.remoteAddress === undefined) socket.once('connect', verify);

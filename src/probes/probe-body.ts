@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { operationalError } from '../core/errors.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 
 /** The longest evidence a result carries; longer evidence is cut with an ellipsis (it is shown, not parsed). */
 export const MAX_EVIDENCE_CHARS = 2_000;
@@ -25,7 +25,7 @@ function kindOf(value: unknown): string {
 }
 
 function invalid(message: string) {
-  return operationalError('probe.invalid_body', message);
+  return operationalError(ErrorCode.ProbeInvalidBody, message);
 }
 
 /** `text` cut to `max` characters with "…", never inside a surrogate pair. */

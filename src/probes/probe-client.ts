@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
-import { isAppError, operationalError, userError } from '../core/errors.js';
+import { ErrorCode, isAppError, operationalError, userError } from '../core/errors.js';
 import { createAddressPolicy, type AddressPolicy } from './address-policy.js';
 import { parseCidr, type Cidr } from './cidr.js';
 import { parseIpAddress } from './ip-address.js';
@@ -59,7 +59,7 @@ const SHAPE = '{"passed": boolean, "evidence": string}';
 function allowedRanges(texts: readonly string[]): Cidr[] {
   return texts.map((text) => {
     const parsed = parseCidr(text);
-    if (!parsed.ok) throw userError('probe.invalid_allow_cidr', `PROBE_ALLOW_CIDRS: ${parsed.problem}`);
+    if (!parsed.ok) throw userError(ErrorCode.ProbeInvalidAllowCidr, `PROBE_ALLOW_CIDRS: ${parsed.problem}`);
     return parsed.cidr;
   });
 }
@@ -98,9 +98,9 @@ async function pickAddress(url: URL, policy: AddressPolicy, resolveHost: Resolve
       candidates = await resolveHost(host);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
-      throw operationalError('probe.dns_failed', `the probe host ${host} does not resolve (${code})`, { cause: error });
+      throw operationalError(ErrorCode.ProbeDnsFailed, `the probe host ${host} does not resolve (${code})`, { cause: error });
     }
-    if (candidates.length === 0) throw operationalError('probe.dns_failed', `the probe host ${host} resolves to no address`);
+    if (candidates.length === 0) throw operationalError(ErrorCode.ProbeDnsFailed, `the probe host ${host} resolves to no address`);
   }
   const checked = candidates.map((candidate) => ({ ...candidate, verdict: policy.check(candidate.address) }));
   const chosen = checked.find((candidate) => candidate.verdict.allowed);
@@ -108,7 +108,7 @@ async function pickAddress(url: URL, policy: AddressPolicy, resolveHost: Resolve
   if (chosen && parsed) return { url, address: chosen.address, family: parsed.family };
   const refused = checked.map(({ address, verdict }) => `${address} (${verdict.allowed ? 'allowed' : verdict.why})`).join(', ');
   throw userError(
-    'probe.address_refused',
+    ErrorCode.ProbeAddressRefused,
     `refused to connect to ${host}: ${literal ? 'it is' : 'it resolves only to'} ${refused}. Probes reach public addresses only; ` +
       'an operator can allow a range with PROBE_ALLOW_CIDRS',
   );
@@ -156,17 +156,17 @@ export function createProbeClient(options: ProbeClientOptions = {}): ProbeClient
     });
     if (response.status < 200 || response.status > 299) {
       response.discard();
-      throw operationalError('probe.bad_status', statusReason(response.status));
+      throw operationalError(ErrorCode.ProbeBadStatus, statusReason(response.status));
     }
     const encoding = response.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       response.discard();
-      throw operationalError('probe.invalid_body', `the probe answered with Content-Encoding ${encoding}; it must answer uncompressed JSON`);
+      throw operationalError(ErrorCode.ProbeInvalidBody, `the probe answered with Content-Encoding ${encoding}; it must answer uncompressed JSON`);
     }
     const declared = Number(response.headers['content-length'] ?? 0);
     if (declared > MAX_PROBE_RESPONSE_BYTES) {
       response.discard();
-      throw operationalError('probe.response_too_large', `the probe's response is ${declared} bytes, over the ${MAX_PROBE_RESPONSE_BYTES / 1024} KiB bound`);
+      throw operationalError(ErrorCode.ProbeResponseTooLarge, `the probe's response is ${declared} bytes, over the ${MAX_PROBE_RESPONSE_BYTES / 1024} KiB bound`);
     }
     const body = await response.readBody(MAX_PROBE_RESPONSE_BYTES);
     return readProbeBody(body, response.headers['content-type'], scrub);
@@ -180,10 +180,10 @@ export function createProbeClient(options: ProbeClientOptions = {}): ProbeClient
       const scrub = (text: string) => (typeof input.token === 'string' && input.token !== '' ? text.split(input.token).join('[token]') : text);
       const controller = new AbortController();
       const timer = setTimeout(
-        () => controller.abort(operationalError('probe.timeout', `the probe did not answer within ${duration(timeoutMs)} (DNS, connection and the whole body)`)),
+        () => controller.abort(operationalError(ErrorCode.ProbeTimeout, `the probe did not answer within ${duration(timeoutMs)} (DNS, connection and the whole body)`)),
         timeoutMs,
       );
-      const onCallerAbort = () => controller.abort(operationalError('probe.cancelled', 'the probe call was cancelled before it finished'));
+      const onCallerAbort = () => controller.abort(operationalError(ErrorCode.ProbeCancelled, 'the probe call was cancelled before it finished'));
       if (input.signal?.aborted) onCallerAbort();
       input.signal?.addEventListener('abort', onCallerAbort, { once: true });
       try {

@@ -1,4 +1,4 @@
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 
 /**
  * A host as the allowlist compares it: lowercase, IDNs in punycode, IP literals canonical (as a URL writes them,
@@ -17,18 +17,18 @@ export function canonicalHost(host: string): string {
  * its query), so messages name its host at most, never the whole URL.
  */
 export function checkProbeUrl(raw: string, allowedHosts: readonly string[]): URL {
-  if (!URL.canParse(raw)) throw userError('probe.invalid_url', 'the probe URL is not a valid absolute URL');
+  if (!URL.canParse(raw)) throw userError(ErrorCode.ProbeInvalidUrl, 'the probe URL is not a valid absolute URL');
   const url = new URL(raw);
   if (url.protocol !== 'https:') {
-    throw userError('probe.not_https', `the probe URL must use https (it uses ${url.protocol.replace(/:$/, '')})`);
+    throw userError(ErrorCode.ProbeNotHttps, `the probe URL must use https (it uses ${url.protocol.replace(/:$/, '')})`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw userError('probe.credentials_in_url', 'the probe URL must not carry a user name or password; the probe token is sent as a bearer token');
+    throw userError(ErrorCode.ProbeCredentialsInUrl, 'the probe URL must not carry a user name or password; the probe token is sent as a bearer token');
   }
   const host = canonicalHost(url.hostname);
   if (!allowedHosts.some((allowed) => canonicalHost(allowed) === host)) {
     const listed = allowedHosts.length === 0 ? 'it is empty' : `it has ${allowedHosts.map(canonicalHost).join(', ')}`;
-    throw userError('probe.host_not_allowed', `the probe host ${host} is not in the job's host allowlist (${listed}); add it to networkAllowlist`);
+    throw userError(ErrorCode.ProbeHostNotAllowed, `the probe host ${host} is not in the job's host allowlist (${listed}); add it to networkAllowlist`);
   }
   return url;
 }
@@ -38,6 +38,6 @@ const TOKEN = /^[\x21-\x7e]+$/;
 
 export function checkProbeToken(token: string): void {
   if (!TOKEN.test(token)) {
-    throw userError('probe.invalid_token', 'the probe token is empty or has characters a header cannot carry (only visible ASCII, no spaces)');
+    throw userError(ErrorCode.ProbeInvalidToken, 'the probe token is empty or has characters a header cannot carry (only visible ASCII, no spaces)');
   }
 }

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { RetryPolicy } from './retry-policy.js';
 
-/** What a job handler gets besides its payload. */
-export interface JobContext {
+/** What a queue job handler gets besides its payload, for one run (attempt) of the job. */
+export interface QueueRunContext {
   jobId: string;
   /** 1 on the first run, 2 on the first retry, … */
   attempt: number;
@@ -21,7 +21,7 @@ export interface JobContext {
 export interface QueueJobDefinition<Schema extends z.ZodType = z.ZodType> {
   name: string;
   payload: Schema;
-  handle(payload: z.output<Schema>, context: JobContext): Promise<void>;
+  handle(payload: z.output<Schema>, context: QueueRunContext): Promise<void>;
   /** Runs of this job one worker process may run at once (default: the worker's concurrency). */
   concurrency?: number;
   /** Lock lifetime override for long jobs (default: the queue's). */

@@ -1,6 +1,6 @@
 import type { Job } from 'agenda';
 import { z } from 'zod';
-import { AppError } from '../core/errors.js';
+import { AppError, ErrorCode } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { Queue } from './create-queue.js';
 import type { QueueJobDefinition } from './job-definition.js';
@@ -23,7 +23,7 @@ export const STOP_LOCK_LOST = 'lock lost to another worker';
 export function invalidPayload(jobName: string, error: z.ZodError): AppError {
   return new AppError({
     kind: 'user',
-    code: 'queue.invalid_payload',
+    code: ErrorCode.QueueInvalidPayload,
     message: `Invalid payload for job "${jobName}": ${z.prettifyError(error).replaceAll('\n', '; ')}`,
   });
 }

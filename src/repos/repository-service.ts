@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AppError, notFoundError, operationalError, userError } from '../core/errors.js';
+import { AppError, ErrorCode, notFoundError, operationalError, userError } from '../core/errors.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
@@ -60,7 +60,7 @@ export interface StagedOnboarding {
   announce(): Promise<void>;
 }
 
-const forbidden = (code: string, message: string) => new AppError({ kind: 'user', code, status: 403, message });
+const forbidden = (code: ErrorCode, message: string) => new AppError({ kind: 'user', code, status: 403, message });
 
 /**
  * The evidence-probe rules: both refs name configured test values, and the probe URL (the server's value of the
@@ -71,7 +71,7 @@ function checkProbes(input: ConnectRepositoryInput, readSecret: (name: string) =
   for (const [criterion, probe] of Object.entries(input.evidenceProbeRefs)) {
     for (const ref of ['urlValueRef', 'tokenValueRef'] as const) {
       if (!Object.hasOwn(input.testValueSecretRefs, probe[ref])) {
-        throw userError('repository.probe_ref_unknown', `evidenceProbeRefs.${criterion}.${ref} "${probe[ref]}" is not a key of testValueSecretRefs`, {
+        throw userError(ErrorCode.RepositoryProbeRefUnknown, `evidenceProbeRefs.${criterion}.${ref} "${probe[ref]}" is not a key of testValueSecretRefs`, {
           details: { field: `evidenceProbeRefs.${criterion}.${ref}` },
         });
       }
@@ -80,14 +80,14 @@ function checkProbes(input: ConnectRepositoryInput, readSecret: (name: string) =
     const field = `evidenceProbeRefs.${criterion}.urlValueRef`;
     const value = readSecret(variable);
     if (value === undefined || value === '') {
-      throw userError('repository.probe_url_unset', `The probe URL secret ${variable} is not set on the server`, { details: { field, variable } });
+      throw userError(ErrorCode.RepositoryProbeUrlUnset, `The probe URL secret ${variable} is not set on the server`, { details: { field, variable } });
     }
     const url = URL.canParse(value) ? new URL(value) : undefined;
     if (!url || url.protocol !== 'https:') {
-      throw userError('repository.probe_not_https', `The probe URL in ${variable} must be an https URL`, { details: { field, variable } });
+      throw userError(ErrorCode.RepositoryProbeNotHttps, `The probe URL in ${variable} must be an https URL`, { details: { field, variable } });
     }
     if (!allowlist.has(url.hostname.toLowerCase())) {
-      throw userError('repository.probe_host_not_allowed', `The probe URL's host (from ${variable}) must be in networkAllowlist`, {
+      throw userError(ErrorCode.RepositoryProbeHostNotAllowed, `The probe URL's host (from ${variable}) must be in networkAllowlist`, {
         details: { field, variable },
       });
     }
@@ -100,7 +100,7 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
     try {
       return await onboarding.stage(ingestionRunId);
     } catch (error) {
-      throw operationalError('repository.onboarding_start_failed', "The repository's onboarding could not be started, so nothing was recorded; try again", {
+      throw operationalError(ErrorCode.RepositoryOnboardingStartFailed, "The repository's onboarding could not be started, so nothing was recorded; try again", {
         cause: error,
       });
     }
@@ -116,11 +116,11 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
       const { organizationId } = principal;
       await assertCapabilitiesRunning(dataSource, organizationId, ['live', 'ai']);
       if (await isOwnerExcluded(dataSource, config.excludedOwners, input.owner)) {
-        throw forbidden('repository.owner_excluded', `Repositories of "${input.owner}" cannot be connected`);
+        throw forbidden(ErrorCode.RepositoryOwnerExcluded, `Repositories of "${input.owner}" cannot be connected`);
       }
       if (!(await isInstallationConnected(dataSource, input.provider, input.providerInstallationId, organizationId))) {
         throw forbidden(
-          'repository.installation_not_connected',
+          ErrorCode.RepositoryInstallationNotConnected,
           `Installation ${input.providerInstallationId} is not connected to this organization; an administrator connects it first`,
         );
       }

@@ -1,5 +1,5 @@
 import mysql from 'mysql2/promise';
-import { operationalError, userError } from '../core/errors.js';
+import { ErrorCode, operationalError, userError } from '../core/errors.js';
 import { parseMysqlUrl, SAFE_DATABASE_NAME } from './mysql-url.js';
 
 export interface EnsureDatabaseResult {
@@ -21,7 +21,7 @@ export async function ensureDatabaseExists(url: string): Promise<EnsureDatabaseR
   const { host, port, user, password, database } = parseMysqlUrl(url);
   if (!SAFE_DATABASE_NAME.test(database)) {
     throw userError(
-      'store.invalid_database_name',
+      ErrorCode.StoreInvalidDatabaseName,
       `Invalid database name ${JSON.stringify(database)} in the MySQL URL: use 1 to 64 letters, digits, _, $ or -`,
     );
   }
@@ -29,7 +29,7 @@ export async function ensureDatabaseExists(url: string): Promise<EnsureDatabaseR
   const connection = await mysql.createConnection({ host, port, user, password, connectTimeout: 10_000 }).catch(
     (error: unknown) => {
       throw operationalError(
-        'store.unreachable',
+        ErrorCode.StoreUnreachable,
         `Cannot connect to MySQL at ${host}:${port} as ${JSON.stringify(user)}: ${(error as Error).message}. ` +
           'Check that the server is running and that this user may log in over TCP.',
         { cause: error },
@@ -47,7 +47,7 @@ export async function ensureDatabaseExists(url: string): Promise<EnsureDatabaseR
     return { database, created: true, server };
   } catch (error) {
     throw operationalError(
-      'store.create_database_failed',
+      ErrorCode.StoreCreateDatabaseFailed,
       `Cannot create database ${JSON.stringify(database)}: ${(error as Error).message}. ` +
         'Create it yourself or grant this user the CREATE privilege.',
       { cause: error },

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { operationalError } from '../core/errors.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { createDataSource, dialectOf, type DataSourceExtra, type DatabaseSettings } from './data-source.js';
 import { ensureDatabaseExists } from './ensure-database.js';
@@ -34,7 +34,7 @@ export async function openStore(config: { database: DatabaseSettings }, logger: 
   try {
     await dataSource.initialize();
   } catch (error) {
-    throw operationalError('store.unreachable', `Cannot open the database at ${where}: ${(error as Error).message}`, {
+    throw operationalError(ErrorCode.StoreUnreachable, `Cannot open the database at ${where}: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -64,7 +64,7 @@ async function withMigrationLock<T>(dataSource: DataSource, work: () => Promise<
     }[];
     if (Number(row?.acquired) !== 1) {
       throw operationalError(
-        'store.migration_lock_timeout',
+        ErrorCode.StoreMigrationLockTimeout,
         `Another process held the migration lock ${lockName} for ${MIGRATION_LOCK_TIMEOUT_S} s; is a migration stuck?`,
       );
     }

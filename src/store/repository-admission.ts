@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { Installation } from './entities/installation.entity.js';
 import { Organization } from './entities/organization.entity.js';
@@ -22,7 +22,7 @@ export async function isOwnerExcluded(dataSource: DataSource, configured: readon
  */
 export async function connectInstallation(dataSource: DataSource, provider: string, installationId: string, orgSlug: string): Promise<void> {
   const organization = await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
-  if (!organization) throw userError('organization.not_found', `No organization with slug "${orgSlug}"`);
+  if (!organization) throw userError(ErrorCode.OrganizationNotFound, `No organization with slug "${orgSlug}"`);
   await dataSource
     .getRepository(Installation)
     .upsert({ provider, providerInstallationId: installationId, organizationId: organization.id }, ['provider', 'providerInstallationId']);

@@ -1,7 +1,7 @@
-import { userError } from '../core/errors.js';
+import { ErrorCode, userError } from '../core/errors.js';
 import { isRunnable } from '../core/job-lifecycle.js';
 import { createScrubber } from '../core/secrets.js';
-import { defineQueueJob, type JobContext, type QueueJobDefinition } from '../queue/index.js';
+import { defineQueueJob, type QueueRunContext, type QueueJobDefinition } from '../queue/index.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { createStepRunner } from './checkpoints.js';
@@ -33,7 +33,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
     retry,
     async handle({ jobId }, context) {
       const job = await deps.dataSource.getRepository(Job).findOneBy({ id: jobId });
-      if (!job) throw userError('job.not_found', `Job ${jobId} no longer exists`);
+      if (!job) throw userError(ErrorCode.JobNotFound, `Job ${jobId} no longer exists`);
       if (!isRunnable(job.status)) {
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;
@@ -66,7 +66,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
 }
 
 /** The workflow as a list of named steps; each runs once per job, whatever attempt gets there. */
-async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: JobContext): Promise<void> {
+async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: QueueRunContext): Promise<void> {
   const steps = createStepRunner(deps.dataSource, recorder);
   const resumed = (await steps.completed('start')) !== undefined;
   if (resumed) await recordResume(recorder);

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Agenda } from 'agenda';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { AppError, isAppError } from '../core/errors.js';
+import { AppError, ErrorCode, isAppError } from '../core/errors.js';
 import { schedulePrincipal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleRepeats, ScheduleTiming } from '../jobs/schedule-service.js';
-import { defineQueueJob, failureKind, type JobContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import { defineQueueJob, failureKind, type QueueRunContext, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
 import { ScheduleFire, type ScheduleFireOutcome } from '../store/entities/schedule-fire.entity.js';
 import { Schedule } from '../store/entities/schedule.entity.js';
 
@@ -33,7 +33,7 @@ export function createScheduleRepeats(agenda: Agenda): ScheduleRepeats {
       job.repeatEvery(interval, { timezone: timing.timezone, skipImmediate: true });
       // Agenda records an unusable interval as a failure of the job instead of throwing; the API validated it first.
       if (!job.attrs.nextRunAt) {
-        throw new AppError({ kind: 'unexpected', code: 'schedule.no_next_run', message: `No next run for "${String(interval)}": ${job.attrs.failReason ?? ''}` });
+        throw new AppError({ kind: 'unexpected', code: ErrorCode.ScheduleNoNextRun, message: `No next run for "${String(interval)}": ${job.attrs.failReason ?? ''}` });
       }
       job.unique({ 'data.scheduleId': timing.scheduleId });
       if (!timing.enabled) job.disable();
@@ -130,9 +130,9 @@ type FireRecord = { outcome: ScheduleFireOutcome; jobId: string | null; reason: 
 /** How a failed replay ends the fire without a retry, or undefined when retrying may help. */
 function settledFailure(error: unknown): FireRecord | undefined {
   if (!isAppError(error)) return undefined;
-  if (error.code === 'execution.paused') return { outcome: 'skipped', jobId: null, reason: error.message };
+  if (error.code === ErrorCode.ExecutionPaused) return { outcome: 'skipped', jobId: null, reason: error.message };
   // The job is recorded (errored); firing again would make a second one.
-  if (error.code === 'job.start_failed') {
+  if (error.code === ErrorCode.JobStartFailed) {
     const jobId = typeof error.details?.jobId === 'string' ? error.details.jobId : null;
     return { outcome: 'failed', jobId, reason: error.message };
   }
@@ -148,7 +148,7 @@ function reasonOf(error: unknown): string {
  * Records a fire. Best effort: the replay (if any) exists either way, and a schedule deleted meanwhile takes its
  * records with it (the insert then fails on the foreign key).
  */
-async function recordFire(dataSource: DataSource, context: JobContext, fire: { scheduleId: string; firedAt: Date } & FireRecord): Promise<void> {
+async function recordFire(dataSource: DataSource, context: QueueRunContext, fire: { scheduleId: string; firedAt: Date } & FireRecord): Promise<void> {
   try {
     await dataSource.getRepository(ScheduleFire).insert({ id: randomUUID(), ...fire, reason: fire.reason?.slice(0, MAX_REASON) ?? null });
     context.logger.info({ scheduleId: fire.scheduleId, outcome: fire.outcome, jobId: fire.jobId }, 'schedule fired');

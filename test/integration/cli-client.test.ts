@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { JobEventType } from '../../src/core/job-lifecycle.js';
 import { appendJobEvent } from '../../src/jobs/job-events.js';
 import { createApiKey } from '../../src/identity/api-keys.js';
-import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../src/store/repository-admission.js';
+import { insertRepository } from '../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../support/api-server.js';
 import { forEachDialect, useTestStore } from '../support/dialects.js';
 import { freePort, qa, spawnQa, until, type QaProcess } from '../support/qa-cli.js';
@@ -89,22 +89,7 @@ forEachDialect('qa client verbs against the real API', (dialect) => {
   beforeEach(async () => {
     const issued = await createApiKey(store(), 'acme');
     key = issued.key;
-    repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId,
-      organizationId: issued.organization.id,
-      provider: 'codehost',
-      providerInstallationId: '42',
-      owner: 'acme',
-      name: 'shop',
-      defaultBranch: 'main',
-      cloneUrl: 'https://code.example/acme/shop.git',
-      baseUrl: BASE_URL,
-      networkAllowlist: [],
-      testValueSecretRefs: {},
-      evidenceProbeRefs: {},
-      revision: null,
-    });
+    repositoryId = await insertRepository(store(), issued.organization.id, { baseUrl: BASE_URL });
   });
 
   const env = (overrides: Record<string, string> = {}) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError, isAppError, operationalError, toAppError, userError } from '../../src/core/errors.js';
+import { AppError, ErrorCode, isAppError, operationalError, toAppError, userError } from '../../src/core/errors.js';
 
 describe('AppError', () => {
   it('carries kind, code, status, details and cause', () => {
@@ -22,12 +22,12 @@ describe('AppError', () => {
 
   it('has factories with the usual HTTP status of each kind', () => {
     expect(userError('job.not_found', 'No such job', { status: 404 })).toMatchObject({ kind: 'user', status: 404 });
-    expect(userError('job.invalid', 'Bad job')).toMatchObject({ kind: 'user', code: 'job.invalid', status: 400 });
-    expect(operationalError('store.down', 'Down')).toMatchObject({ kind: 'operational', status: 503 });
+    expect(userError(ErrorCode.RequestInvalid, 'Bad job')).toMatchObject({ kind: 'user', code: 'request.invalid', status: 400 });
+    expect(operationalError(ErrorCode.StoreUnreachable, 'Down')).toMatchObject({ kind: 'operational', status: 503 });
   });
 
   it('turns anything thrown into an AppError, keeping AppErrors as they are', () => {
-    const known = userError('job.invalid', 'Bad job');
+    const known = userError(ErrorCode.RequestInvalid, 'Bad job');
     expect(toAppError(known)).toBe(known);
     expect(isAppError(known)).toBe(true);
 

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { CAPABILITIES, type Capability } from '../../core/execution.js';
-import { userError } from '../../core/errors.js';
+import { ErrorCode, userError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 
 function capabilityOf(value: string): Capability {
   if ((CAPABILITIES as readonly string[]).includes(value)) return value as Capability;
-  throw userError('flags.unknown_capability', `Unknown capability "${value}": use ${CAPABILITIES.join(' or ')}`);
+  throw userError(ErrorCode.FlagsUnknownCapability, `Unknown capability "${value}": use ${CAPABILITIES.join(' or ')}`);
 }
 
 /** `qa flags pause|resume live|ai [--org <slug>]`: an operator's switch; without --org it applies to everyone. */

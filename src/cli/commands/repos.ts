@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { userError } from '../../core/errors.js';
+import { ErrorCode, userError } from '../../core/errors.js';
 import { apiClientOf } from '../client-verbs.js';
 import type { CliContext } from '../context.js';
 import { printJson, type Terminal } from '../terminal.js';
@@ -13,16 +13,16 @@ async function readRepositoryFile(path: string): Promise<Record<string, unknown>
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw userError('cli.file_unreadable', `Cannot read the repository file ${path}: ${why}`);
+    throw userError(ErrorCode.CliFileUnreadable, `Cannot read the repository file ${path}: ${why}`);
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw userError('cli.file_not_json', `The repository file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw userError(ErrorCode.CliFileNotJson, `The repository file ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw userError('cli.file_not_object', `The repository file ${path} must hold one JSON object with the repository's fields`);
+    throw userError(ErrorCode.CliFileNotObject, `The repository file ${path} must hold one JSON object with the repository's fields`);
   }
   return body as Record<string, unknown>;
 }

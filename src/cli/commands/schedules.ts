@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { userError } from '../../core/errors.js';
+import { ErrorCode, userError } from '../../core/errors.js';
 import type { ApiClient } from '../api-client.js';
 import { apiClientOf, collect } from '../client-verbs.js';
 import type { CliContext } from '../context.js';
@@ -45,8 +45,8 @@ export function registerSchedules(program: Command, context: CliContext, termina
     .option('--allow <host[:port]>', 'another origin the browser may contact (networkAllowlist): a host means its ports 80 and 443; repeatable', collect)
     .option('--disabled', 'create it switched off (no runs)')
     .action(async (options: CreateOptions) => {
-      if ((options.test === undefined) === (options.scenario === undefined)) throw userError('cli.usage', 'Give exactly one of --test and --scenario');
-      if ((options.cron === undefined) === (options.every === undefined)) throw userError('cli.usage', 'Give exactly one of --cron and --every');
+      if ((options.test === undefined) === (options.scenario === undefined)) throw userError(ErrorCode.CliUsage, 'Give exactly one of --test and --scenario');
+      if ((options.cron === undefined) === (options.every === undefined)) throw userError(ErrorCode.CliUsage, 'Give exactly one of --cron and --every');
       const created = await apiClientOf(context).call('POST', '/api/schedules', {
         ...(options.test !== undefined ? { testId: options.test } : { scenarioId: options.scenario }),
         ...(options.cron !== undefined ? { cron: options.cron } : { intervalMinutes: options.every }),

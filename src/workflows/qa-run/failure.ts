@@ -1,12 +1,12 @@
 import { AppError } from '../../core/errors.js';
-import type { JobContext } from '../../queue/index.js';
+import type { QueueRunContext } from '../../queue/index.js';
 import { isRunOver, JobNoLongerRunnable, RunFencedOut, type RunRecorder } from '../run-recorder.js';
 
 /**
  * A fenced-out attempt (a newer one owns the run) and a job that was cancelled or ended under the run stop here:
  * the commit that found out wrote nothing, nothing more is written, and the queue does not retry the attempt.
  */
-export function stoppedQuietly(error: unknown, context: Pick<JobContext, 'logger'>): boolean {
+export function stoppedQuietly(error: unknown, context: Pick<QueueRunContext, 'logger'>): boolean {
   if (error instanceof RunFencedOut) {
     context.logger.info({ token: error.token, current: error.current }, 'a newer attempt owns this run; stopped without writing');
     return true;
@@ -22,7 +22,7 @@ export function stoppedQuietly(error: unknown, context: Pick<JobContext, 'logger
  * A failed attempt: said in the history (`run.retrying`); a final one also ends the job as errored with the
  * reason. An attempt that never took its fencing token (the database failed first) owns nothing to write to.
  */
-export async function recordFailure(recorder: RunRecorder | undefined, error: unknown, final: boolean, context: JobContext): Promise<void> {
+export async function recordFailure(recorder: RunRecorder | undefined, error: unknown, final: boolean, context: QueueRunContext): Promise<void> {
   const reason = error instanceof AppError ? error.message : 'an unexpected error stopped the run';
   context.logger.warn({ err: error, final }, 'qa run attempt failed');
   if (!final && context.signal.aborted) return;

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { compiledCheckSchema, type CompiledStep } from '../../core/check.js';
-import { userError } from '../../core/errors.js';
+import { ErrorCode, userError } from '../../core/errors.js';
 import { CheckVersion } from '../../store/entities/check-version.entity.js';
 import { JobEvent } from '../../store/entities/job-event.entity.js';
 import type { Job } from '../../store/entities/job.entity.js';
@@ -33,7 +33,7 @@ export async function refuseRepeatedSideEffects(dataSource: DataSource, job: Job
   if (started.length === 0) return;
   const last = started[0]!.data as { index?: number; description?: string };
   throw userError(
-    'run.not_repeated',
+    ErrorCode.RunNotRepeated,
     `The run stopped after step ${(last.index ?? 0) + 1} (${last.description ?? 'a step'}) had started, and this check may cause a real ` +
       'side effect (one the answers allowed), so it is not repeated automatically; start a new job to run it again',
   );

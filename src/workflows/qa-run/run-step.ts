@@ -5,7 +5,7 @@ import { startTrace } from '../../browser/trace.js';
 import type { CompiledStep } from '../../core/check.js';
 import { verdictOf } from '../../core/findings.js';
 import { Job } from '../../store/entities/job.entity.js';
-import type { JobContext } from '../../queue/index.js';
+import type { QueueRunContext } from '../../queue/index.js';
 import { openRunSession, STOP_CANCELLED, STOP_TIME_LIMIT } from '../browser-run-session.js';
 import type { StepOutcome } from '../checkpoints.js';
 import { runPlan } from '../run-plan.js';
@@ -26,7 +26,7 @@ export async function runPlannedStep(
   recorder: RunRecorder,
   secrets: RunSecrets,
   planned: CompiledStep[],
-  context: JobContext,
+  context: QueueRunContext,
 ): Promise<StepOutcome<PlannedRunResult>> {
   const { session, stop, close } = await openRunSession({
     browsers: deps.browsers,

@@ -3,7 +3,7 @@ import type { BrowserSession } from '../../browser/browser-pool.js';
 import { stopTrace } from '../../browser/trace.js';
 import type { TraceScrubber } from '../../browser/trace-secrets.js';
 import type { CompiledStep } from '../../core/check.js';
-import type { JobContext } from '../../queue/index.js';
+import type { QueueRunContext } from '../../queue/index.js';
 import type { Artifact } from '../../store/entities/artifact.entity.js';
 import type { Job } from '../../store/entities/job.entity.js';
 import { storeArtifact } from '../run-records.js';
@@ -14,7 +14,7 @@ import type { RunSecrets } from '../test-values.js';
  * it), as a stored artifact. A trace that cannot be kept safely is left out, never kept unscrubbed. The bytes are
  * scrubbed here: the run recorder scrubs what goes to the database, not what goes to artifact storage.
  */
-export async function keepTrace(artifacts: ArtifactStorage, job: Job, session: BrowserSession, scrubber: TraceScrubber, context: JobContext): Promise<Artifact[]> {
+export async function keepTrace(artifacts: ArtifactStorage, job: Job, session: BrowserSession, scrubber: TraceScrubber, context: QueueRunContext): Promise<Artifact[]> {
   const trace = await stopTrace(session.context, scrubber).catch((error: unknown) => {
     context.logger.warn({ err: error }, 'no trace kept for this run');
     return undefined;

@@ -2,7 +2,7 @@ import { createHostAllowlist } from '../../browser/host-allowlist.js';
 import { findingsFromObservations } from '../../browser/observation-findings.js';
 import { startTrace } from '../../browser/trace.js';
 import { verdictOf, type FindingDraft } from '../../core/findings.js';
-import type { JobContext } from '../../queue/index.js';
+import type { QueueRunContext } from '../../queue/index.js';
 import type { Job } from '../../store/entities/job.entity.js';
 import { openRunSession } from '../browser-run-session.js';
 import type { StepOutcome } from '../checkpoints.js';
@@ -14,7 +14,7 @@ import { keepTrace } from './trace.js';
 import type { QaRunDeps, VisitResult } from './types.js';
 
 /** The `visit` step (a job with no steps): opens the target, lets it settle, takes a screenshot, and turns what the page did into findings. */
-export async function visitStep(deps: QaRunDeps, job: Job, secrets: RunSecrets, context: JobContext): Promise<StepOutcome<VisitResult>> {
+export async function visitStep(deps: QaRunDeps, job: Job, secrets: RunSecrets, context: QueueRunContext): Promise<StepOutcome<VisitResult>> {
   const allowlist = createHostAllowlist(job.baseUrl, job.networkAllowlist);
   const { session, close } = await openRunSession({ browsers: deps.browsers, allowlist, shutdown: context.signal });
   try {

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import { createEventFeed, type FeedEnd, type FeedTimers } from '../../../src/jobs/event-feed.js';
 import { appendJobEvent } from '../../../src/jobs/job-events.js';
 import { readJobProgress } from '../../../src/jobs/job-progress.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
@@ -47,12 +46,7 @@ forEachDialect('following job events', (dialect) => {
     const mine = await createApiKey(store(), 'acme');
     otherKey = (await createApiKey(store(), 'globex')).key;
     key = mine.key;
-    repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId: mine.organization.id, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [],
-      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-    });
+    repositoryId = await insertRepository(store(), mine.organization.id);
   });
 
   /** A queued job (events 0 and 1 written), created through the API. */

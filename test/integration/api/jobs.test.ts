@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { randomUUID } from 'node:crypto';
 import type { Queue } from '../../../src/queue/index.js';
 import { createApiKey, revokeApiKey } from '../../../src/identity/api-keys.js';
-import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { QA_RUN_JOB } from '../../../src/workflows/run-starter.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
@@ -31,25 +31,8 @@ forEachDialect('job API', (dialect) => {
     await api.close();
   });
 
-  async function connectRepository(organizationId: string): Promise<string> {
-    const id = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id,
-      organizationId,
-      provider: 'codehost',
-      providerInstallationId: '42',
-      owner: 'acme',
-      name: 'shop',
-      defaultBranch: 'main',
-      cloneUrl: 'https://code.example/acme/shop.git',
-      baseUrl: 'https://shop.example',
-      networkAllowlist: ['cdn.example'],
-      testValueSecretRefs: { demoUser: 'DEMO_USER' },
-      evidenceProbeRefs: {},
-      revision: null,
-    });
-    return id;
-  }
+  const connectRepository = (organizationId: string): Promise<string> =>
+    insertRepository(store(), organizationId, { networkAllowlist: ['cdn.example'], testValueSecretRefs: { demoUser: 'DEMO_USER' } });
 
   beforeEach(async () => {
     const mine = await createApiKey(store(), 'acme');

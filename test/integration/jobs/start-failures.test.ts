@@ -13,6 +13,7 @@ import { IngestionRun } from '../../../src/store/entities/ingestion-run.entity.j
 import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
+import { insertRepository } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 /** When the queue refuses a workflow, nothing is left pretending to be queued (or half-written). */
@@ -22,15 +23,7 @@ forEachDialect('workflow start failures', (dialect) => {
     throw new Error('queue unavailable');
   };
 
-  const repositoryOf = async (organizationId: string): Promise<string> => {
-    const repositoryId = randomUUID();
-    await store().getRepository(ConnectedRepository).insert({
-      id: repositoryId, organizationId, provider: 'codehost', providerInstallationId: '42', owner: 'acme', name: 'shop',
-      defaultBranch: 'main', cloneUrl: 'https://code.example/acme/shop.git', baseUrl: 'https://shop.example', networkAllowlist: [],
-      testValueSecretRefs: {}, evidenceProbeRefs: {}, revision: null,
-    });
-    return repositoryId;
-  };
+  const repositoryOf = (organizationId: string): Promise<string> => insertRepository(store(), organizationId);
   const servicesWith = (runs: RunStarter) => {
     const writes = createWriteBatch(store());
     afterThis.push(() => writes.close());

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { operationalError, userError } from '../../../src/core/errors.js';
+import { ErrorCode, operationalError, userError } from '../../../src/core/errors.js';
 import { createNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
@@ -108,8 +108,8 @@ forEachDialect('worker', (dialect) => {
       retry: fastRetry,
       handle: async ({ mode }, { attempt }) => {
         attempts[mode]!.push(attempt);
-        if (mode === 'rejected') throw userError('work.rejected', 'the input is wrong');
-        if (mode === 'broken' || attempt < 2) throw operationalError('work.unavailable', 'upstream unavailable');
+        if (mode === 'rejected') throw userError(ErrorCode.QueueInvalidPayload, 'the input is wrong');
+        if (mode === 'broken' || attempt < 2) throw operationalError(ErrorCode.StoreUnreachable, 'upstream unavailable');
       },
     });
     await start([work]).start();

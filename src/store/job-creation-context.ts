@@ -5,7 +5,7 @@ import { GLOBAL_SCOPE } from './execution-flags.js';
 import { readJson } from './raw-values.js';
 
 /** What creating a job needs to know of its repository and of the operator's pauses. */
-export interface JobContext {
+export interface JobCreationContext {
   /** Semantic names of the repository's test values (never their values). */
   testValueNames: string[];
   /** Keys of the success criteria that have an evidence probe. */
@@ -19,7 +19,7 @@ export interface JobContext {
  * request, and a round trip and the query builder cost more than the rows. Undefined when the organization has no
  * such repository.
  */
-export async function readJobContext(dataSource: DataSource, organizationId: string, repositoryId: string): Promise<JobContext | undefined> {
+export async function readJobCreationContext(dataSource: DataSource, organizationId: string, repositoryId: string): Promise<JobCreationContext | undefined> {
   const rows = (await dataSource.query(
     `SELECT r.test_value_secret_refs AS refs, r.evidence_probe_refs AS probes,
             (SELECT GROUP_CONCAT(f.capability) FROM execution_flags f WHERE f.paused = 1 AND f.scope IN (?, ?)) AS paused

@@ -1,0 +1,155 @@
+/**
+ * Every error code the service and its CLI raise or match on, in one place. Codes are a client contract (the HTTP
+ * body's `error.code`, the CLI's messages, chat and webhook logs to come): add codes, never reword one. `AppError`
+ * accepts only a code from here, so a typo or an unlisted code fails the typecheck.
+ *
+ * Each entry: the code, the kind and HTTP status it is raised with where they are fixed, and what it means. No
+ * `status`: the error carries none (it never reaches HTTP), or its status comes from elsewhere (Express's parser).
+ */
+
+/**
+ * - `user`: the caller can fix it (bad input, unknown id, wrong key). Safe to show the message.
+ * - `operational`: the environment failed (database down, timeout). Retrying may help; tell the operator what to do.
+ * - `unexpected`: a bug. Show a generic message outside, log everything inside.
+ */
+export type ErrorKind = 'user' | 'operational' | 'unexpected';
+
+export interface ErrorCodeEntry {
+  code: string;
+  /** Absent when it depends on the answer (`api.bad_response`: a 5xx is operational, a 4xx the user's). */
+  kind?: ErrorKind;
+  status?: number;
+  meaning: string;
+}
+
+/** What `notFoundError(what)` may name: each has its `<what>.not_found` entry below (HTTP 404). */
+export const NOT_FOUND_RESOURCES = ['job', 'check', 'check_version', 'schedule', 'repository', 'artifact'] as const;
+export type NotFoundResource = (typeof NOT_FOUND_RESOURCES)[number];
+
+export const ERROR_CATALOGUE = {
+  // The HTTP edge: authentication, request parsing, routing, and the service's own faults.
+  AuthUnauthorized: { code: 'auth.unauthorized', kind: 'user', status: 401, meaning: 'The API key is missing, malformed, unknown or revoked' },
+  AuthNoPrincipal: { code: 'auth.no_principal', kind: 'unexpected', status: 500, meaning: 'A route that needs a caller is mounted without authentication' },
+  RequestInvalid: { code: 'request.invalid', kind: 'user', status: 400, meaning: 'A request field fails its schema; details.field names the first' },
+  RequestInvalidJson: { code: 'request.invalid_json', kind: 'user', status: 400, meaning: 'The body is not valid JSON' },
+  RequestTooLarge: { code: 'request.too_large', kind: 'user', status: 413, meaning: 'The body is over the size limit' },
+  RequestInvalidPath: { code: 'request.invalid_path', kind: 'user', status: 400, meaning: 'The path is not validly percent-encoded' },
+  RequestUnreadable: { code: 'request.unreadable', kind: 'user', meaning: 'The body cannot be read (charset, encoding); the 4xx Express chose' },
+  RouteNotFound: { code: 'route.not_found', kind: 'user', status: 404, meaning: 'No endpoint at that method and path' },
+  InternalUnexpected: { code: 'internal.unexpected', kind: 'unexpected', status: 500, meaning: 'Anything thrown that is not an AppError: a bug' },
+  InternalResponseMismatch: { code: 'internal.response_mismatch', kind: 'unexpected', status: 500, meaning: 'An answer does not fit its response schema' },
+
+  // Ids the caller's organization does not have (also another organization's ids, and ids in a non-canonical form).
+  JobNotFound: { code: 'job.not_found', kind: 'user', status: 404, meaning: 'No job with that id in this organization; in a worker (HTTP-less 400), the job was deleted' },
+  CheckNotFound: { code: 'check.not_found', kind: 'user', status: 404, meaning: 'No check with that id in this organization' },
+  CheckVersionNotFound: { code: 'check_version.not_found', kind: 'user', status: 404, meaning: 'The check has no version with that number' },
+  ScheduleNotFound: { code: 'schedule.not_found', kind: 'user', status: 404, meaning: 'No schedule with that id in this organization' },
+  RepositoryNotFound: { code: 'repository.not_found', kind: 'user', status: 404, meaning: 'No repository with that id in this organization' },
+  ArtifactNotFound: { code: 'artifact.not_found', kind: 'user', status: 404, meaning: 'No artifact with that id on that job' },
+
+  // Jobs: creation, answers, cancellation, the lifecycle.
+  JobNotCancellable: { code: 'job.not_cancellable', kind: 'user', status: 409, meaning: 'Only a queued, running or review_required job can be cancelled' },
+  JobNotAwaitingAnswers: { code: 'job.not_awaiting_answers', kind: 'user', status: 409, meaning: 'Only a review_required job takes clarification answers' },
+  JobInvalidTransition: { code: 'job.invalid_transition', kind: 'user', status: 409, meaning: 'The job lifecycle does not allow that status to follow the current one' },
+  JobStartFailed: { code: 'job.start_failed', kind: 'operational', status: 503, meaning: "The job's workflow could not be started; nothing was recorded" },
+  JobNotPassed: { code: 'job.not_passed', kind: 'user', meaning: 'CLI: a followed job ended without passing (exit code 1)' },
+  ClarificationAnswerCount: { code: 'clarification.answer_count', kind: 'user', status: 400, meaning: 'Not exactly one answer per question' },
+  ExecutionPaused: { code: 'execution.paused', kind: 'operational', status: 503, meaning: 'An operator paused the capability the work needs; details.capability' },
+  PlannerFailed: { code: 'planner.failed', kind: 'operational', status: 502, meaning: 'The model planner answered badly twice; the job is recorded as errored' },
+  RunNotRepeated: { code: 'run.not_repeated', kind: 'user', status: 400, meaning: 'A run that may have caused a real side effect is not repeated after an interruption' },
+
+  // Checks: the stored, compiled form of a job and its generated source.
+  CheckOtherRepository: { code: 'check.other_repository', kind: 'user', status: 400, meaning: 'The check belongs to another repository than the one given' },
+  CheckNotCompiled: { code: 'check.not_compiled', kind: 'user', status: 409, meaning: 'A draft check cannot be scheduled; only a compiled one' },
+  CheckEnvNameInvalid: { code: 'check.env_name_invalid', kind: 'user', status: 400, meaning: 'A test value names an environment variable that is not a variable name' },
+  CheckStepTimeoutInvalid: { code: 'check.step_timeout_invalid', kind: 'user', status: 400, meaning: 'stepTimeoutMs is not a positive whole number' },
+  CheckProbeUnknown: { code: 'check.probe_unknown', kind: 'user', status: 400, meaning: 'A step calls an evidence probe the repository does not configure' },
+  CheckProbeRefUnknown: { code: 'check.probe_ref_unknown', kind: 'user', status: 400, meaning: 'An evidence probe ref is not a key of testValueSecretRefs' },
+  CheckTestValueUnknown: { code: 'check.test_value_unknown', kind: 'user', status: 400, meaning: 'The check uses a test value the repository does not name' },
+  CheckLocatorMissing: { code: 'check.locator_missing', kind: 'unexpected', status: 500, meaning: 'A compiled step that needs a resolved locator has none' },
+
+  // Schedules.
+  ScheduleQueueFailed: { code: 'schedule.queue_failed', kind: 'operational', status: 503, meaning: 'The schedule could not be saved on the queue; nothing was kept' },
+  ScheduleNoNextRun: { code: 'schedule.no_next_run', kind: 'unexpected', meaning: 'The queue computed no next run for a stored interval' },
+
+  // Repositories, their owners and organizations.
+  RepositoryProbeRefUnknown: { code: 'repository.probe_ref_unknown', kind: 'user', status: 400, meaning: 'An evidence probe ref is not a key of testValueSecretRefs' },
+  RepositoryProbeUrlUnset: { code: 'repository.probe_url_unset', kind: 'user', status: 400, meaning: "The probe URL's secret variable is not set on the server" },
+  RepositoryProbeNotHttps: { code: 'repository.probe_not_https', kind: 'user', status: 400, meaning: 'The probe URL is not https' },
+  RepositoryProbeHostNotAllowed: { code: 'repository.probe_host_not_allowed', kind: 'user', status: 400, meaning: "The probe URL's host is not in networkAllowlist" },
+  RepositoryOnboardingStartFailed: { code: 'repository.onboarding_start_failed', kind: 'operational', status: 503, meaning: 'Onboarding could not be started; nothing was recorded' },
+  RepositoryOwnerExcluded: { code: 'repository.owner_excluded', kind: 'user', status: 403, meaning: "The repository's owner is excluded (EXCLUDED_OWNERS, qa owners exclude)" },
+  RepositoryInstallationNotConnected: { code: 'repository.installation_not_connected', kind: 'user', status: 403, meaning: 'The code-host installation is not connected to this organization' },
+  OwnerInvalid: { code: 'owner.invalid', kind: 'user', status: 400, meaning: 'CLI: not a code-host owner name' },
+  OrganizationNotFound: { code: 'organization.not_found', kind: 'user', status: 400, meaning: 'Administrator CLI: no organization with that slug' },
+  OrganizationInvalidSlug: { code: 'organization.invalid_slug', kind: 'user', status: 400, meaning: 'Not an organization slug (lowercase letters, digits, inner hyphens)' },
+
+  // The browser, what it leaves behind, and artifact storage.
+  BrowserUnavailable: { code: 'browser.unavailable', kind: 'operational', status: 503, meaning: 'The worker could not start or reach its browser' },
+  AccessibilityAuditTimeout: { code: 'accessibility.audit_timeout', kind: 'operational', meaning: "A page's accessibility audit did not finish in time; the page is not checked" },
+  AccessibilityAuditFailed: { code: 'accessibility.audit_failed', kind: 'operational', meaning: "A page's accessibility audit could not run; the page is not checked" },
+  TraceUnavailable: { code: 'trace.unavailable', kind: 'unexpected', meaning: 'Playwright could not stop the trace' },
+  TraceUnreadable: { code: 'trace.unreadable', kind: 'unexpected', meaning: 'The trace could not be opened to mask its secrets; it is not kept' },
+  ZipInvalid: { code: 'zip.invalid', kind: 'user', status: 400, meaning: 'Not a zip this service reads' },
+  ArtifactBadKey: { code: 'artifact.bad_key', kind: 'unexpected', meaning: 'A storage key that is not an artifact key' },
+  ArtifactMissing: { code: 'artifact.missing', kind: 'operational', status: 410, meaning: 'The artifact is recorded but no longer stored' },
+
+  // Evidence probes: the URL and token checks, then the call.
+  ProbeInvalidUrl: { code: 'probe.invalid_url', kind: 'user', status: 400, meaning: 'The probe URL is not a valid absolute URL' },
+  ProbeNotHttps: { code: 'probe.not_https', kind: 'user', status: 400, meaning: 'The probe URL does not use https' },
+  ProbeCredentialsInUrl: { code: 'probe.credentials_in_url', kind: 'user', status: 400, meaning: 'The probe URL carries a user name or password' },
+  ProbeHostNotAllowed: { code: 'probe.host_not_allowed', kind: 'user', status: 400, meaning: "The probe host is not in the job's allowlist" },
+  ProbeInvalidToken: { code: 'probe.invalid_token', kind: 'user', status: 400, meaning: 'The probe token is empty or cannot be sent in a header' },
+  ProbeInvalidAllowCidr: { code: 'probe.invalid_allow_cidr', kind: 'user', status: 400, meaning: 'PROBE_ALLOW_CIDRS is not a list of CIDR ranges' },
+  ProbeAddressRefused: { code: 'probe.address_refused', kind: 'user', status: 400, meaning: 'The probe host resolves only to addresses probes may not reach' },
+  ProbeDnsFailed: { code: 'probe.dns_failed', kind: 'operational', status: 503, meaning: 'The probe host does not resolve' },
+  ProbeUnreachable: { code: 'probe.unreachable', kind: 'operational', status: 503, meaning: 'The probe could not be connected to, or broke off its answer' },
+  ProbeAddressMismatch: { code: 'probe.address_mismatch', kind: 'operational', status: 503, meaning: 'The connection reached an address that was not checked' },
+  ProbeBadStatus: { code: 'probe.bad_status', kind: 'operational', status: 503, meaning: 'The probe answered with a status other than 200' },
+  ProbeInvalidBody: { code: 'probe.invalid_body', kind: 'operational', status: 503, meaning: "The probe's answer is not the small JSON object it must be" },
+  ProbeResponseTooLarge: { code: 'probe.response_too_large', kind: 'operational', status: 503, meaning: "The probe's answer is over the size bound" },
+  ProbeTimeout: { code: 'probe.timeout', kind: 'operational', status: 503, meaning: 'The probe did not answer in time' },
+  ProbeCancelled: { code: 'probe.cancelled', kind: 'operational', status: 503, meaning: 'The probe call was cancelled before it finished' },
+
+  // The queue, the store and the configuration.
+  QueueInvalidPayload: { code: 'queue.invalid_payload', kind: 'user', meaning: "A queued job's payload fails its schema (when enqueued or picked up)" },
+  StoreUnreachable: { code: 'store.unreachable', kind: 'operational', status: 503, meaning: 'The database cannot be reached' },
+  StoreInvalidDatabaseName: { code: 'store.invalid_database_name', kind: 'user', status: 400, meaning: 'The MySQL URL names a database this service will not create' },
+  StoreCreateDatabaseFailed: { code: 'store.create_database_failed', kind: 'operational', status: 503, meaning: 'The database could not be created' },
+  StoreMigrationLockTimeout: { code: 'store.migration_lock_timeout', kind: 'operational', status: 503, meaning: 'Another process held the migration lock too long' },
+  ConfigInvalid: { code: 'config.invalid', kind: 'user', meaning: 'An environment variable is missing or wrong; the process stops with exit code 2' },
+
+  // The CLI and its client of the API.
+  CliUsage: { code: 'cli.usage', kind: 'user', status: 400, meaning: 'The command line combines options wrongly' },
+  CliApiKeyMissing: { code: 'cli.api_key_missing', kind: 'user', status: 400, meaning: 'QA_API_KEY is not set for a command that calls the API' },
+  CliFileUnreadable: { code: 'cli.file_unreadable', kind: 'user', status: 400, meaning: 'The file given cannot be read' },
+  CliFileNotJson: { code: 'cli.file_not_json', kind: 'user', status: 400, meaning: 'The file given is not valid JSON' },
+  CliFileNotObject: { code: 'cli.file_not_object', kind: 'user', status: 400, meaning: 'The file given does not hold one JSON object' },
+  FlagsUnknownCapability: { code: 'flags.unknown_capability', kind: 'user', status: 400, meaning: 'Not a capability an operator can pause (live, ai)' },
+  ApiUnreachable: { code: 'api.unreachable', kind: 'operational', status: 503, meaning: 'The CLI could not reach the API, or it stopped answering' },
+  ApiBadResponse: { code: 'api.bad_response', meaning: 'The API answered with something this client does not understand' },
+  ApiStreamInterrupted: { code: 'api.stream_interrupted', kind: 'operational', status: 503, meaning: 'An event stream from the API was cut off' },
+  FollowLost: { code: 'follow.lost', kind: 'operational', status: 503, meaning: "The CLI lost a job's events after its reconnections" },
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+type Catalogue = typeof ERROR_CATALOGUE;
+
+/** Every code in the catalogue. */
+export type ErrorCode = Catalogue[keyof Catalogue]['code'];
+
+/** The codes by name, for call sites: `userError(ErrorCode.CliUsage, …)`, `error.code === ErrorCode.ExecutionPaused`. */
+export const ErrorCode = Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([name, entry]) => [name, entry.code])) as {
+  readonly [Name in keyof Catalogue]: Catalogue[Name]['code'];
+};
+
+const KNOWN = new Set<string>(Object.values(ErrorCode));
+
+/** Whether a string from outside (an API answer the CLI reads) is a code of this catalogue. */
+export function isErrorCode(value: string): value is ErrorCode {
+  return KNOWN.has(value);
+}
+
+/** `<what>.not_found`; the type proves every resource's code is in the catalogue. */
+export function notFoundCode(what: NotFoundResource): ErrorCode {
+  return `${what}.not_found`;
+}
