@@ -117,6 +117,13 @@ describe('a backlog of browser runs on two worker processes, one killed midway [
       const resumed = audits.filter((audit) => audit.resumed > 0);
       expect(resumed.map((audit) => audit.jobId).sort()).toEqual(wereRunning);
       for (const audit of resumed) expect([audit.resumed, audit.attempts]).toEqual([1, [1, 2]]);
+      // Taken over before the backlog is through: a run already under way does not wait behind jobs still queued.
+      const at = (type: string, ids: string[]) =>
+        (store().query(`SELECT MAX(at) AS at FROM job_events WHERE type = ? AND job_id IN (${ids.map(() => '?').join(', ')})`, [type, ...ids]) as Promise<{ at: Date }[]>).then(
+          ([row]) => new Date(row!.at).getTime(),
+        );
+      const waitingIds = jobIds.filter((jobId) => !heldIds.has(jobId));
+      expect(await at('job.resumed', wereRunning)).toBeLessThan(await at('job.started', waitingIds));
       // Every other job ran once, with one attempt (a job it had claimed but not started may have a second).
       const others = audits.filter((audit) => audit.resumed === 0);
       expect(others.filter((audit) => !heldIds.has(audit.jobId) && JSON.stringify(audit.attempts) !== '[1]')).toEqual([]);
