@@ -216,7 +216,7 @@ try {
         ['jobs resumed (job.resumed)', String(resumed.length)],
         ['kill to job.resumed, min / max, ms', `${fmt(Math.min(...resumeWaitMs), 0)} / ${fmt(Math.max(...resumeWaitMs), 0)}`],
         ...telltales.map(([text, n]): [string, string] => [`worker log lines "${text}"`, String(n)]),
-        [`worker log lines "${CLOSING_SAVE_NOISE}" (Agenda's liveness check during a closing save: harmless)`, String(logs.split(CLOSING_SAVE_NOISE).length - 1)],
+        [`worker log lines "${CLOSING_SAVE_NOISE}" (closing-save noise)`, String(logs.split(CLOSING_SAVE_NOISE).length - 1)],
       ],
       [false, true],
     ),
