@@ -37,10 +37,14 @@ export function candidateReads(spec: ClaimSpec, lock: string): { due: string; ex
   };
 }
 
-/** The candidate to claim: earlier in claim order, jobs without a next run last (as Agenda's Postgres backend). */
+/**
+ * The candidate to claim: earlier in claim order; a job without a next run first. Only an expired lock can have
+ * none: a run whose worker died mid-run. It was started before anything still waiting, so it is resumed first;
+ * ordered last (as Agenda's Postgres backend does), it waited behind the whole backlog (bench:soak: 2 minutes).
+ */
 export function earlier(order: ClaimOrder, a: ClaimCandidate | undefined, b: ClaimCandidate | undefined): ClaimCandidate | undefined {
   if (!a || !b) return a ?? b;
-  if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? b : a;
+  if (a.next_run_at === null || b.next_run_at === null) return a.next_run_at === null ? a : b;
   if (a.next_run_at !== b.next_run_at) return (a.next_run_at < b.next_run_at) === (order.nextRunAt !== 'desc') ? a : b;
   return (Number(a.priority) >= Number(b.priority)) === (order.priority !== 'asc') ? a : b;
 }

@@ -101,7 +101,8 @@ export class MySqlExecutor implements SqlExecutor {
       expired.replace(' FROM', into('exp')),
       `SET @claimed = CASE
          WHEN @due_id IS NULL THEN @exp_id
-         WHEN @exp_id IS NULL OR @exp_at IS NULL THEN @due_id
+         WHEN @exp_id IS NULL THEN @due_id
+         WHEN @exp_at IS NULL THEN @exp_id
          WHEN @exp_at ${later} @due_at THEN @exp_id
          WHEN @exp_at = @due_at AND @exp_pri ${higher} @due_pri THEN @exp_id
          ELSE @due_id END`,

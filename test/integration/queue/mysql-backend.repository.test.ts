@@ -320,15 +320,26 @@ forEachDialect('MySqlBackend repository', (dialect) => {
     });
 
     it('takes over a job whose lock expired, even mid-run (no next run), but not a fresh lock', async () => {
+      // The live worker's lock first: a dead worker's run, once there, is claimed before anything due.
+      const fresh = await repo.saveJob(job({ name: 'stale', nextRunAt: ago(minute) }), undefined);
+      await repo.getNextJobToRun('stale', scan(), deadline(), new Date(), { lastModifiedBy: 'live-worker' });
       const running = await repo.saveJob(job({ name: 'stale', nextRunAt: ago(minute) }), undefined);
       await repo.getNextJobToRun('stale', scan(), deadline(), ago(20 * minute), { lastModifiedBy: 'dead-worker' });
       await repo.saveJobState({ ...(await repo.getJobById(running._id!))!, nextRunAt: null, lastRunAt: ago(20 * minute) }, { lastModifiedBy: 'dead-worker' });
-      const fresh = await repo.saveJob(job({ name: 'stale', nextRunAt: ago(minute) }), undefined);
-      await repo.getNextJobToRun('stale', scan(), deadline(), new Date(), { lastModifiedBy: 'live-worker' });
       const taken = await repo.getNextJobToRun('stale', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' });
       expect(taken).toMatchObject({ _id: running._id, lastModifiedBy: 'rescuer' });
       expect(await repo.getNextJobToRun('stale', scan(), deadline(), undefined, undefined)).toBeUndefined();
       expect((await repo.getJobById(fresh._id!))!.lastModifiedBy).toBe('live-worker');
+    });
+
+    it('takes over a run whose worker died before the due jobs of a backlog, which would otherwise starve it', async () => {
+      const running = await repo.saveJob(job({ name: 'backlog', nextRunAt: ago(minute) }), undefined);
+      await repo.getNextJobToRun('backlog', scan(), deadline(), ago(20 * minute), { lastModifiedBy: 'dead-worker' });
+      await repo.saveJobState({ ...(await repo.getJobById(running._id!))!, nextRunAt: null, lastRunAt: ago(20 * minute) }, { lastModifiedBy: 'dead-worker' });
+      // Waiting longer than the dead run has been due: in claim order alone it would come first.
+      const waiting = await repo.saveJob(job({ name: 'backlog', nextRunAt: ago(30 * minute) }), undefined);
+      expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: running._id, lastModifiedBy: 'rescuer' });
+      expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: waiting._id });
     });
 
     it('unlocks a waiting job but not one mid-run, and unlocks lists of ids', async () => {
