@@ -225,12 +225,13 @@ export class SqlJobRepository implements JobRepository {
   /**
    * Releases every lock still held by one Agenda instance (its `name`, which Agenda writes to
    * `last_modified_by` on each lock). For a worker that shuts down: jobs it had claimed but not started, and
-   * runs it had to abandon, become due now so another worker takes them at once instead of after the lock
-   * lifetime. Not part of Agenda's interface. Returns the number of jobs released.
+   * runs it had to abandon, become due so another worker takes them at once instead of after the lock lifetime; a
+   * run in progress (no next run) keeps its place in line, the time it started, ahead of jobs queued after it. Not
+   * part of Agenda's interface. Returns the number of jobs released.
    */
   async releaseLocksHeldBy(owner: string, now: Date = new Date()): Promise<number> {
     return this.sql.execute(
-      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, ?)
+      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, last_run_at, ?)
         WHERE last_modified_by = ? AND locked_at IS NOT NULL`,
       [toSqlDate(now), owner],
     );
@@ -332,7 +333,8 @@ export class SqlJobRepository implements JobRepository {
   }
 
   /**
-   * Hands a run back as if its worker had died, but at once: the lock is released and the job is due now, its
+   * Hands a run back as if its worker had died, but at once: the lock is released and the job is due (as of the
+   * time its run started, so it is not queued behind jobs that came after it), its
    * failure count untouched, so another worker resumes it from its last checkpoint. The run's own closing save
    * (Agenda writes one when the handler settles, counting a failure) is then skipped. For a worker that shuts down
    * with a run still going. Not part of Agenda's interface. Returns whether `owner` still held the lock.
@@ -340,7 +342,7 @@ export class SqlJobRepository implements JobRepository {
   async handBack(jobId: string, owner: string, now: Date = new Date()): Promise<boolean> {
     this.settledElsewhere.add(jobId);
     const released = await this.sql.execute(
-      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, ?)
+      `UPDATE \`${this.table}\` SET locked_at = NULL, next_run_at = COALESCE(next_run_at, last_run_at, ?)
         WHERE id = ? AND last_modified_by = ? AND locked_at IS NOT NULL`,
       [toSqlDate(now), jobId, owner],
     );

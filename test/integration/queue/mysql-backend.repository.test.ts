@@ -418,17 +418,19 @@ forEachDialect('MySqlBackend repository', (dialect) => {
     });
 
     it('hands a run back due at once with its failure count untouched, and skips the run\'s own closing save', async () => {
-      const saved = await repo.saveJob(job({ name: 'handed', nextRunAt: ago(minute) }), undefined);
+      const saved = await repo.saveJob(job({ name: 'handed', nextRunAt: ago(3 * minute) }), undefined);
       const claimed = (await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w1' }))!;
       // Agenda clears nextRunAt of a one-off job when its run starts.
-      await repo.saveJobState({ ...claimed, nextRunAt: null, lastRunAt: new Date() }, { lastModifiedBy: 'w1' });
+      await repo.saveJobState({ ...claimed, nextRunAt: null, lastRunAt: ago(2 * minute) }, { lastModifiedBy: 'w1' });
+      // Queued after the run started: the handed-back run goes first.
+      await repo.saveJob(job({ name: 'handed', nextRunAt: ago(minute) }), undefined);
       expect(await repo.handBack(String(saved._id), 'w1')).toBe(true);
       await repo.saveJobState({ ...claimed, nextRunAt: null, lockedAt: undefined, failCount: 1, failReason: 'worker shutting down', failedAt: new Date() }, { lastModifiedBy: 'w1' });
       const row = (await repo.getJobById(String(saved._id)))!;
       expect(row.lockedAt).toBeUndefined();
       expect(row.failCount ?? 0).toBe(0);
       expect(row.failedAt).toBeUndefined();
-      expect(row.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(row.nextRunAt!.getTime()).toBe(row.lastRunAt!.getTime()); // due as of when its run started
       expect((await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w2' }))?._id).toBe(saved._id);
     });
   });
