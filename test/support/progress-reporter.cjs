@@ -5,10 +5,11 @@
  * CommonJS: Jest loads reporters outside its ESM module system.
  */
 const fs = require('node:fs');
+const { env } = require('node:process');
 
 class ProgressReporter {
   constructor() {
-    this.file = process.env.JEST_PROGRESS_FILE;
+    this.file = env.JEST_PROGRESS_FILE;
   }
 
   onTestResult(_test, testResult, aggregated) {
