@@ -9,8 +9,6 @@ import { DEFAULT_RETRY_POLICY, failureKind, retryStrategy } from './retry-policy
 /** A run in this process: a shutdown past its grace period aborts it through `controller`. */
 export interface RunningJob {
   controller: AbortController;
-  /** Settles when the handler has returned or thrown (and, for a run handed back, once it is handed back). */
-  settled: Promise<void>;
 }
 
 /** Runs of this process, by job id. */
@@ -67,8 +65,7 @@ export function registerJob(
         throw error;
       }
       const controller = new AbortController();
-      let settle!: () => void;
-      running.set(jobId, { controller, settled: new Promise<void>((resolve) => (settle = resolve)) });
+      running.set(jobId, { controller });
       const renew = async (): Promise<void> => {
         const held = await backend.repository.renewLock(jobId, owner);
         if (held) job.attrs.lockedAt = new Date(); // Agenda's own liveness check reads the local copy
@@ -115,7 +112,6 @@ export function registerJob(
         throw new RunGivenUp(String(controller.signal.reason));
       } finally {
         running.delete(jobId);
-        settle();
       }
     },
     {
