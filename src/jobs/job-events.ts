@@ -18,11 +18,15 @@ export async function appendJobEvent(
   if (manager.connection.options.type !== 'better-sqlite3') {
     await manager.query(`SELECT id FROM jobs WHERE id = ? FOR UPDATE`, [jobId]);
   }
-  const [{ next }] = (await manager.query(
-    `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM job_events WHERE job_id = ?`,
-    [jobId],
-  )) as { next: number | string }[];
-  const event = { jobId, seq: Number(next), type, at, data };
+  const event = { jobId, seq: await nextEventIndex(manager, jobId), type, at, data };
   await manager.insert(JobEvent, event);
   return Object.assign(new JobEvent(), event);
+}
+
+/** The index the job's next event takes. Read it only while holding the job's row (see `appendJobEvent`). */
+export async function nextEventIndex(manager: EntityManager, jobId: string): Promise<number> {
+  const [{ next }] = (await manager.query(`SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM job_events WHERE job_id = ?`, [jobId])) as {
+    next: number | string;
+  }[];
+  return Number(next);
 }

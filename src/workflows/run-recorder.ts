@@ -3,7 +3,8 @@ import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectL
 import { boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
 import { assertTransition, isRunnable, type JobEventType, type JobStatus } from '../core/job-lifecycle.js';
 import type { Scrubber } from '../core/secrets.js';
-import { appendJobEvent } from '../jobs/job-events.js';
+import { nextEventIndex } from '../jobs/job-events.js';
+import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Artifact } from '../store/entities/artifact.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
 import { JobCheckpoint } from '../store/entities/job-checkpoint.entity.js';
@@ -126,8 +127,12 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
   const scrub = <T>(value: T): T => scrubber.value(value);
 
   function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): RunWrites {
+    // The commit holds the job's row (lockRun), as every writer of a job's history does before it appends: the
+    // next index is read once and counted on, instead of locking and reading again for every event.
+    let nextSeq: number | undefined;
     const event = async (type: JobEventType, data: Record<string, unknown>) => {
-      await appendJobEvent(manager, jobId, type, scrub(data));
+      nextSeq ??= await nextEventIndex(manager, jobId);
+      await manager.insert(JobEvent, { jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
     };
     return {
       get status() {
