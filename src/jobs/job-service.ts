@@ -14,7 +14,7 @@ import { Finding } from '../store/entities/finding.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
-import { insertRows, type Statement, type WriteBatch } from '../store/write-batch.js';
+import { insertRows, type StagedWorkflow, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendJobEvent } from './job-events.js';
 import type { Principal } from '../core/principal.js';
 
@@ -48,15 +48,7 @@ export interface JobView {
  * the job and its workflow exist together or not at all.
  */
 export interface RunStarter {
-  stage(jobId: string): Promise<StagedRun>;
-}
-
-export interface StagedRun {
-  workflowId: string;
-  /** The queue job's INSERT, committed with the job's rows. */
-  statement: Statement;
-  /** Wakes workers; called after the commit. */
-  announce(): Promise<void>;
+  stage(jobId: string): Promise<StagedWorkflow>;
 }
 
 export interface JobServiceDeps {
@@ -225,7 +217,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
   }
 
   /** The workflow's queue job, to be written in the job's transaction; a queue that refuses it writes nothing (503). */
-  async function stageRun(jobId: string): Promise<StagedRun> {
+  async function stageRun(jobId: string): Promise<StagedWorkflow> {
     try {
       return await runs.stage(jobId);
     } catch (error) {

@@ -5,7 +5,7 @@ import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/co
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
-import type { Statement } from '../store/write-batch.js';
+import type { StagedWorkflow } from '../store/write-batch.js';
 import type { Principal } from '../core/principal.js';
 
 export interface RepositorySettings {
@@ -49,15 +49,7 @@ export interface RepositoryServiceDeps {
  * repository and the run, so they exist together or not at all.
  */
 export interface OnboardingStarter {
-  stage(ingestionRunId: string): Promise<StagedOnboarding>;
-}
-
-export interface StagedOnboarding {
-  workflowId: string;
-  /** The queue job's INSERT, committed with the repository's rows. */
-  statement: Statement;
-  /** Wakes workers; called after the commit. */
-  announce(): Promise<void>;
+  stage(ingestionRunId: string): Promise<StagedWorkflow>;
 }
 
 const forbidden = (code: ErrorCode, message: string) => new AppError({ kind: 'user', code, status: 403, message });
@@ -96,7 +88,7 @@ function checkProbes(input: ConnectRepositoryInput, readSecret: (name: string) =
 
 export function createRepositoryService({ dataSource, config, readSecret, onboarding }: RepositoryServiceDeps) {
   /** The onboarding's queue job, to be written in the repository's transaction; a queue that refuses it writes nothing (503). */
-  async function stageOnboarding(ingestionRunId: string): Promise<StagedOnboarding> {
+  async function stageOnboarding(ingestionRunId: string): Promise<StagedWorkflow> {
     try {
       return await onboarding.stage(ingestionRunId);
     } catch (error) {

@@ -18,6 +18,19 @@ export interface Statement {
   params: unknown[];
 }
 
+/**
+ * A durable workflow's queue job, staged for the transaction that writes the rows it works on (a job, a repository
+ * and its ingestion run): they exist together or not at all.
+ */
+export interface StagedWorkflow {
+  /** The workflow's id: its queue job's id, known before anything is written. */
+  workflowId: string;
+  /** The queue job's INSERT, committed with the caller's rows. */
+  statement: Statement;
+  /** Wakes workers; called after the commit. */
+  announce(): Promise<void>;
+}
+
 export interface WriteBatch {
   /** Runs the statements in one transaction: all commit or none does (the error is rethrown). */
   commit(statements: Statement[]): Promise<void>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RunStarter } from '../jobs/job-service.js';
-import { stageNow, type Queue } from '../queue/index.js';
+import type { Queue } from '../queue/index.js';
+import { stageWorkflow } from './stage-workflow.js';
 
 /** The queue job that runs one QA job in a browser. */
 export const QA_RUN_JOB = 'qa-run';
@@ -13,9 +14,6 @@ export const qaRunPayload = z.object({ jobId: z.string().uuid() });
  */
 export function qaRunStarter(queue: Queue): RunStarter {
   return {
-    async stage(jobId) {
-      const staged = stageNow(queue, { name: QA_RUN_JOB, payload: qaRunPayload }, { jobId });
-      return { workflowId: staged.id, statement: staged.statement, announce: () => staged.announce() };
-    },
+    stage: async (jobId) => stageWorkflow(queue, { name: QA_RUN_JOB, payload: qaRunPayload }, { jobId }),
   };
 }
