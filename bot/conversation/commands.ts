@@ -1,0 +1,136 @@
+/**
+ * What a person asked the bot, read from the text of a mention or a `/qa` slash command. Pure: no Slack types, no
+ * I/O. The words are the same in both places (`@qa status <id>` and `/qa status <id>`).
+ */
+export type ChatCommand =
+  | { kind: 'help' }
+  | { kind: 'checks' }
+  | { kind: 'status'; jobId: string }
+  | { kind: 'cancel'; jobId: string }
+  | { kind: 'replay'; check: string }
+  | { kind: 'use'; repository: string; baseUrl: string | null }
+  | { kind: 'dispute'; reason: string }
+  | { kind: 'task'; task: string; baseUrl: string | null }
+  /** Words the bot understood as a command but whose argument is missing or malformed: answered with `message`. */
+  | { kind: 'invalid'; message: string };
+
+/** Slack's markup for mentions and links: `<@U123>`, `<@U123|name>`, `<https://x|x>`, `<mailto:a@b|a@b>`. */
+const MENTION = /<@[A-Z0-9]+(?:\|[^>]*)?>/g;
+const LINK = /<((?:https?|mailto):[^|>]+)(?:\|[^>]*)?>/g;
+
+/**
+ * The text a person typed, without the bot's mention and with Slack's link markup turned back into what they typed
+ * (Slack wraps URLs and e-mail addresses it recognises; a task must see `demo@acme.test`, not `<mailto:…>`).
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(MENTION, ' ')
+    .replace(LINK, (_all, target: string) => (target.startsWith('mailto:') ? target.slice('mailto:'.length) : target))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
+const REPOSITORY_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})\/[A-Za-z0-9._-]{1,100}$/;
+
+function httpUrl(text: string): string | null {
+  if (!URL_PATTERN.test(text)) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The longest task text accepted from chat (the API's bound on naturalLanguageTask is larger; a message is not). */
+export const MAX_TASK_LENGTH = 4_000;
+
+/** Reads a command from the text of a mention or slash command (the bot's own mention may still be in it). */
+export function parseCommand(raw: string): ChatCommand {
+  const text = plainText(raw);
+  if (text === '' || /^(help|\?)$/i.test(text)) return { kind: 'help' };
+  const [word = '', ...restWords] = text.split(' ');
+  const rest = restWords.join(' ').trim();
+  switch (word.toLowerCase()) {
+    case 'checks':
+    case 'tests':
+      return rest === '' ? { kind: 'checks' } : { kind: 'task', task: text, baseUrl: null };
+    case 'status':
+    case 'cancel':
+      if (rest === '') return { kind: 'invalid', message: `Say which job: \`${word.toLowerCase()} <job id>\`.` };
+      if (rest.includes(' ')) return { kind: 'task', task: text, baseUrl: null };
+      return { kind: word.toLowerCase() as 'status' | 'cancel', jobId: rest };
+    case 'replay':
+    case 'rerun':
+      if (rest === '') return { kind: 'invalid', message: 'Say which check: `replay <check name or id>` (`checks` lists them).' };
+      return { kind: 'replay', check: rest };
+    case 'use':
+      return parseUse(rest);
+    default:
+      break;
+  }
+  const dispute = /^not a bug\s*[:,-]?\s*(.*)$/i.exec(text);
+  if (dispute) {
+    const reason = dispute[1]!.trim();
+    return reason === '' ? { kind: 'invalid', message: 'Say why it is not a bug: `not a bug: <reason>`.' } : { kind: 'dispute', reason };
+  }
+  const inline = /^on\s+(\S+?)\s*:\s+(.+)$/i.exec(text);
+  if (inline) {
+    const baseUrl = httpUrl(inline[1]!);
+    if (!baseUrl) return { kind: 'invalid', message: `\`${inline[1]}\` is not an http(s) address. Try \`on https://staging.example.com: <task>\`.` };
+    return task(inline[2]!.trim(), baseUrl);
+  }
+  return task(text, null);
+}
+
+function task(text: string, baseUrl: string | null): ChatCommand {
+  if (text.length > MAX_TASK_LENGTH) return { kind: 'invalid', message: `That task is ${text.length} characters long; the most is ${MAX_TASK_LENGTH}.` };
+  return { kind: 'task', task: text, baseUrl };
+}
+
+function parseUse(rest: string): ChatCommand {
+  const usage = 'Say which repository, and optionally where it runs: `use <owner>/<name> [at <url>]`.';
+  const match = /^(\S+)(?:\s+at\s+(\S+))?$/i.exec(rest);
+  if (!match || !REPOSITORY_PATTERN.test(match[1]!)) return { kind: 'invalid', message: usage };
+  if (match[2] === undefined) return { kind: 'use', repository: match[1]!, baseUrl: null };
+  const baseUrl = httpUrl(match[2]);
+  if (!baseUrl) return { kind: 'invalid', message: `\`${match[2]}\` is not an http(s) address. ${usage}` };
+  return { kind: 'use', repository: match[1]!, baseUrl };
+}
+
+/**
+ * Answers to numbered questions from a thread reply: numbered lines (`1. yes`, `2) the Pro plan`, `3: no`) in any
+ * order, or else one answer per non-empty line in order. Returns the answers in question order, or what is wrong.
+ */
+export function parseAnswers(raw: string, questionCount: number): { answers: string[] } | { problem: string } {
+  const lines = raw
+    .replace(MENTION, ' ')
+    .split(/\r?\n/)
+    .map((line) => plainText(line))
+    .filter((line) => line !== '');
+  const numbered = lines.map((line) => /^(\d{1,3})\s*[.):-]\s*(.*)$/.exec(line));
+  if (lines.length > 0 && numbered.every((match) => match !== null)) {
+    const byNumber = new Map<number, string>();
+    for (const match of numbered) {
+      const number = Number(match![1]);
+      const answer = match![2]!.trim();
+      if (number < 1 || number > questionCount) return { problem: `There is no question ${number}; the questions are numbered 1 to ${questionCount}.` };
+      if (byNumber.has(number)) return { problem: `Question ${number} is answered twice.` };
+      if (answer === '') return { problem: `The answer to question ${number} is empty.` };
+      byNumber.set(number, answer);
+    }
+    const missing = Array.from({ length: questionCount }, (_unused, index) => index + 1).filter((number) => !byNumber.has(number));
+    if (missing.length > 0) return { problem: `Still missing: the answer${missing.length > 1 ? 's' : ''} to question${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` };
+    return { answers: Array.from({ length: questionCount }, (_unused, index) => byNumber.get(index + 1)!) };
+  }
+  if (lines.length !== questionCount) {
+    return {
+      problem: `There ${questionCount === 1 ? 'is 1 question' : `are ${questionCount} questions`} and this reply has ${lines.length} answer line${lines.length === 1 ? '' : 's'}. Answer with one line per question, or number them (\`1. …\`).`,
+    };
+  }
+  return { answers: lines };
+}
