@@ -119,6 +119,13 @@ export const ERROR_CATALOGUE = {
   StoreMigrationLockTimeout: { code: 'store.migration_lock_timeout', kind: 'operational', status: 503, meaning: 'Another process held the migration lock too long' },
   ConfigInvalid: { code: 'config.invalid', kind: 'user', meaning: 'An environment variable is missing or wrong; the process stops with exit code 2' },
 
+  // The chat receiver (Slack's signed requests) and the bot's own failures.
+  ChatSignatureMissing: { code: 'chat.signature_missing', kind: 'user', status: 401, meaning: 'A chat request without X-Slack-Signature or X-Slack-Request-Timestamp' },
+  ChatSignatureInvalid: { code: 'chat.signature_invalid', kind: 'user', status: 401, meaning: "The chat request's signature does not match its body under the signing secret" },
+  ChatDeliveryFailed: { code: 'chat.delivery_failed', kind: 'operational', status: 503, meaning: "Slack's Web API failed (5xx, 429, network): retried from the queue; details.retryAfterMs when Slack said" },
+  ChatDeliveryRefused: { code: 'chat.delivery_refused', kind: 'user', meaning: 'Slack refused a post for good (channel_not_found, not_in_channel, invalid_auth…): not retried' },
+  ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
+
   // The CLI and its client of the API.
   CliUsage: { code: 'cli.usage', kind: 'user', status: 400, meaning: 'The command line combines options wrongly' },
   CliApiKeyMissing: { code: 'cli.api_key_missing', kind: 'user', status: 400, meaning: 'QA_API_KEY is not set for a command that calls the API' },

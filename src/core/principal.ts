@@ -9,7 +9,10 @@ export interface MachinePrincipal {
   readonly kind: 'machine';
   readonly organizationId: string;
   /** What the machine acts as, for audit: an API key (by id, never its secret) or one of the service's own actors. */
-  readonly actor: { readonly type: 'api_key'; readonly apiKeyId: string } | { readonly type: 'schedule'; readonly scheduleId: string };
+  readonly actor:
+    | { readonly type: 'api_key'; readonly apiKeyId: string }
+    | { readonly type: 'schedule'; readonly scheduleId: string }
+    | { readonly type: 'chat'; readonly teamId: string; readonly userId: string };
 }
 
 /** Roles of a membership; the identity directory decides them. */
@@ -29,4 +32,9 @@ export function apiKeyPrincipal(organizationId: string, apiKeyId: string): Machi
 /** A schedule's fires act for the organization that created it, as no caller is present. */
 export function schedulePrincipal(organizationId: string, scheduleId: string): MachinePrincipal {
   return { kind: 'machine', organizationId, actor: { type: 'schedule', scheduleId } };
+}
+
+/** A person in a chat workspace connected to the organization, acting through the bot (audit: team and user). */
+export function chatPrincipal(organizationId: string, teamId: string, userId: string): MachinePrincipal {
+  return { kind: 'machine', organizationId, actor: { type: 'chat', teamId, userId } };
 }

@@ -1,0 +1,138 @@
+import { isAppError } from '../../src/core/errors.js';
+import { chatPrincipal, type Principal } from '../../src/core/principal.js';
+import * as replies from '../blocks/replies.js';
+import { ANSWER_YES } from '../blocks/actions.js';
+import { runCommand } from './run-command.js';
+import { parseAnswers, parseCommand } from './commands.js';
+import { threadKey, type Conversation } from './conversation.js';
+import type { ChatReply, ChatWorkspace, ConversationDeps, StoredChatEvent, ThreadJob } from './deps.js';
+
+type Envelope = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Slack's payloads, read field by field
+
+function conversationOf(event: StoredChatEvent): Conversation | null {
+  const body = event.payload as Envelope;
+  switch (event.kind) {
+    case 'app_mention':
+    case 'thread_reply': {
+      const message = body.event ?? {};
+      if (typeof message.channel !== 'string' || typeof message.user !== 'string' || typeof message.ts !== 'string') return null;
+      return {
+        teamId: event.teamId,
+        channelId: message.channel,
+        threadTs: typeof message.thread_ts === 'string' ? message.thread_ts : message.ts,
+        userId: message.user,
+        userTeamId: message.user_team ?? message.team ?? event.teamId,
+        text: typeof message.text === 'string' ? message.text : '',
+      };
+    }
+    case 'slash_command':
+      if (typeof body.channel_id !== 'string' || typeof body.user_id !== 'string') return null;
+      return { teamId: event.teamId, channelId: body.channel_id, threadTs: null, userId: body.user_id, userTeamId: body.team_id ?? event.teamId, text: String(body.text ?? '') };
+    case 'answer_button': {
+      const channelId = body.channel?.id ?? body.container?.channel_id;
+      const threadTs = body.container?.thread_ts ?? body.message?.thread_ts ?? body.container?.message_ts;
+      if (typeof channelId !== 'string' || typeof body.user?.id !== 'string' || typeof threadTs !== 'string') return null;
+      return { teamId: event.teamId, channelId, threadTs, userId: body.user.id, userTeamId: body.user.team_id ?? event.teamId, text: '' };
+    }
+  }
+}
+
+/**
+ * The `chat-event` job: what the bot does about one stored delivery. It decides once (`settle`: the job started, the
+ * binding saved, the reply to post), then posts the reply once (`markReplied`); a rerun after a crash or a failed
+ * post skips what is already done. A Slack failure is thrown to the queue, which retries with back-off.
+ */
+export async function handleChatEvent(eventId: string, deps: ConversationDeps): Promise<void> {
+  const event = await deps.events.load(eventId);
+  if (!event) {
+    deps.logger.warn({ eventId }, 'chat event not found; nothing to do');
+    return;
+  }
+  const conversation = conversationOf(event);
+  if (!conversation) {
+    deps.logger.info({ eventId, kind: event.kind }, 'chat event without a channel or user; ignored');
+    if (!event.settledAt) await deps.events.settle(eventId, null);
+    return;
+  }
+  const workspace = await deps.workspaces.find(event.teamId);
+  const token = workspace?.botToken ?? deps.defaultBotToken;
+  if (!event.settledAt) {
+    const reply = await decide(event, conversation, workspace, token !== null, deps);
+    await deps.events.settle(eventId, reply);
+    event.reply = reply;
+  }
+  if (event.reply && !event.repliedAt) {
+    if (!token) {
+      deps.logger.warn({ eventId, teamId: event.teamId }, 'no bot token for this workspace; the reply is not posted');
+      return;
+    }
+    await deps.poster(token).post(event.reply);
+    await deps.events.markReplied(eventId);
+  }
+}
+
+function reply(conversation: Conversation, content: replies.MessageContent): ChatReply {
+  return { channelId: conversation.channelId, threadTs: conversation.threadTs, ...content };
+}
+
+async function decide(
+  event: StoredChatEvent,
+  conversation: Conversation,
+  workspace: ChatWorkspace | null,
+  canReply: boolean,
+  deps: ConversationDeps,
+): Promise<ChatReply | null> {
+  const botUserId = workspace?.botUserId ?? ((event.payload as Envelope).authorizations?.[0]?.user_id as string | undefined) ?? null;
+  if (event.kind === 'thread_reply' && botUserId && conversation.text.includes(`<@${botUserId}>`)) return null; // the mention handles it
+  if (conversation.userId === botUserId) return null;
+  if (!workspace?.organizationId) {
+    // Replies in a thread are people talking to each other; only a request to the bot gets the one polite answer.
+    if (event.kind === 'thread_reply' || !canReply) return null;
+    return reply(conversation, replies.notConnected(event.teamId));
+  }
+  const principal = chatPrincipal(workspace.organizationId, event.teamId, conversation.userId);
+  const member = conversation.userTeamId === event.teamId;
+  try {
+    if (event.kind === 'thread_reply') return await answerFromReply(conversation, principal, member, deps);
+    if (!member) return reply(conversation, replies.outsider());
+    if (event.kind === 'answer_button') return await answerFromButton(event, conversation, principal, deps);
+    return await runCommand(parseCommand(conversation.text), conversation, principal, deps);
+  } catch (error) {
+    // A refusal of the job core (a paused capability, an unknown id, a wrong answer count) is said in the thread.
+    if (isAppError(error) && error.kind !== 'unexpected') return reply(conversation, replies.plain(`Sorry, I couldn’t do that: ${error.message}.`));
+    throw error;
+  }
+}
+
+/** The newest job of the thread, when it is waiting for answers. */
+async function awaitingAnswers(conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ThreadJob | null> {
+  if (!conversation.threadTs) return null;
+  const [newest] = await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs));
+  if (!newest || newest.organizationId !== principal.organizationId) return null;
+  return newest.status === 'review_required' && newest.resolution ? newest : null;
+}
+
+/** A person's reply in a thread whose job asked questions: the answers, or what is wrong with them. */
+async function answerFromReply(conversation: Conversation, principal: Principal, member: boolean, deps: ConversationDeps): Promise<ChatReply | null> {
+  const job = await awaitingAnswers(conversation, principal, deps);
+  if (!job) return null;
+  if (!member) return reply(conversation, replies.outsider());
+  const questions = job.resolution!.questions;
+  const parsed = parseAnswers(conversation.text, questions.length);
+  if ('problem' in parsed) return reply(conversation, replies.answerProblem(parsed.problem, questions));
+  await deps.jobs.answer(principal, job.id, parsed.answers);
+  return null;
+}
+
+/** Yes / No under a single yes-or-no question. */
+async function answerFromButton(event: StoredChatEvent, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
+  const action = ((event.payload as Envelope).actions ?? [])[0] as { action_id?: string; value?: string } | undefined;
+  const job = await awaitingAnswers(conversation, principal, deps);
+  if (!action || !job || action.value !== job.id) {
+    return reply(conversation, replies.plain('Those buttons belong to questions that are already answered or no longer open.'));
+  }
+  const questions = job.resolution!.questions;
+  if (questions.length !== 1) return reply(conversation, replies.answerProblem('This job asks more than one question; answer them in a reply, one line each.', questions));
+  await deps.jobs.answer(principal, job.id, [action.action_id === ANSWER_YES ? 'yes' : 'no']);
+  return null;
+}

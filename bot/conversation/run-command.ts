@@ -1,0 +1,121 @@
+import type { Principal } from '../../src/core/principal.js';
+import * as replies from '../blocks/replies.js';
+import type { ChatCommand } from './commands.js';
+import type { ChannelTarget, ChatReply, ConversationDeps } from './deps.js';
+import { threadKey, type Conversation } from './conversation.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `channelContext` of a job started from chat: where notify posts its progress and the answers come from. */
+export function chatChannelContext(conversation: Conversation, threadTs: string): Record<string, unknown> {
+  return { channel: 'chat', provider: 'slack', teamId: conversation.teamId, channelId: conversation.channelId, threadTs, userId: conversation.userId };
+}
+
+/**
+ * What a command does. A job it starts says nothing here: its progress message (notify) is the answer, in the same
+ * thread. Everything else answers with a short reply.
+ */
+export async function runCommand(command: ChatCommand, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
+  const say = (content: replies.MessageContent): ChatReply => ({ channelId: conversation.channelId, threadTs: conversation.threadTs, ...content });
+  switch (command.kind) {
+    case 'help':
+      return say(replies.help());
+    case 'invalid':
+      return say(replies.plain(command.message));
+    case 'checks': {
+      const target = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
+      const checks = await deps.checks.list(principal, { repositoryId: target?.repositoryId, limit: 20 });
+      return say(replies.checkList(checks));
+    }
+    case 'status': {
+      if (!UUID.test(command.jobId)) return say(replies.plain(`\`${command.jobId}\` is not a job id (ids look like \`6f1c2a9e-…\`).`));
+      const view = await deps.jobs.get(principal, command.jobId.toLowerCase());
+      const link = `${deps.publicBaseUrl}/api/jobs/${view.job.id}`;
+      return say(replies.jobStatus({ id: view.job.id, status: view.job.status, task: view.job.task, findings: view.findings.length, link }));
+    }
+    case 'cancel': {
+      if (!UUID.test(command.jobId)) return say(replies.plain(`\`${command.jobId}\` is not a job id (ids look like \`6f1c2a9e-…\`).`));
+      await deps.jobs.cancel(principal, command.jobId.toLowerCase());
+      return say(replies.plain(`Cancelled job \`${command.jobId.toLowerCase()}\`.`));
+    }
+    case 'use': {
+      const target = await deps.bindings.bind(principal, {
+        teamId: conversation.teamId,
+        channelId: conversation.channelId,
+        repository: command.repository,
+        ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
+        boundBy: conversation.userId,
+      });
+      return say(replies.bound(target.repository, target.baseUrl));
+    }
+    case 'dispute':
+      return dispute(command.reason, conversation, principal, deps, say);
+    case 'replay':
+      return replay(command.check, conversation, principal, deps, say);
+    case 'task': {
+      const target = await targetOf(command.baseUrl, conversation, principal, deps);
+      if (!target) return say(replies.needsTarget());
+      const thread = await threadFor(conversation, `<@${conversation.userId}> asked: ${command.task}`, deps);
+      await deps.jobs.create(principal, {
+        repositoryId: target.repositoryId,
+        naturalLanguageTask: command.task,
+        baseUrl: target.baseUrl,
+        networkAllowlist: target.networkAllowlist,
+        trigger: 'chat',
+        channelContext: chatChannelContext(conversation, thread),
+      });
+      return null;
+    }
+  }
+}
+
+/** The channel's binding, with an inline address taking the place of its base URL; or the repository of that address. */
+async function targetOf(baseUrl: string | null, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChannelTarget | null> {
+  const bound = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
+  if (bound) return baseUrl ? { ...bound, baseUrl } : bound;
+  return baseUrl ? deps.bindings.forUrl(principal, baseUrl) : null;
+}
+
+/**
+ * The thread a job's messages go in: the request's own. A slash command has none, so the bot posts what was asked
+ * at the top of the channel and the job's thread hangs from that message.
+ */
+async function threadFor(conversation: Conversation, opening: string, deps: ConversationDeps): Promise<string> {
+  if (conversation.threadTs) return conversation.threadTs;
+  const workspace = await deps.workspaces.find(conversation.teamId);
+  const token = workspace?.botToken ?? deps.defaultBotToken;
+  if (!token) throw new Error('no bot token to open a thread with');
+  return deps.poster(token).post({ channelId: conversation.channelId, threadTs: null, ...replies.plain(opening) });
+}
+
+async function replay(wanted: string, conversation: Conversation, principal: Principal, deps: ConversationDeps, say: (content: replies.MessageContent) => ChatReply): Promise<ChatReply | null> {
+  const target = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
+  const checks = await deps.checks.list(principal, { repositoryId: target?.repositoryId, limit: 200 });
+  const needle = wanted.trim().toLowerCase();
+  const exact = checks.filter((check) => check.id === needle || check.task.toLowerCase() === needle);
+  const matches = exact.length > 0 ? exact : checks.filter((check) => check.task.toLowerCase().includes(needle));
+  if (matches.length === 0) return say(replies.plain(`No check matches “${replies.escapeMrkdwn(wanted)}”. \`@qa checks\` lists them.`));
+  if (matches.length > 1) return say(replies.ambiguousCheck(wanted, matches.slice(0, 10)));
+  const check = matches[0]!;
+  if (check.status !== 'active') return say(replies.plain(`The check “${replies.escapeMrkdwn(check.task)}” has not passed yet, so there is nothing to replay.`));
+  const repository = target && target.repositoryId === check.repositoryId ? target : await deps.bindings.forRepository(principal, check.repositoryId);
+  const thread = await threadFor(conversation, `<@${conversation.userId}> asked to replay: ${check.task}`, deps);
+  await deps.jobs.create(principal, {
+    repositoryId: check.repositoryId,
+    checkId: check.id,
+    baseUrl: repository.baseUrl,
+    networkAllowlist: repository.networkAllowlist,
+    trigger: 'chat',
+    channelContext: chatChannelContext(conversation, thread),
+  });
+  return null;
+}
+
+async function dispute(reason: string, conversation: Conversation, principal: Principal, deps: ConversationDeps, say: (content: replies.MessageContent) => ChatReply): Promise<ChatReply> {
+  const jobs = conversation.threadTs ? await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs)) : [];
+  const failed = jobs.find((job) => job.status === 'failed' && job.organizationId === principal.organizationId);
+  if (!failed) return say(replies.plain('Say `not a bug: <reason>` in the thread of a failed job; this thread has none.'));
+  const count = await deps.disputeFindings(principal, failed.id, { by: `slack:${conversation.teamId}:${conversation.userId}`, reason });
+  if (count === 0) return say(replies.plain('That job has no failing findings to dispute.'));
+  return say(replies.plain(`Marked ${count} finding(s) of job \`${failed.id}\` as not a bug: “${replies.escapeMrkdwn(reason)}”. A replay of its check that fails the same way will warn instead of failing.`));
+}

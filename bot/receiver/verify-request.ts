@@ -1,0 +1,47 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import express, { type RequestHandler } from 'express';
+import { AppError, ErrorCode } from '../../src/core/errors.js';
+
+/** Slack refuses to sign for longer; a request older (or newer) than this is a replay or a wrong clock. */
+export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
+
+function refused(code: ErrorCode, message: string): AppError {
+  return new AppError({ kind: 'user', code, status: 401, message });
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Checks Slack's v0 request signature over the raw bytes, before Bolt sees the request, so that a refusal is the
+ * API's coded JSON error (Bolt's receiver answers a bare 401) and a timestamp too far in the future is refused as
+ * well as a stale one. The bytes are left on `req.rawBody`, which Bolt's receiver reads instead of the stream (and
+ * verifies again: one more HMAC, and Bolt stays the judge of what it parses).
+ */
+export function verifySlackSignature(signingSecret: string, { bodyLimit, now = () => Date.now() }: { bodyLimit: string; now?: () => number }): RequestHandler[] {
+  const readRaw = express.raw({ type: () => true, limit: bodyLimit });
+  const verify: RequestHandler = (req, _res, next) => {
+    const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const timestamp = header(req.headers['x-slack-request-timestamp']);
+    const signature = header(req.headers['x-slack-signature']);
+    if (!timestamp || !signature) {
+      next(refused(ErrorCode.ChatSignatureMissing, 'The request is not signed: X-Slack-Signature and X-Slack-Request-Timestamp are required'));
+      return;
+    }
+    const seconds = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
+    if (!Number.isFinite(seconds) || Math.abs(now() / 1000 - seconds) > MAX_CLOCK_SKEW_SECONDS) {
+      next(refused(ErrorCode.ChatRequestStale, 'The request timestamp is more than 5 minutes from now; it is refused as a possible replay'));
+      return;
+    }
+    const expected = Buffer.from(`v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:`).update(raw).digest('hex')}`);
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      next(refused(ErrorCode.ChatSignatureInvalid, 'The request signature does not match its body'));
+      return;
+    }
+    (req as { rawBody?: Buffer }).rawBody = raw;
+    next();
+  };
+  return [readRaw, verify];
+}
