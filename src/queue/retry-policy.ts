@@ -29,9 +29,22 @@ export function failureKind(error: unknown): ErrorKind {
   return error instanceof AppError ? error.kind : 'operational';
 }
 
-/** User errors (bad input, a payload that fails its schema) and bugs we raised ourselves are final; operational ones back off. */
+/**
+ * How long the failed call's server asked us to wait (an AppError's `details.retryAfterMs`: Slack's and the code
+ * host's `Retry-After`), if it said.
+ */
+export function retryAfterMs(error: unknown): number | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  const value = error.details?.retryAfterMs;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * User errors (bad input, a payload that fails its schema) and bugs we raised ourselves are final; operational ones
+ * back off, and never sooner than a `Retry-After` the failed call was given.
+ */
 export function retryStrategy(policy: RetryPolicy = DEFAULT_RETRY_POLICY): BackoffStrategy {
-  return when(
+  const backoff = when(
     (context) => failureKind(context.error) === 'operational',
     exponential({
       delay: policy.baseDelayMs,
@@ -41,4 +54,9 @@ export function retryStrategy(policy: RetryPolicy = DEFAULT_RETRY_POLICY): Backo
       jitter: policy.jitter,
     }),
   );
+  return (context) => {
+    const delay = backoff(context);
+    const asked = retryAfterMs(context.error);
+    return delay === null || asked === undefined ? delay : Math.max(delay, asked);
+  };
 }
