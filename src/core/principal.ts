@@ -30,3 +30,22 @@ export function apiKeyPrincipal(organizationId: string, apiKeyId: string): Machi
 export function schedulePrincipal(organizationId: string, scheduleId: string): MachinePrincipal {
   return { kind: 'machine', organizationId, actor: { type: 'schedule', scheduleId } };
 }
+
+/**
+ * Who acted, in one short line for records people read ("disputed by …"): the kind of actor and its id, never a
+ * secret. Exhaustive: a new actor type fails the typecheck here until it is named.
+ */
+export function actorName(principal: Principal): string {
+  if (principal.kind === 'person') return `user:${principal.userId}`;
+  const { actor } = principal;
+  switch (actor.type) {
+    case 'api_key':
+      return `api_key:${actor.apiKeyId}`;
+    case 'schedule':
+      return `schedule:${actor.scheduleId}`;
+    default: {
+      const unnamed: never = actor;
+      return unnamed;
+    }
+  }
+}
