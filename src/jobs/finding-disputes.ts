@@ -20,10 +20,12 @@ export interface DisputeInput {
 
 export const DISPUTE_FINDING_IDS_MAX = 100;
 
+/** Counted in characters (code points), as a MySQL utf8mb4 `varchar(n)` counts them: an emoji is one. */
 function trimmedWithin(value: string, max: number, code: ErrorCode, field: string): string {
   const trimmed = typeof value === 'string' ? value.trim() : '';
-  if (trimmed.length === 0 || trimmed.length > max) {
-    const message = `${field} must be 1 to ${max} characters once trimmed; got ${trimmed.length}`;
+  const length = [...trimmed].length;
+  if (length === 0 || length > max) {
+    const message = `${field} must be 1 to ${max} characters once trimmed; got ${length}`;
     throw userError(code, message, { details: { field } });
   }
   return trimmed;
