@@ -46,12 +46,18 @@ export function disputedDetail(note: DisputeNote, detail: string): string {
 }
 
 /**
+ * Kinds a dispute never turns into a warning: a run stopped by its time limit did not run its remaining steps, so it
+ * cannot pass whatever was disputed (it fails either way, and its finding must say why).
+ */
+const NEVER_SETTLED: ReadonlySet<FindingKind> = new Set(['time_limit']);
+
+/**
  * An error finding whose fingerprint the check's disputes hold, as a warning that says who disputed it and why
- * (the original detail kept after it); any other finding as it is. `title` must be the finding as it will be
+ * (the original detail kept after it); any other finding, and a `time_limit` one, as it is. `title` must be the finding as it will be
  * stored (scrubbed and bounded), since the disputed fingerprint was taken from a stored finding.
  */
 export function settleDisputed(draft: FindingDraft, disputes: DisputedFingerprints): FindingDraft {
-  if (draft.severity !== 'error' || disputes.size === 0) return draft;
+  if (draft.severity !== 'error' || disputes.size === 0 || NEVER_SETTLED.has(draft.kind)) return draft;
   const note = disputes.get(findingFingerprint(draft));
   return note ? { ...draft, severity: 'warning', detail: disputedDetail(note, draft.detail) } : draft;
 }

@@ -14,7 +14,7 @@ export interface DisputeInput {
   by: string;
   /** Why (1 to 1000 characters once trimmed). */
   reason: string;
-  /** The findings meant; default every error finding of the job (what failed it). */
+  /** The findings meant (warnings too, when named); default every error finding of the job (what failed it). */
   findingIds?: readonly string[];
 }
 

@@ -37,4 +37,9 @@ describe('settling a finding against the disputes', () => {
     expect(settleDisputed(warning, disputes)).toBe(warning);
     expect(settleDisputed(FAILED, new Map())).toBe(FAILED);
   });
+
+  it('never settles a time limit: a run stopped before its last step cannot pass', () => {
+    const stopped: FindingDraft = { kind: 'time_limit', severity: 'error', stepIndex: 3, title: 'The run took longer than its time limit (60 s) and was stopped', detail: 'It stopped during step 4 of 9.' };
+    expect(settleDisputed(stopped, new Map([[findingFingerprint(stopped), { by: 'U1', reason: 'slow staging' }]]))).toBe(stopped);
+  });
 });
