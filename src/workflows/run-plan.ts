@@ -52,8 +52,9 @@ export interface PlanRunResult {
  * Runs a plan's steps in order in one browser session and writes each step's history as it happens:
  * `step.started`, then (with its screenshot, and on failure a finding and the page's accessibility snapshot)
  * `step.passed` or `step.failed`. The first failed step ends the run, unless the check's disputes hold its failure
- * (then its finding is a warning, its `step.failed` says `disputed: true`, and the next step runs). The recorder scrubs every text written;
- * screenshots mask the fields a secret was typed into, and accessibility snapshots are scrubbed before they are stored.
+ * (then its finding is a warning, its `step.failed` says `disputed: true`, and the next step runs). The recorder
+ * scrubs every text written; screenshots mask the fields a secret was typed into, and accessibility snapshots are
+ * scrubbed before they are stored.
  */
 export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
   const { job, session } = input;
