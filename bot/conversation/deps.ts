@@ -63,9 +63,7 @@ export interface ConversationDeps {
     forRepository(principal: Principal, repositoryId: string): Promise<ChannelTarget>;
   };
   threads: { inThread(threadKey: string): Promise<ThreadJob[]> };
-  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get'>;
-  /** Marks a job's error findings as not a bug, with who and why; returns how many. */
-  disputeFindings(principal: Principal, jobId: string, input: { by: string; reason: string }): Promise<number>;
+  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings'>;
   checks: Pick<CheckService, 'list'>;
   /** The token for a workspace with none of its own (single-workspace mode), if configured. */
   defaultBotToken: string | null;

@@ -1,4 +1,4 @@
-import type { Principal } from '../../src/core/principal.js';
+import { actorName, type Principal } from '../../src/core/principal.js';
 import * as replies from '../blocks/replies.js';
 import type { ChatCommand } from './commands.js';
 import type { ChannelTarget, ChatReply, ConversationDeps } from './deps.js';
@@ -115,7 +115,7 @@ async function dispute(reason: string, conversation: Conversation, principal: Pr
   const jobs = conversation.threadTs ? await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs)) : [];
   const failed = jobs.find((job) => job.status === 'failed' && job.organizationId === principal.organizationId);
   if (!failed) return say(replies.plain('Say `not a bug: <reason>` in the thread of a failed job; this thread has none.'));
-  const count = await deps.disputeFindings(principal, failed.id, { by: `slack:${conversation.teamId}:${conversation.userId}`, reason });
+  const count = (await deps.jobs.disputeFindings(principal, failed.id, { by: actorName(principal), reason })).length;
   if (count === 0) return say(replies.plain('That job has no failing findings to dispute.'));
   return say(replies.plain(`Marked ${count} finding(s) of job \`${failed.id}\` as not a bug: “${replies.escapeMrkdwn(reason)}”. A replay of its check that fails the same way will warn instead of failing.`));
 }

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
+import { actorName } from '../core/principal.js';
 import type { NamingSet } from '../core/naming.js';
 import type { EventFeed } from '../jobs/event-feed.js';
 import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
@@ -64,6 +65,12 @@ export function createBody(names: NamingSet) {
     });
 }
 
+/**
+ * "Not a bug": the reason (its length is the use case's rule, `dispute.reason_invalid`) and, optionally, which
+ * findings; who disputes is the caller.
+ */
+export const disputeBody = z.strictObject({ reason: z.string(), findingIds: z.array(id).optional() });
+
 export const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1).max(20) });
 
 /** 202 body for a created job, in this naming set's words. */
@@ -100,6 +107,9 @@ function findingBody(finding: Finding): FindingBody {
     stepIndex: finding.stepIndex,
     artifactIds: finding.artifactIds,
     createdAt: iso(finding.createdAt),
+    disputedAt: isoOrNull(finding.disputedAt),
+    disputedBy: finding.disputedBy,
+    disputeReason: finding.disputeReason,
   };
 }
 
@@ -160,6 +170,13 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
     const { answers } = parse(answersBody, req.body);
     const created = await jobs.answer(principalOf(res), req.params.id, answers);
     res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
+  });
+
+  router.post('/:id/findings/dispute', async (req, res) => {
+    const { reason, findingIds } = parse(disputeBody, req.body);
+    const principal = principalOf(res);
+    const disputed = await jobs.disputeFindings(principal, req.params.id, { by: actorName(principal), reason, findingIds });
+    res.status(200).json(responseOf(answerSchemas.disputed, { [names.id]: req.params.id, [names.results]: disputed.map(findingBody) }));
   });
 
   /**

@@ -23,7 +23,7 @@ export interface ErrorCodeEntry {
 }
 
 /** What `notFoundError(what)` may name: each has its `<what>.not_found` entry below (HTTP 404). */
-export const NOT_FOUND_RESOURCES = ['job', 'check', 'check_version', 'schedule', 'repository', 'artifact'] as const;
+export const NOT_FOUND_RESOURCES = ['job', 'check', 'check_version', 'schedule', 'repository', 'artifact', 'finding'] as const;
 export type NotFoundResource = (typeof NOT_FOUND_RESOURCES)[number];
 
 export const ERROR_CATALOGUE = {
@@ -46,6 +46,7 @@ export const ERROR_CATALOGUE = {
   ScheduleNotFound: { code: 'schedule.not_found', kind: 'user', status: 404, meaning: 'No schedule with that id in this organization' },
   RepositoryNotFound: { code: 'repository.not_found', kind: 'user', status: 404, meaning: 'No repository with that id in this organization' },
   ArtifactNotFound: { code: 'artifact.not_found', kind: 'user', status: 404, meaning: 'No artifact with that id on that job' },
+  FindingNotFound: { code: 'finding.not_found', kind: 'user', status: 404, meaning: 'No finding with that id on that job (details.field: findingIds)' },
 
   // Jobs: creation, answers, cancellation, the lifecycle.
   JobNotCancellable: { code: 'job.not_cancellable', kind: 'user', status: 409, meaning: 'Only a queued, running or review_required job can be cancelled' },
@@ -57,6 +58,12 @@ export const ERROR_CATALOGUE = {
   ExecutionPaused: { code: 'execution.paused', kind: 'operational', status: 503, meaning: 'An operator paused the capability the work needs; details.capability' },
   PlannerFailed: { code: 'planner.failed', kind: 'operational', status: 502, meaning: 'The model planner answered badly twice; the job is recorded as errored' },
   RunNotRepeated: { code: 'run.not_repeated', kind: 'user', status: 400, meaning: 'A run that may have caused a real side effect is not repeated after an interruption' },
+
+  // Disputes: "not a bug" on a failed job's findings (src/jobs/finding-disputes.ts).
+  DisputeJobNotFailed: { code: 'dispute.job_not_failed', kind: 'user', status: 409, meaning: "Only a failed job's findings can be disputed" },
+  DisputeReasonInvalid: { code: 'dispute.reason_invalid', kind: 'user', status: 400, meaning: 'The reason is empty once trimmed, or longer than 1000 characters' },
+  DisputeByInvalid: { code: 'dispute.by_invalid', kind: 'user', status: 400, meaning: 'Who disputes is empty once trimmed, or longer than 200 characters' },
+  DisputeFindingIdsInvalid: { code: 'dispute.finding_ids_invalid', kind: 'user', status: 400, meaning: 'findingIds is empty, repeats an id, or names more than 100' },
 
   // Checks: the stored, compiled form of a job and its generated source.
   CheckOtherRepository: { code: 'check.other_repository', kind: 'user', status: 400, meaning: 'The check belongs to another repository than the one given' },

@@ -38,3 +38,24 @@ export function schedulePrincipal(organizationId: string, scheduleId: string): M
 export function chatPrincipal(organizationId: string, teamId: string, userId: string): MachinePrincipal {
   return { kind: 'machine', organizationId, actor: { type: 'chat', teamId, userId } };
 }
+
+/**
+ * Who acted, in one short line for records people read ("disputed by …"): the kind of actor and its id, never a
+ * secret. Exhaustive: a new actor type fails the typecheck here until it is named.
+ */
+export function actorName(principal: Principal): string {
+  if (principal.kind === 'person') return `user:${principal.userId}`;
+  const { actor } = principal;
+  switch (actor.type) {
+    case 'api_key':
+      return `api_key:${actor.apiKeyId}`;
+    case 'schedule':
+      return `schedule:${actor.scheduleId}`;
+    case 'chat':
+      return `slack:${actor.teamId}:${actor.userId}`;
+    default: {
+      const unnamed: never = actor;
+      return unnamed;
+    }
+  }
+}

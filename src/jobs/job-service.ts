@@ -15,6 +15,7 @@ import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
 import { insertRows, type StagedWorkflow, type Statement, type WriteBatch } from '../store/write-batch.js';
+import { createFindingDisputes } from './finding-disputes.js';
 import { appendJobEvent } from './job-events.js';
 import type { Principal } from '../core/principal.js';
 
@@ -226,6 +227,9 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
   }
 
   return {
+    /** `disputeFindings(principal, jobId, { by, reason, findingIds? })`: "not a bug" (finding-disputes.ts). */
+    ...createFindingDisputes(dataSource),
+
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
     async create(principal: Principal, input: CreateJobInput): Promise<CreatedJob> {
       const { organizationId } = principal;

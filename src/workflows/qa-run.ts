@@ -1,4 +1,5 @@
 import { ErrorCode, userError } from '../core/errors.js';
+import type { DisputedFingerprints } from '../core/finding-disputes.js';
 import { isRunnable } from '../core/job-lifecycle.js';
 import { createScrubber } from '../core/secrets.js';
 import { defineQueueJob, type QueueRunContext, type QueueJobDefinition } from '../queue/index.js';
@@ -6,6 +7,7 @@ import { ConnectedRepository } from '../store/entities/connected-repository.enti
 import { Job } from '../store/entities/job.entity.js';
 import { createStepRunner } from './checkpoints.js';
 import { compileStep } from './qa-run/compile-step.js';
+import { checkDisputesOf } from './qa-run/disputes.js';
 import { recordFailure, stoppedQuietly } from './qa-run/failure.js';
 import { finishStep, recordResume, startStep } from './qa-run/lifecycle-steps.js';
 import { plannedSteps, refuseRepeatedSideEffects } from './qa-run/planned-steps.js';
@@ -38,9 +40,9 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;
       }
-      const recorderOf = (attempt: number, secrets?: RunSecrets): RunRecorder =>
+      const recorderOf = (attempt: number, secrets?: RunSecrets, disputes?: DisputedFingerprints): RunRecorder =>
         // Before the secrets were read there are none to scrub (only the failure record is written then).
-        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), afterCommit: () => deps.eventsWritten?.(job.id) });
+        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), disputes, afterCommit: () => deps.eventsWritten?.(job.id) });
       let attempt: number | undefined;
       let recorder: RunRecorder | undefined;
       try {
@@ -48,7 +50,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
         attempt = await takeRunToken(deps.dataSource, job.id);
         const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
         const secrets = runSecrets(repository, deps.readSecret);
-        recorder = recorderOf(attempt, secrets);
+        recorder = recorderOf(attempt, secrets, await checkDisputesOf(deps.dataSource, job));
         await runSteps(deps, job, recorder, secrets, context);
       } catch (error) {
         if (stoppedQuietly(error, context)) return;

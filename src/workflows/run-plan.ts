@@ -51,8 +51,10 @@ export interface PlanRunResult {
 /**
  * Runs a plan's steps in order in one browser session and writes each step's history as it happens:
  * `step.started`, then (with its screenshot, and on failure a finding and the page's accessibility snapshot)
- * `step.passed` or `step.failed`. The first failed step ends the run. The recorder scrubs every text written;
- * screenshots mask the fields a secret was typed into, and accessibility snapshots are scrubbed before they are stored.
+ * `step.passed` or `step.failed`. The first failed step ends the run, unless the check's disputes hold its failure
+ * (then its finding is a warning, its `step.failed` says `disputed: true`, and the next step runs). The recorder
+ * scrubs every text written; screenshots mask the fields a secret was typed into, and accessibility snapshots are
+ * scrubbed before they are stored.
  */
 export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
   const { job, session } = input;
@@ -106,20 +108,22 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     for (const pending of storing) pending.catch(() => undefined); // awaited below, where a failure is thrown
     const finding: FindingDraft | undefined =
       result.status === 'failed'
-        ? {
+        ? recorder.settle({
             kind: result.kind,
             severity: 'error',
             stepIndex: index,
             title: `Step ${index + 1} failed: ${step.description}`,
             detail: result.message,
-          }
+          })
         : undefined;
+    // A failure the check's disputes hold ("not a bug") is recorded as a warning, and the run goes on past it.
+    const held = finding === undefined || finding.severity !== 'error';
     // The page this step led to, audited once per run (its HTML snippets can show secrets: the recorder scrubs them).
     // Not after a navigation that failed or was blocked: the page then shows the browser's or the proxy's error page.
     const audited = step.action !== 'probe' && !(result.status === 'failed' && (result.kind === 'navigation_failed' || result.kind === 'navigation_blocked'));
     const accessibility = audited ? await input.accessibility.auditNewPage(session.page, index) : [];
     const stored = await Promise.all(storing);
-    const next = result.status === 'passed' && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
+    const next = held && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
     await recorder.commit(async (writes) => {
       await writes.artifacts(stored);
       if (finding) await writes.findings([finding], stored.map((artifact) => artifact.id));
@@ -128,7 +132,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         index,
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
-        ...(result.status === 'failed' ? { kind: result.kind, message: result.message } : {}),
+        ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
       });
       if (next !== undefined) await announce(writes, next);
@@ -136,7 +140,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     if (finding) findings += 1;
     findings += accessibility.length;
     resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}) });
-    if (result.status === 'failed') return { passed: false, resolved, findings };
+    if (!held) return { passed: false, resolved, findings };
   }
   return { passed: true, resolved, findings };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
+import { NO_DISPUTES, settleDisputed, type DisputedFingerprints } from '../core/finding-disputes.js';
 import { assertTransition, isRunnable, type JobEventType, type JobStatus } from '../core/job-lifecycle.js';
 import type { Scrubber } from '../core/secrets.js';
 import { nextEventIndex } from '../jobs/job-events.js';
@@ -51,7 +52,7 @@ export interface RunWrites {
   setStatus(to: JobStatus, times?: { startedAt?: Date; finishedAt?: Date }): Promise<void>;
   /** Inserts stored artifacts' rows (bytes already in storage), each with an `artifact.created` event. */
   artifacts(rows: readonly Artifact[]): Promise<void>;
-  /** Inserts findings after the job's existing ones, each with a `finding.recorded` event; texts scrubbed, then bounded. */
+  /** Inserts findings after the job's existing ones, each with a `finding.recorded` event, each as `settle` has it. */
   findings(drafts: readonly FindingDraft[], artifactIds: readonly string[]): Promise<void>;
   /** Marks a workflow step done with its result (what a resumed run reads instead of doing the step again). */
   checkpoint(step: string, result: object): Promise<void>;
@@ -74,6 +75,12 @@ export interface RunRecorder {
   readonly attempt: number;
   readonly scrubber: Scrubber;
   /**
+   * A finding as this run records it: scrubbed, then bounded, and an error whose fingerprint the check's disputes
+   * hold recorded as a warning saying who disputed it and why (src/core/finding-disputes.ts). `findings` records
+   * every finding so; a verdict is taken on what this returns, so it fails the run exactly when the record does.
+   */
+  settle(draft: FindingDraft): FindingDraft;
+  /**
    * Runs `write` in one transaction after the fence check. Throws `RunFencedOut` when a newer attempt owns the run,
    * `JobNoLongerRunnable` when the job was cancelled or has ended; in both cases nothing is written.
    */
@@ -87,6 +94,8 @@ export interface RunRecorderOptions {
   scrubber: Scrubber;
   /** Called after each commit (an event feed in this process wakes its followers). */
   afterCommit?: () => void;
+  /** The disputes of the check the job replays, read once when the attempt starts (none by default). */
+  disputes?: DisputedFingerprints;
 }
 
 interface LockedRun {
@@ -125,6 +134,15 @@ export async function takeRunToken(dataSource: DataSource, jobId: string): Promi
 export function createRunRecorder(dataSource: DataSource, options: RunRecorderOptions): RunRecorder {
   const { jobId, organizationId, attempt, scrubber } = options;
   const scrub = <T>(value: T): T => scrubber.value(value);
+  const disputes = options.disputes ?? NO_DISPUTES;
+
+  function settle(draft: FindingDraft): FindingDraft {
+    // Scrubbed before bounded: a secret cut in two by the bound would no longer be recognised. The title is bounded
+    // before the disputes are asked: the disputed fingerprint was taken from a stored (bounded) title.
+    const scrubbed = scrub(draft);
+    const settled = settleDisputed({ ...scrubbed, title: boundedText(scrubbed.title, FINDING_TITLE_MAX) }, disputes);
+    return { ...settled, detail: boundedText(scrub(settled.detail), FINDING_DETAIL_MAX) };
+  }
 
   function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): RunWrites {
     // The commit holds the job's row (lockRun), as every writer of a job's history does before it appends: the
@@ -155,9 +173,7 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
         const [{ next }] = (await manager.query(`SELECT COALESCE(MAX(position) + 1, 0) AS next FROM findings WHERE job_id = ?`, [jobId])) as { next: number | string }[];
         let position = Number(next);
         for (const draft of drafts) {
-          // Scrubbed before bounded: a secret cut in two by the bound would no longer be recognised.
-          const scrubbed = scrub(draft);
-          const finding = { ...scrubbed, title: boundedText(scrubbed.title, FINDING_TITLE_MAX), detail: boundedText(scrubbed.detail, FINDING_DETAIL_MAX) };
+          const finding = settle(draft);
           const id = randomUUID();
           await manager.insert(Finding, { id, organizationId, jobId, position: position++, ...finding, artifactIds: [...artifactIds] });
           await event('finding.recorded', { findingId: id, kind: finding.kind, severity: finding.severity, title: finding.title });
@@ -183,6 +199,7 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     organizationId,
     attempt,
     scrubber,
+    settle,
     async commit(write) {
       await dataSource.transaction(async (manager) => {
         const locked = await lockRun(manager, jobId);

@@ -46,6 +46,10 @@ export const findingSchema = z.object({
   stepIndex: z.number().int().nullable(),
   artifactIds: z.array(idSchema),
   createdAt: timestampSchema,
+  /** "Not a bug": when, by whom and why it was disputed; all three null when it was not. */
+  disputedAt: timestampSchema.nullable(),
+  disputedBy: z.string().nullable(),
+  disputeReason: z.string().nullable(),
 });
 export type FindingBody = z.input<typeof findingSchema>;
 
@@ -105,10 +109,23 @@ export function jobCancelledSchema(names: NamingSet) {
   return z.object({ [names.id]: idSchema, status: z.literal('cancelled') });
 }
 
+/** 200 of POST …/:id/findings/dispute: the job's id and the findings (reports) now disputed, in run order. */
+export function findingsDisputedSchema(names: NamingSet) {
+  return z.object({ [names.id]: idSchema, [names.results]: z.array(findingSchema) });
+}
+
 /** The job schemas of each naming set, built once. */
 export const jobSchemas = Object.fromEntries(
   [SET_A, SET_B].map((names) => [
     names.set,
-    { view: jobViewSchema(names), created: jobCreatedSchema(names), cancelled: jobCancelledSchema(names) },
+    { view: jobViewSchema(names), created: jobCreatedSchema(names), cancelled: jobCancelledSchema(names), disputed: findingsDisputedSchema(names) },
   ]),
-) as Record<NamingSet['set'], { view: ReturnType<typeof jobViewSchema>; created: ReturnType<typeof jobCreatedSchema>; cancelled: ReturnType<typeof jobCancelledSchema> }>;
+) as Record<
+  NamingSet['set'],
+  {
+    view: ReturnType<typeof jobViewSchema>;
+    created: ReturnType<typeof jobCreatedSchema>;
+    cancelled: ReturnType<typeof jobCancelledSchema>;
+    disputed: ReturnType<typeof findingsDisputedSchema>;
+  }
+>;

@@ -45,4 +45,14 @@ export class Finding {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
+
+  /** Set when someone said it is no bug ("not a bug: <reason>"); disputing again replaces all three. */
+  @Column({ name: 'disputed_at', type: 'datetime', precision: 3, nullable: true })
+  disputedAt!: Date | null;
+
+  @Column({ name: 'disputed_by', type: 'varchar', length: 200, nullable: true })
+  disputedBy!: string | null;
+
+  @Column({ name: 'dispute_reason', type: 'varchar', length: 1000, nullable: true })
+  disputeReason!: string | null;
 }

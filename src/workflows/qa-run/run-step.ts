@@ -60,19 +60,20 @@ export async function runPlannedStep(
         detail: `It stopped during step ${run.resolved.length + 1} of ${planned.length}. Raise RUN_TIME_LIMIT_MS if the check needs longer.`,
       });
     }
-    const verdict: 'passed' | 'failed' = run.passed && verdictOf(observed) === 'passed' ? 'passed' : 'failed';
+    const settled = observed.map((draft) => recorder.settle(draft));
+    const verdict: 'passed' | 'failed' = run.passed && verdictOf(settled) === 'passed' ? 'passed' : 'failed';
     const traced = await keepTrace(deps.artifacts, job, session, secrets.scrubber, context);
     const result: PlannedRunResult = {
       verdict,
-      findings: run.findings + observed.length,
-      errors: (run.passed ? 0 : 1) + observed.filter((finding) => finding.severity === 'error').length,
+      findings: run.findings + settled.length,
+      errors: (run.passed ? 0 : 1) + settled.filter((finding) => finding.severity === 'error').length,
       resolved: run.resolved,
     };
     return {
       result,
       async record(writes: RunWrites) {
         await writes.artifacts(traced);
-        await writes.findings(observed, traced.map((artifact) => artifact.id));
+        await writes.findings(settled, traced.map((artifact) => artifact.id));
       },
     };
   } finally {
