@@ -48,6 +48,7 @@ export interface FakeSocketModeServer {
   requestReconnect(reason?: 'warning' | 'refresh_requested' | 'link_disabled'): void;
   /** Drops every connection without a close frame: a network failure. */
   dropConnections(): void;
+  /** Waits up to 1 s for clients to finish closing, then cuts the rest and stops. Disconnect your clients first. */
   close(): Promise<void>;
 }
 
@@ -159,6 +160,9 @@ export async function startFakeSocketModeServer(): Promise<FakeSocketModeServer>
       for (const socket of [...open]) socket.terminate();
     },
     async close() {
+      // Bolt's `app.stop()` resolves before the client's close handshake ends; cutting the socket mid-handshake leaves
+      // the client's 30 s handshake timer running (Jest then does not exit). Give clients that are leaving a moment.
+      await waitUntil(() => open.length === 0, 1000, 'clients still connected').catch(() => undefined);
       for (const socket of [...open]) socket.terminate();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
