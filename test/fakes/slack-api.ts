@@ -9,6 +9,22 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { startFakeSocketModeServer, type FakeSocketModeServer } from './socket-mode-server.js';
 
+/**
+ * The workspace most tests need, with the ids the request builders use by default. Register it with
+ * `fake.addToken(FAKE_WORKSPACE.botToken, FAKE_WORKSPACE)` (and `addAppToken(FAKE_WORKSPACE.appToken)`).
+ */
+export const FAKE_WORKSPACE = {
+  teamId: 'T0TEAM001',
+  teamName: 'Acme QA',
+  botUserId: 'U0QABOT01',
+  botToken: 'xoxb-fake-team-001',
+  appToken: 'xapp-1-fake',
+  appId: 'A0FAKEAPP',
+  channelId: 'C0QA00001',
+  /** A person in the workspace. */
+  userId: 'U0HUMAN01',
+} as const;
+
 /** Request parameters as Slack receives them: form values are strings; JSON-valued fields stay as sent. */
 export type SlackParams = Record<string, unknown>;
 
@@ -80,7 +96,7 @@ export interface FailureSpec {
 }
 
 export interface FakeSlackOptions {
-  /** Default `A0FAKEAPP`. */
+  /** Default `FAKE_WORKSPACE.appId`. */
   appId?: string;
   /** When set, oauth.v2.access checks the client credentials (`invalid_client_id`, `bad_client_secret`). */
   clientId?: string;
@@ -130,7 +146,7 @@ type Basic = { id: string; secret: string };
 const DEFAULT_SCOPE = 'app_mentions:read,chat:write,channels:history,groups:history,im:history,commands';
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
-  const appId = options.appId ?? 'A0FAKEAPP';
+  const appId = options.appId ?? FAKE_WORKSPACE.appId;
   const tokens = new Map<string, Required<TokenIdentity>>();
   const appTokens = new Set<string>();
   const codes = new Map<string, OAuthGrant>();
@@ -148,11 +164,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const addToken = (token: string, identity: TokenIdentity) =>
     tokens.set(token, {
-      botId: `B${identity.teamId.slice(1)}`,
-      teamName: 'Fake Team',
-      userName: 'qa-bot',
-      appId,
-      ...identity,
+      teamId: identity.teamId,
+      botUserId: identity.botUserId,
+      botId: identity.botId ?? `B${identity.teamId.slice(1)}`,
+      teamName: identity.teamName ?? 'Fake Team',
+      userName: identity.userName ?? 'qa-bot',
+      appId: identity.appId ?? appId,
     });
   const bot = (token: string | null) => (token === null ? undefined : tokens.get(token));
   const withBot = (handler: (params: SlackParams, identity: Required<TokenIdentity>) => Answer): Handler =>

@@ -5,6 +5,7 @@
  * (`FakeSocketModeServer.send`), the bodies into signed POSTs to `/api/webhooks/chat`.
  */
 import { createHmac } from 'node:crypto';
+import { FAKE_WORKSPACE } from '../fakes/slack-api.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
@@ -30,9 +31,9 @@ export interface EnvelopeOptions {
   teamId: string;
   /** Default: a fresh `Ev…` id. Reuse one to simulate Slack's redelivery. */
   eventId?: string;
-  /** Default `A0FAKEAPP` (the fake Web API's app id). */
+  /** Default `FAKE_WORKSPACE.appId` (the fake Web API's app id). */
   apiAppId?: string;
-  /** The bot user the event was delivered for (`authorizations[0].user_id`). Default `U0FAKEBOT`. */
+  /** The bot user the event was delivered for (`authorizations[0].user_id`). Default `FAKE_WORKSPACE.botUserId`. */
   botUserId?: string;
   /** Epoch seconds. Default: now. */
   eventTime?: number;
@@ -51,7 +52,7 @@ export function eventCallback(event: Record<string, unknown>, options: EnvelopeO
     team_id: options.teamId,
     context_team_id: options.teamId,
     context_enterprise_id: null,
-    api_app_id: options.apiAppId ?? 'A0FAKEAPP',
+    api_app_id: options.apiAppId ?? FAKE_WORKSPACE.appId,
     event: { event_ts: event.ts, ...event },
     type: 'event_callback' as const,
     event_id: options.eventId ?? nextId('Ev'),
@@ -60,7 +61,7 @@ export function eventCallback(event: Record<string, unknown>, options: EnvelopeO
       {
         enterprise_id: null,
         team_id: options.teamId,
-        user_id: options.botUserId ?? 'U0FAKEBOT',
+        user_id: options.botUserId ?? FAKE_WORKSPACE.botUserId,
         is_bot: true,
         is_enterprise_install: false,
       },
@@ -95,7 +96,7 @@ function postedBy(fields: MessageFields) {
   };
 }
 
-/** An `app_mention` event: `text` includes the mention, e.g. `<@U0FAKEBOT> check the cart`. */
+/** An `app_mention` event: `text` includes the mention, e.g. `<@U0QABOT01> check the cart`. */
 export function appMention(fields: MessageFields) {
   return { type: 'app_mention' as const, ...postedBy(fields) };
 }
@@ -141,7 +142,7 @@ export function slashCommandPayload(fields: SlashCommandFields): Record<string, 
     user_name: 'tester',
     command: fields.command ?? '/qa',
     text: fields.text,
-    api_app_id: fields.apiAppId ?? 'A0FAKEAPP',
+    api_app_id: fields.apiAppId ?? FAKE_WORKSPACE.appId,
     is_enterprise_install: 'false',
     response_url: `https://hooks.slack.com/commands/${fields.teamId}/1/fake`,
     trigger_id: fields.triggerId ?? nextId('trigger.'),
@@ -173,7 +174,7 @@ export function blockActionsPayload(fields: BlockActionFields) {
   return {
     type: 'block_actions' as const,
     user: { id: fields.userId, username: 'tester', name: 'tester', team_id: fields.teamId },
-    api_app_id: fields.apiAppId ?? 'A0FAKEAPP',
+    api_app_id: fields.apiAppId ?? FAKE_WORKSPACE.appId,
     token: 'fake-verification-token',
     container: {
       type: 'message',
@@ -190,7 +191,7 @@ export function blockActionsPayload(fields: BlockActionFields) {
     message: {
       type: 'message',
       ts: fields.messageTs,
-      user: 'U0FAKEBOT',
+      user: FAKE_WORKSPACE.botUserId,
       text: 'question',
       ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
     },

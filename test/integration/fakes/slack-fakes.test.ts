@@ -9,7 +9,7 @@ import { verifySlackRequest } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { SocketModeClient } from '@slack/socket-mode';
 import { ErrorCode, LogLevel, WebClient, type WebAPIPlatformError, type WebAPIRateLimitedError } from '@slack/web-api';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack-api.js';
+import { FAKE_WORKSPACE, startFakeSlack, type FakeSlack } from '../../fakes/slack-api.js';
 import {
   appMention,
   blockActions,
@@ -21,11 +21,7 @@ import {
 } from '../../support/slack-requests.js';
 import { recordingSlackLogger } from '../../support/slack-logger.js';
 
-const TEAM = 'T0TEAM001';
-const BOT_USER = 'U0QABOT01';
-const BOT_TOKEN = 'xoxb-fake-team-001';
-const APP_TOKEN = 'xapp-1-fake';
-const CHANNEL = 'C0QA00001';
+const { teamId: TEAM, botUserId: BOT_USER, botToken: BOT_TOKEN, appToken: APP_TOKEN, channelId: CHANNEL } = FAKE_WORKSPACE;
 
 let slack: FakeSlack;
 const client = () =>
@@ -48,7 +44,7 @@ async function failureOf<E>(call: Promise<unknown>): Promise<E> {
 
 beforeAll(async () => {
   slack = await startFakeSlack({ socketMode: true, clientId: '111.222', clientSecret: 'shh' });
-  slack.addToken(BOT_TOKEN, { teamId: TEAM, botUserId: BOT_USER, teamName: 'Acme QA' });
+  slack.addToken(BOT_TOKEN, FAKE_WORKSPACE);
   slack.addAppToken(APP_TOKEN);
 });
 afterEach(() => slack.reset());
@@ -254,11 +250,12 @@ describe('fake Socket Mode server with the real SocketModeClient', () => {
   it('connects through apps.connections.open, delivers an events_api envelope, gets its ack, and reconnects after a disconnect request or a dropped socket', async () => {
     const socket = slack.socket!;
     const before = socket.totalConnections;
+    const logger = recordingSlackLogger();
     const client = new SocketModeClient({
       appToken: APP_TOKEN,
       clientOptions: { slackApiUrl: slack.url },
       clientPingTimeout: 200,
-      logLevel: LogLevel.ERROR,
+      logger,
     });
     const mentions: string[] = [];
     client.on('app_mention', ({ ack, event }: { ack: () => Promise<void>; event: { text: string } }) => {
@@ -285,6 +282,7 @@ describe('fake Socket Mode server with the real SocketModeClient', () => {
       await socket.waitForConnection(before + 3, 5000);
       await socket.send('events_api', body);
       expect(mentions).toHaveLength(3);
+      expect(logger.lines.some((line) => line.level === LogLevel.ERROR && /WebSocket error/.test(line.text))).toBe(true);
     } finally {
       await client.disconnect();
     }
