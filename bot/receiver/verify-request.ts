@@ -40,8 +40,22 @@ export function verifySlackSignature(signingSecret: string, { bodyLimit, now = (
       next(refused(ErrorCode.ChatSignatureInvalid, 'The request signature does not match its body'));
       return;
     }
+    // Bolt answers a body it cannot parse with a bare 400; say what is wrong instead.
+    if (/json/i.test(req.headers['content-type'] ?? '') && !parsesAsJson(raw)) {
+      next(new AppError({ kind: 'user', code: ErrorCode.RequestInvalidJson, status: 400, message: 'The body is not valid JSON' }));
+      return;
+    }
     (req as { rawBody?: Buffer }).rawBody = raw;
     next();
   };
   return [readRaw, verify];
+}
+
+function parsesAsJson(raw: Buffer): boolean {
+  try {
+    JSON.parse(raw.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
