@@ -15,6 +15,7 @@ import { createRepositoryService, type RepositoryService } from '../repos/reposi
 import { openStore } from '../store/open-store.js';
 import { createWriteBatch } from '../store/write-batch.js';
 import { onboardingStarter } from '../workflows/onboarding.js';
+import { notifyDeliveryStarter } from '../workflows/notify-starter.js';
 import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import type { ReadSecret } from '../workflows/test-values.js';
@@ -75,7 +76,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     planner,
     artifacts,
     readSecret,
-    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes }),
+    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) }),
     repositories: createRepositoryService({ dataSource, config: config.repositories, readSecret, onboarding: onboardingStarter(queue) }),
     checks: createCheckService(dataSource),
     schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
