@@ -117,7 +117,7 @@ function currentStep(events: NotifiedEvent[], total: number | null): ProgressVie
     const index = event.data.index;
     if (typeof index !== 'number') continue;
     if (event.type === 'step.started') {
-      step = { number: index + 1, total, text: String(event.data.description ?? ''), state: 'running' };
+      step = { number: index + 1, total, text: typeof event.data.description === 'string' ? event.data.description : '', state: 'running' };
     } else if (step && (event.type === 'step.passed' || event.type === 'step.failed') && step.number === index + 1) {
       step.state = event.type === 'step.passed' ? 'passed' : 'failed';
     }
