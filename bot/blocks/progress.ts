@@ -66,7 +66,7 @@ function headline(view: ProgressView): { mrkdwn: string; plain: string } {
     case 'running':
       return { mrkdwn: `:arrows_counterclockwise: *Running* ${stepLine(view)}`, plain: `running ${view.step ? `step ${view.step.number}${view.step.total !== null ? ` of ${view.step.total}` : ''}: ${view.step.text}` : ''}`.trim() };
     case 'passed':
-      return { mrkdwn: `:white_check_mark: *Passed*${duration ? ` in ${duration}` : ''} (${findingCounts(view)})`, plain: `passed${duration ? ` in ${duration}` : ''} (${findingCounts(view)})` };
+      return { mrkdwn: `:white_check_mark: *Passed*${duration ? ` in ${duration}` : ''} (${findingCounts(view)})`, plain: `passed${duration ? ` in ${duration}` : ''}, ${findingCounts(view)}` };
     case 'failed':
       return { mrkdwn: `:x: *Failed*${duration ? ` after ${duration}` : ''}: ${findingCounts(view)}`, plain: `failed${duration ? ` after ${duration}` : ''}: ${findingCounts(view)}` };
     case 'errored':
@@ -128,6 +128,6 @@ export function progressMessage(view: ProgressView): ProgressMessage {
   blocks.push(context(links.join(' · ')));
 
   const questions = view.status === 'review_required' ? ` ${view.questions.map((question, i) => `${i + 1}. ${question}`).join(' ')}` : '';
-  const text = clip(`QA job ${shortId(view.jobId)} ${head.plain}: ${view.subject.text}${questions}`, SECTION_MAX);
+  const text = clip(`QA job ${shortId(view.jobId)} ${head.plain} (${view.subject.kind}: ${view.subject.text})${questions}`, SECTION_MAX);
   return { text, blocks };
 }
