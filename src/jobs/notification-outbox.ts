@@ -2,6 +2,7 @@ import { In, IsNull, type DataSource } from 'typeorm';
 import { z } from 'zod';
 import { notifiedContextOf, threadKeyOf, type NotifiedChannel, type NotifiedContext } from '../core/channel-context.js';
 import { ErrorCode, userError } from '../core/errors.js';
+import { JobEvent } from '../store/entities/job-event.entity.js';
 import { JobNotification } from '../store/entities/job-notification.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { insertRows, type StagedWorkflow, type Statement } from '../store/write-batch.js';
@@ -101,13 +102,24 @@ export function createNotificationOutbox(dataSource: DataSource) {
   return {
     /** The jobs of a conversation (see `chatThreadKey`), newest first: the bot answers about the latest. */
     async inThread(threadKey: string): Promise<ThreadJob[]> {
-      const notified = await rows().find({ select: { jobId: true }, where: { threadKey } });
-      if (notified.length === 0) return [];
-      const jobs = await dataSource.getRepository(Job).find({
+      // Newest by the job's first event, kept to the millisecond on every dialect (SQLite keeps created_at to the
+      // second, and a child job is often created within the second of its parent).
+      const ordered = (await dataSource
+        .createQueryBuilder()
+        .select('n.job_id', 'jobId')
+        .from(JobNotification, 'n')
+        .innerJoin(JobEvent, 'e', 'e.job_id = n.job_id AND e.seq = 0')
+        .where('n.thread_key = :threadKey', { threadKey })
+        .orderBy('e.at', 'DESC')
+        .addOrderBy('n.job_id', 'DESC')
+        .getRawMany()) as { jobId: string }[];
+      if (ordered.length === 0) return [];
+      const found = await dataSource.getRepository(Job).find({
         select: { id: true, organizationId: true, status: true, resolution: true, parentJobId: true, createdAt: true },
-        where: { id: In(notified.map((row) => row.jobId)) },
-        order: { createdAt: 'DESC', id: 'DESC' },
+        where: { id: In(ordered.map((row) => row.jobId)) },
       });
+      const byId = new Map(found.map((job) => [job.id, job]));
+      const jobs = ordered.flatMap(({ jobId }) => byId.get(jobId) ?? []);
       return jobs.map((job) => ({
         id: job.id,
         organizationId: job.organizationId,
