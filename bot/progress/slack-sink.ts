@@ -4,7 +4,7 @@
  * mapped to DeliveryFailed and the notify-delivery queue job decides when to try again, so no request path and no
  * browser run ever waits on Slack.
  */
-import { WebClient, type KnownBlock, type WebAPICallResult } from '@slack/web-api';
+import { LogLevel, WebClient, type KnownBlock, type Logger as SlackLogger, type WebAPICallResult } from '@slack/web-api';
 import type { DeliveryTarget, ProgressSink } from '../../src/notify/progress-sink.js';
 import { DeliveryFailed } from '../../src/notify/errors.js';
 import type { ProgressView } from '../../src/notify/progress-view.js';
@@ -23,6 +23,11 @@ export interface SlackSinkOptions {
   apiUrl?: string;
   /** One call may take this long before it counts as a network failure (retried). */
   timeoutMs?: number;
+  /**
+   * Where the WebClient logs (default: its console logger at `error`). Failures are reported by the delivery, which
+   * logs each with the job; the client's own warning per failed request would say it twice.
+   */
+  slackLogger?: SlackLogger;
 }
 
 /** Slack's `error` strings that a later call may not get again; any other platform error is permanent. */
@@ -117,6 +122,7 @@ export class SlackProgressSink implements ProgressSink {
         retryConfig: { retries: 0 },
         rejectRateLimitedCalls: true,
         timeout: this.#options.timeoutMs ?? 10_000,
+        ...(this.#options.slackLogger ? { logger: this.#options.slackLogger } : { logLevel: LogLevel.ERROR }),
       });
       this.#clients.set(token, client);
     }
