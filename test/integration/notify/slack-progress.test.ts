@@ -1,15 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from '@jest/globals';
-import { SlackProgressSink } from '../../../bot/progress/slack-sink.js';
-import type { Principal } from '../../../src/core/principal.js';
-import { createApiKey } from '../../../src/identity/api-keys.js';
+import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { readJobForNotification } from '../../../src/jobs/job-for-notification.js';
 import { createNotificationOutbox, type NotificationOutbox } from '../../../src/jobs/notification-outbox.js';
 import { createProgressDelivery, type DeliveryOutcome } from '../../../src/notify/deliver-progress.js';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack-api.js';
-import { insertRepository } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
 import { advance, chatContext, chatInput, jobServiceOn } from './notify-fixtures.js';
+import { useSlackThread } from './slack-thread.js';
 
 const TOKEN = 'xoxb-acme-test';
 const THREAD = chatContext();
@@ -17,38 +13,16 @@ const THREAD = chatContext();
 /** The notify-delivery handler through the Slack sink and the real WebClient, against the fake Slack Web API. */
 forEachDialect('progress in a Slack thread', (dialect) => {
   const store = useTestStore(dialect);
-  let slack: FakeSlack;
+  const { world, sink, botMessages } = useSlackThread(store, THREAD, TOKEN);
   let clock: Date;
-  let principal: Principal;
-  let repositoryId: string;
   const closers: (() => Promise<void>)[] = [];
 
-  beforeAll(async () => {
-    slack = await startFakeSlack();
-    slack.addToken(TOKEN, { teamId: THREAD.teamId, botUserId: 'U0QABOT' });
-  });
-  afterAll(async () => {
-    await slack.stop();
-  });
-  beforeEach(async () => {
-    slack.reset();
-    // The mention that started the thread.
-    slack.addMessage({ channel: THREAD.channelId, ts: THREAD.threadTs, text: '<@U0QABOT> check the pricing page', user: THREAD.userId, teamId: THREAD.teamId });
+  beforeEach(() => {
     clock = new Date('2026-11-24T09:00:00.000Z');
-    const issued = await createApiKey(store(), 'acme');
-    principal = issued.principal;
-    repositoryId = await insertRepository(store(), issued.organization.id);
   });
   afterEach(async () => {
     for (const close of closers.splice(0)) await close();
   });
-
-  const sink = () =>
-    new SlackProgressSink({
-      apiUrl: slack.url,
-      // Only the organization that connected the workspace gets its token.
-      tokenFor: async (teamId, organizationId) => (teamId === THREAD.teamId && organizationId === principal.organizationId ? TOKEN : null),
-    });
   const delivery = (outbox: Pick<NotificationOutbox, 'state' | 'markPosting' | 'recordDelivery' | 'recordRecovered' | 'recordFailure'> = createNotificationOutbox(store())) =>
     createProgressDelivery({
       outbox,
@@ -61,9 +35,8 @@ forEachDialect('progress in a Slack thread', (dialect) => {
   const chatJob = async (context = THREAD) => {
     const built = jobServiceOn(store());
     closers.push(built.close, () => built.queue.backend.disconnect());
-    return (await built.jobs.create(principal, chatInput(repositoryId, context))).jobId;
+    return (await built.jobs.create(world.principal, chatInput(world.repositoryId, context))).jobId;
   };
-  const botMessages = () => slack.messages(THREAD.channelId).filter((message) => message.user === 'U0QABOT');
   const state = (jobId: string) => createNotificationOutbox(store()).state(jobId);
   const wait = (outcome: DeliveryOutcome) => (outcome === 'done' ? 'done' : outcome.runAgainAt.getTime() - clock.getTime());
   const tick = (ms: number) => {
@@ -82,8 +55,8 @@ forEachDialect('progress in a Slack thread', (dialect) => {
     await advance(store(), jobId, 'job.failed');
     tick(1_500);
     expect(await delivery().deliver(jobId)).toBe('done');
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(slack.callsOf('chat.update')).toHaveLength(1);
+    expect(world.slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(world.slack.callsOf('chat.update')).toHaveLength(1);
     expect(botMessages()).toHaveLength(1);
     expect(botMessages()[0]!.text).toMatch(/^QA job \w{8} failed/);
     expect(await state(jobId)).toMatchObject({ messageHandle: posted!.ts, finalDelivered: true });
@@ -91,17 +64,17 @@ forEachDialect('progress in a Slack thread', (dialect) => {
 
   it('retries a 429 after its Retry-After, a 5xx and a dropped connection with back-off, and still posts once', async () => {
     const jobId = await chatJob();
-    slack.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
+    world.slack.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     expect(wait(await delivery().deliver(jobId))).toBe(7_000);
-    slack.failNext('chat.postMessage', { status: 503 });
+    world.slack.failNext('chat.postMessage', { status: 503 });
     expect(wait(await delivery().deliver(jobId))).toBe(4_000);
-    slack.dropNext('chat.postMessage');
+    world.slack.dropNext('chat.postMessage');
     expect(wait(await delivery().deliver(jobId))).toBe(8_000);
     expect(await state(jobId)).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/^notify.delivery_retryable: Slack could not be reached/) });
     expect(wait(await delivery().deliver(jobId))).toBe(1_500);
-    expect(slack.callsOf('chat.postMessage').map((call) => call.outcome)).toEqual(['http 429', 'http 503', 'dropped', 'ok']);
+    expect(world.slack.callsOf('chat.postMessage').map((call) => call.outcome)).toEqual(['http 429', 'http 503', 'dropped', 'ok']);
     // Each failed first post may have gone through: the thread was looked at before posting again.
-    expect(slack.callsOf('conversations.replies')).toHaveLength(3);
+    expect(world.slack.callsOf('conversations.replies')).toHaveLength(3);
     expect(botMessages()).toHaveLength(1);
     expect(await state(jobId)).toMatchObject({ attempts: 0, lastError: null });
   });
@@ -115,22 +88,22 @@ forEachDialect('progress in a Slack thread', (dialect) => {
     await advance(store(), jobId, 'job.passed');
     tick(1_500);
     expect(await delivery().deliver(jobId)).toBe('done');
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(slack.callsOf('conversations.replies')[0]!.params).toMatchObject({ channel: THREAD.channelId, ts: THREAD.threadTs, include_all_metadata: 'true' });
+    expect(world.slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(world.slack.callsOf('conversations.replies')[0]!.params).toMatchObject({ channel: THREAD.channelId, ts: THREAD.threadTs, include_all_metadata: 'true' });
     expect(botMessages()).toHaveLength(1);
     expect(botMessages()[0]!.text).toMatch(/passed/);
   });
 
   it('stops for good when Slack refuses the channel, or when the workspace is not the job\'s organization\'s', async () => {
     const refused = await chatJob();
-    slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+    world.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
     expect(await delivery().deliver(refused)).toBe('done');
     expect(await state(refused)).toMatchObject({ finalDelivered: false, lastError: 'notify.delivery_refused: Slack refused the call: channel_not_found' });
 
     const elsewhere = await chatJob(chatContext(THREAD.threadTs, 'T0OTHER'));
     expect(await delivery().deliver(elsewhere)).toBe('done');
     expect((await state(elsewhere))!.lastError).toMatch(/^notify.delivery_refused: Slack workspace T0OTHER is not connected to the job's organization/);
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(world.slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(botMessages()).toHaveLength(0);
   });
 });
