@@ -14,6 +14,8 @@ export interface DeliverySettings extends ViewSettings {
   maxBackoffMs?: number;
   /** Failures in a row after which the delivery gives up (last_error says so); the job itself is untouched. */
   maxAttempts?: number;
+  /** The longest wait between looks at a job that has been quiet a while (a job queued behind others). */
+  maxIdleMs?: number;
 }
 
 export interface ProgressDeliveryDeps {
@@ -33,6 +35,16 @@ export const DEFAULT_BASE_BACKOFF_MS = 2_000;
 export const DEFAULT_MAX_BACKOFF_MS = 5 * 60_000;
 /** About four hours of 5-minute retries: a channel down that long has lost the thread's attention anyway. */
 export const DEFAULT_MAX_ATTEMPTS = 50;
+export const DEFAULT_MAX_IDLE_MS = 5_000;
+
+/**
+ * When to look again at a job with nothing new: soon after its last event, less often the longer it has been quiet
+ * (a quarter of the quiet time, from the edit interval up to `maxIdleMs`). A job waiting in a long queue costs a
+ * read every few seconds, and a busy one is still shown within the interval.
+ */
+export function idleWaitMs(quietMs: number, minIntervalMs: number, maxIdleMs: number): number {
+  return Math.max(minIntervalMs, Math.min(maxIdleMs, Math.floor(quietMs / 4)));
+}
 
 /** Exponential back-off for the `attempts`-th failure in a row, capped. */
 export function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
@@ -103,7 +115,10 @@ export function createProgressDelivery({ outbox, read, sinks, settings, logger, 
       const view = buildProgressView(job, settings);
       if (state.messageHandle !== null && view.lastSeq <= state.deliveredSeq) {
         // Nothing new since the last edit. A finished job's last edit already showed its final events.
-        if (!view.finished) return later(settings.minIntervalMs);
+        if (!view.finished) {
+          const lastEventAt = job.events.at(-1)?.at.getTime() ?? now().getTime();
+          return later(idleWaitMs(now().getTime() - lastEventAt, settings.minIntervalMs, settings.maxIdleMs ?? DEFAULT_MAX_IDLE_MS));
+        }
         await outbox.recordDelivery(jobId, { handle: state.messageHandle, deliveredSeq: state.deliveredSeq, final: true, at: now() });
         return 'done';
       }

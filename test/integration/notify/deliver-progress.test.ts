@@ -3,7 +3,7 @@ import type { Principal } from '../../../src/core/principal.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { readJobForNotification } from '../../../src/jobs/job-for-notification.js';
 import { createNotificationOutbox, type NotificationOutbox } from '../../../src/jobs/notification-outbox.js';
-import { backoffMs, createProgressDelivery, type DeliveryOutcome, type DeliverySettings } from '../../../src/notify/deliver-progress.js';
+import { backoffMs, createProgressDelivery, idleWaitMs, type DeliveryOutcome, type DeliverySettings } from '../../../src/notify/deliver-progress.js';
 import { DeliveryFailed } from '../../../src/notify/errors.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { insertRepository } from '../../support/check-fixtures.js';
@@ -24,7 +24,8 @@ forEachDialect('progress delivery', (dialect) => {
   const closers: (() => Promise<void>)[] = [];
 
   beforeEach(async () => {
-    clock = new Date('2026-11-24T09:00:00.000Z');
+    // The real time: the clock moves on from when the events are written.
+    clock = new Date();
     sink = new RecordingSink();
     const issued = await createApiKey(store(), 'acme');
     principal = issued.principal;
@@ -63,6 +64,22 @@ forEachDialect('progress delivery', (dialect) => {
     expect(sink.edits.map((view) => view.status)).toEqual(['running']);
     // job.created, job.queued, job.started: the edit shows index 2.
     expect(await state(jobId)).toMatchObject({ messageHandle: 'm1', deliveredSeq: 2, finalDelivered: false });
+  });
+
+  it('looks at a job that stays quiet less and less often, up to the idle cap, without sending anything', async () => {
+    const jobId = await chatJob();
+    await delivery().deliver(jobId);
+    tick(1_500);
+    expect(at(await delivery().deliver(jobId))).toBe(1_500);
+    tick(60_000);
+    expect(at(await delivery().deliver(jobId))).toBe(5_000);
+    expect(sink.sent).toHaveLength(1);
+    expect([idleWaitMs(0, 1_500, 5_000), idleWaitMs(10_000, 1_500, 5_000), idleWaitMs(600_000, 1_500, 5_000)]).toEqual([1_500, 2_500, 5_000]);
+    // A new event is shown at the next look.
+    await advance(store(), jobId, 'job.started');
+    tick(5_000);
+    expect(at(await delivery().deliver(jobId))).toBe(1_500);
+    expect(sink.edits.map((view) => view.status)).toEqual(['running']);
   });
 
   it('throttles: many events make a few edits, and the final state is always delivered', async () => {
