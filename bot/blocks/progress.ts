@@ -93,7 +93,8 @@ function questionBlocks(view: ProgressView): Record<string, unknown>[] {
     view.answer === 'yes_no'
       ? 'Answer with the buttons, or reply in this thread.'
       : 'Reply in this thread with one answer per line, or numbered (`1. …`), in the same order.';
-  const blocks: Record<string, unknown>[] = [section(numbered), context(how)];
+  const blocks: Record<string, unknown>[] = [section(numbered)];
+  if (view.answer !== null) blocks.push(context(how));
   if (view.answer === 'yes_no') {
     blocks.push({
       type: 'actions',

@@ -16,7 +16,7 @@ import { Job } from '../store/entities/job.entity.js';
 import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
 import { insertRows, type StagedWorkflow, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { appendJobEvent } from './job-events.js';
-import { notificationTarget, stageNotification, type NotificationStarter, type StagedNotification } from './notification-outbox.js';
+import { notificationTarget, reopenNotification, stageNotification, type NotificationStarter, type StagedNotification } from './notification-outbox.js';
 import type { Principal } from '../core/principal.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
@@ -305,7 +305,12 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
       };
       const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, context), parent.id);
-      await dataSource.transaction((manager) => appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId }));
+      const wake = await dataSource.transaction(async (manager) => {
+        await appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId });
+        // The parent's message shows the answer (and loses its buttons) once more.
+        return notifications ? reopenNotification(manager, notifications, parent.id) : undefined;
+      });
+      await wake?.();
       return child;
     },
 
@@ -327,7 +332,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      */
     async cancel(principal: Principal, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
       const { organizationId } = principal;
-      await dataSource.transaction(async (manager) => {
+      const wake = await dataSource.transaction(async (manager) => {
         const result = await manager.update(
           Job,
           { id: jobId, organizationId, status: In([...CANCELLABLE]) },
@@ -339,7 +344,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
           throw new AppError({ kind: 'user', code: ErrorCode.JobNotCancellable, status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
         }
         await appendJobEvent(manager, jobId, 'job.cancelled', {});
+        // A review_required job's message was final; it now says cancelled.
+        return notifications ? reopenNotification(manager, notifications, jobId) : undefined;
       });
+      await wake?.();
       return { jobId, status: 'cancelled' };
     },
 

@@ -1,4 +1,4 @@
-import { In, IsNull, type DataSource } from 'typeorm';
+import { In, IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { z } from 'zod';
 import { notifiedContextOf, threadKeyOf, type NotifiedChannel, type NotifiedContext } from '../core/channel-context.js';
 import { ErrorCode, userError } from '../core/errors.js';
@@ -53,6 +53,20 @@ export async function stageNotification(
     updatedAt: new Date(),
   };
   return { statements: [insertRows(dataSource, JobNotification, [row]), delivery.statement], announce: () => delivery.announce() };
+}
+
+/**
+ * A finished job whose message must change once more: a review_required job answered (its message drops the buttons
+ * and points to the child) or cancelled. In the caller's transaction, reopens the outbox row and stages a new
+ * delivery; returns what wakes workers after the commit. Nothing for a job that reports nowhere, or whose delivery
+ * has not delivered its final state yet (that delivery still runs, and shows the change itself).
+ */
+export async function reopenNotification(manager: EntityManager, starter: NotificationStarter, jobId: string): Promise<(() => Promise<void>) | undefined> {
+  const reopened = await manager.update(JobNotification, { jobId, finalDelivered: true }, { finalDelivered: false, updatedAt: new Date() });
+  if (!reopened.affected) return undefined;
+  const delivery = await starter.stage(jobId);
+  await manager.query(delivery.statement.sql, delivery.statement.params);
+  return () => delivery.announce();
 }
 
 /** A job of a thread, as the bot needs it to tell which job a reply is about. */

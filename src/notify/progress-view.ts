@@ -36,7 +36,7 @@ export interface ProgressView {
   findings: { counts: { error: number; warning: number }; first: FindingLine[] };
   /** A review_required job's questions, in order. */
   questions: string[];
-  /** How the questions can be answered: a single yes/no side-effect question takes buttons. */
+  /** How the questions can be answered (a single yes/no side-effect question takes buttons); null once answered. */
   answer: 'yes_no' | 'text' | null;
   /** Why an errored job errored. */
   error: string | null;
@@ -69,6 +69,7 @@ export function buildProgressView(input: JobForNotification, settings: ViewSetti
   const artifactUrl = (artifactId: string) => `${jobUrl}/artifacts/${artifactId}`;
   const stepTexts = stepTextsOf(events);
   const questions = job.status === 'review_required' ? (job.resolution?.questions ?? []) : [];
+  const childJobId = lastData(events, 'job.answered', 'childJobId');
   const screenshot = firstFailureScreenshot(input);
   return {
     jobId: job.id,
@@ -90,11 +91,12 @@ export function buildProgressView(input: JobForNotification, settings: ViewSetti
         .map((finding) => findingLine(finding, finding.stepIndex === null ? undefined : stepTexts.get(finding.stepIndex))),
     },
     questions,
-    answer: questions.length === 0 ? null : questions.length === 1 && SIDE_EFFECT_QUESTION.test(questions[0]!) ? 'yes_no' : 'text',
+    // Answered questions take no more answers.
+    answer: questions.length === 0 || childJobId !== null ? null : questions.length === 1 && SIDE_EFFECT_QUESTION.test(questions[0]!) ? 'yes_no' : 'text',
     error: job.status === 'errored' ? errorReason(events) : null,
     firstFailureScreenshot: screenshot ? { ...screenshot, url: artifactUrl(screenshot.artifactId) } : null,
     links: { job: jobUrl, artifacts: artifactLinks(input, screenshot?.artifactId).map(({ id, name }) => ({ name, url: artifactUrl(id) })) },
-    childJobId: lastData(events, 'job.answered', 'childJobId'),
+    childJobId,
     lastSeq: events.at(-1)?.seq ?? -1,
   };
 }

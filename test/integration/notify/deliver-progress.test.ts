@@ -9,7 +9,7 @@ import { Job } from '../../../src/store/entities/job.entity.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
-import { advance, chatContext, chatInput, jobServiceOn } from './notify-fixtures.js';
+import { advance, chatContext, chatInput, jobServiceOn, REVIEW_TASK } from './notify-fixtures.js';
 import { RecordingSink } from './recording-sink.js';
 
 const settings: DeliverySettings = { minIntervalMs: 1_500, publicBaseUrl: 'https://qa.example.com', maxAttempts: 5 };
@@ -125,6 +125,29 @@ forEachDialect('progress delivery', (dialect) => {
     tick(60_000);
     expect(await delivery().deliver(jobId)).toBe('done');
     expect(sink.sent.map((view) => view.status)).toEqual(['cancelled']);
+  });
+
+  it('shows a review_required job\'s questions as final, then once more when they are answered or the job is cancelled', async () => {
+    const built = jobServiceOn(store());
+    closers.push(built.close, () => built.queue.backend.disconnect());
+    const asked = await built.jobs.create(principal, chatInput(repositoryId, chatContext(), REVIEW_TASK));
+    expect(await delivery().deliver(asked.jobId)).toBe('done');
+    expect(sink.posts[0]).toMatchObject({ status: 'review_required', finished: true, answer: 'yes_no' });
+    const child = await built.jobs.answer(principal, asked.jobId, ['yes']);
+    expect(await state(asked.jobId)).toMatchObject({ finalDelivered: false });
+    // The throttle holds for the reopened message too.
+    expect(at(await delivery().deliver(asked.jobId))).toBe(1_500);
+    tick(1_500);
+    expect(await delivery().deliver(asked.jobId)).toBe('done');
+    expect(sink.edits).toEqual([expect.objectContaining({ jobId: asked.jobId, childJobId: child.jobId, answer: null })]);
+    expect(await state(asked.jobId)).toMatchObject({ finalDelivered: true, messageHandle: 'm1' });
+
+    const dropped = await built.jobs.create(principal, chatInput(repositoryId, chatContext(), REVIEW_TASK));
+    await delivery().deliver(dropped.jobId);
+    await built.jobs.cancel(principal, dropped.jobId);
+    tick(1_500);
+    expect(await delivery().deliver(dropped.jobId)).toBe('done');
+    expect(sink.edits.at(-1)).toMatchObject({ jobId: dropped.jobId, status: 'cancelled', questions: [] });
   });
 
   it('after a crash between the post and its commit, finds the posted message instead of posting again', async () => {

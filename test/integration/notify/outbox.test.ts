@@ -113,6 +113,21 @@ forEachDialect('notification outbox', (dialect) => {
     expect(await outbox.inThread('slack:T0ACME:C0QA:1.000000')).toEqual([]);
   });
 
+  it('stages one more delivery for an answered review_required job whose final message is out, and none before', async () => {
+    const { principal, repositoryId } = await setUp();
+    const { jobs, queue } = service();
+    const early = await jobs.create(principal, chatInput(repositoryId, chatContext(), REVIEW_TASK));
+    // Answered before its first delivery: that delivery is still to run, and will show the answer.
+    await jobs.answer(principal, early.jobId, ['yes']);
+    const late = await jobs.create(principal, chatInput(repositoryId, chatContext(), REVIEW_TASK));
+    await createNotificationOutbox(store()).recordDelivery(late.jobId, { handle: '1.1', deliveredSeq: 1, final: true, at: new Date() });
+    const child = await jobs.answer(principal, late.jobId, ['no, stop before deleting']);
+    const deliveries = (await deliveriesOn(queue)).map((job) => (job.data as { jobId: string }).jobId);
+    const count = (jobId: string) => deliveries.filter((id) => id === jobId).length;
+    expect([count(early.jobId), count(late.jobId), count(child.jobId)]).toEqual([1, 2, 1]);
+    expect(await store().getRepository(JobNotification).findOneByOrFail({ jobId: late.jobId })).toMatchObject({ finalDelivered: false, messageHandle: '1.1' });
+  });
+
   it('records the posting intent, a delivery and a failure on the job\'s row', async () => {
     const { principal, repositoryId } = await setUp();
     const { jobs } = service();

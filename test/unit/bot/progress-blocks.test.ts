@@ -55,6 +55,18 @@ describe('progressMessage', () => {
     expect(actionsOf(open.blocks)).toBeUndefined();
   });
 
+  it('drops the buttons once the questions are answered, and points to the job that carries on', () => {
+    const question = 'Should the run really delete or remove this data?';
+    const answered = jobForNotification(
+      { status: 'review_required', resolution: { kind: 'needs_clarification', questions: [question], ambiguities: [], assumptions: [] } },
+      { events: [{ type: 'job.review_required', data: {} }, { type: 'job.answered', data: { childJobId: '0a1b2c3d-0000-4000-8000-000000000000' } }] },
+    );
+    const message = progressMessage(view(answered));
+    expect(actionsOf(message.blocks)).toBeUndefined();
+    expect(shown(message.blocks)).toContain('continues as job `0a1b2c3d` in this thread');
+    expect(shown(message.blocks)).not.toContain('Reply in this thread');
+  });
+
   it('escapes text from outside, so a task cannot mention everyone or forge a link', () => {
     const message = progressMessage(view(jobForNotification({ task: 'Check <!channel> & <https://evil.example|the bank>' })));
     expect(shown(message.blocks)).toContain('Check &lt;!channel&gt; &amp; &lt;https://evil.example|the bank&gt;');
