@@ -73,6 +73,14 @@ export interface ProbesConfig {
   readonly allowCidrs: readonly string[];
 }
 
+/** Progress messages of notified jobs (chat threads): src/notify's settings. */
+export interface NotifyConfig {
+  /** At most one edit of a job's message per this interval. */
+  readonly minIntervalMs: number;
+  /** The service's address as people reach it: links in messages point under it. */
+  readonly publicBaseUrl: string;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -85,6 +93,7 @@ export interface Config {
   readonly client: ClientConfig;
   readonly probes: ProbesConfig;
   readonly planner: PlannerConfig;
+  readonly notify: NotifyConfig;
 }
 
 export interface LoadConfigOptions {
@@ -185,11 +194,14 @@ const envSchema = z.object({
   PLANNER_MODEL: nonEmpty().optional(),
   PLANNER_API_KEY: nonEmpty().optional(),
   PLANNER_TIMEOUT_MS: integer(1_000, 600_000).default(60_000),
+  // Links in chat messages: a path prefix is kept (a service behind a proxy); a query or fragment would break them.
+  PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://qa.example.com', (parsed) => parsed.search === '' && parsed.hash === '').optional(),
+  NOTIFY_MIN_INTERVAL_MS: integer(200, 600_000).default(1_500),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL']);
 /** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['PLANNER_API_KEY', 'BROWSER_WS_ENDPOINT']);
 /** What PLANNER=openai needs besides itself. */
@@ -262,6 +274,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     repositories: { excludedOwners: vars.EXCLUDED_OWNERS ?? [] },
     client: { apiUrl: vars.QA_API_URL.replace(/\/+$/, ''), apiKey: vars.QA_API_KEY?.trim() },
     probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },
+    notify: {
+      minIntervalMs: vars.NOTIFY_MIN_INTERVAL_MS,
+      publicBaseUrl: (vars.PUBLIC_BASE_URL ?? `http://${vars.HOST}:${vars.PORT}`).replace(/\/+$/, ''),
+    },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }

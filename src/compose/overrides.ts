@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { ReadProgress } from '../jobs/event-feed.js';
+import type { ProgressSinks } from '../notify/progress-sink.js';
 import type { Planner } from '../planner/planner.js';
 import type { ProbeClientOptions } from '../probes/probe-client.js';
 import type { RetryPolicy } from '../queue/index.js';
@@ -32,4 +33,6 @@ export interface ComposeOverrides {
   cancelPollMs?: number;
   /** `host:port` origins no run may reach besides the service's own HTTP address (which is always forbidden). */
   forbiddenOrigins?: readonly string[];
+  /** Where notified jobs' progress goes, by channel (default: none; the chat wiring adds Slack's). */
+  progressSinks?: ProgressSinks;
 }

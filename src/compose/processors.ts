@@ -5,6 +5,7 @@ import { createProbeClient } from '../probes/probe-client.js';
 import { createWorker, type Worker } from '../queue/index.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import { workflowJobs } from '../workflows/registry.js';
+import { notifyDeliveryJob } from './notify-delivery.js';
 import type { Services } from './services.js';
 
 /**
@@ -36,7 +37,9 @@ export async function startProcessors(services: Services): Promise<Worker> {
     generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
     schedules: { createJob: (organizationId, input) => services.jobs.create(organizationId, input), removeRepeat: (scheduleId) => repeats.remove(scheduleId) },
   });
-  const worker = createWorker(queue, workflows, logger, config.worker.shutdownGraceMs);
+  // Progress deliveries run where their channel's sink is; a worker without any leaves them queued for one that has it.
+  const deliveries = Object.keys(services.progressSinks).length > 0 ? [notifyDeliveryJob({ dataSource, sinks: services.progressSinks, settings: config.notify, logger })] : [];
+  const worker = createWorker(queue, [...workflows, ...deliveries], logger, config.worker.shutdownGraceMs);
   await worker.start();
   return {
     start: () => worker.start(),

@@ -6,8 +6,10 @@ import { createCheckService, type CheckService } from '../jobs/check-service.js'
 import { createEventFeed, type EventFeed, type ReadProgress } from '../jobs/event-feed.js';
 import { readJobProgress } from '../jobs/job-progress.js';
 import { createJobService, type JobService } from '../jobs/job-service.js';
+import { createNotificationOutbox, type NotificationOutbox } from '../jobs/notification-outbox.js';
 import { createScheduleService, type ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
+import type { ProgressSinks } from '../notify/progress-sink.js';
 import { createPlanner } from '../planner/create-planner.js';
 import type { Planner } from '../planner/planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../queue/index.js';
@@ -15,6 +17,7 @@ import { createRepositoryService, type RepositoryService } from '../repos/reposi
 import { openStore } from '../store/open-store.js';
 import { createWriteBatch } from '../store/write-batch.js';
 import { onboardingStarter } from '../workflows/onboarding.js';
+import { notifyDeliveryStarter } from '../workflows/notify-starter.js';
 import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import type { ReadSecret } from '../workflows/test-values.js';
@@ -37,6 +40,13 @@ export interface Services {
   repositories: RepositoryService;
   checks: CheckService;
   schedules: ScheduleService;
+  /** Notified jobs' outbox: the bot's `inThread`, the delivery's state. */
+  notifications: NotificationOutbox;
+  /**
+   * Where notified jobs' progress goes, by channel. A worker with none runs no `notify-delivery` jobs and leaves
+   * them to a worker that has the channel.
+   */
+  progressSinks: ProgressSinks;
   /** Shared pollers behind GET …/:id/events; the job processors of this process wake it after each commit. */
   feed: EventFeed;
   /** Closes what this graph opened: the feed, the write batch's pool, the queue's connections, the store unless given. */
@@ -75,10 +85,12 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     planner,
     artifacts,
     readSecret,
-    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes }),
+    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) }),
     repositories: createRepositoryService({ dataSource, config: config.repositories, readSecret, onboarding: onboardingStarter(queue) }),
     checks: createCheckService(dataSource),
     schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
+    notifications: createNotificationOutbox(dataSource),
+    progressSinks: overrides.progressSinks ?? {},
     feed,
     async close() {
       feed.close();

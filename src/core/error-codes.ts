@@ -57,6 +57,7 @@ export const ERROR_CATALOGUE = {
   ClarificationAnswerCount: { code: 'clarification.answer_count', kind: 'user', status: 400, meaning: 'Not exactly one answer per question' },
   ExecutionPaused: { code: 'execution.paused', kind: 'operational', status: 503, meaning: 'An operator paused the capability the work needs; details.capability' },
   PlannerFailed: { code: 'planner.failed', kind: 'operational', status: 502, meaning: 'The model planner answered badly twice; the job is recorded as errored' },
+  JobChannelContextInvalid: { code: 'job.channel_context_invalid', kind: 'user', status: 400, meaning: 'channelContext names a notified channel (chat) without what delivering there needs; details.issues' },
   RunNotRepeated: { code: 'run.not_repeated', kind: 'user', status: 400, meaning: 'A run that may have caused a real side effect is not repeated after an interruption' },
 
   // Disputes: "not a bug" on a failed job's findings (src/jobs/finding-disputes.ts).
@@ -117,6 +118,10 @@ export const ERROR_CATALOGUE = {
   ProbeResponseTooLarge: { code: 'probe.response_too_large', kind: 'operational', status: 503, meaning: "The probe's answer is over the size bound" },
   ProbeTimeout: { code: 'probe.timeout', kind: 'operational', status: 503, meaning: 'The probe did not answer in time' },
   ProbeCancelled: { code: 'probe.cancelled', kind: 'operational', status: 503, meaning: 'The probe call was cancelled before it finished' },
+
+  // Progress notifications (src/notify): a channel that did not take a job's progress message.
+  NotifyDeliveryRetryable: { code: 'notify.delivery_retryable', kind: 'operational', meaning: 'The channel failed for now (rate limit, 5xx, network); the delivery is retried with back-off' },
+  NotifyDeliveryRefused: { code: 'notify.delivery_refused', kind: 'user', meaning: 'The channel refused the message for good (no such channel, bot not in it, token revoked); the delivery stops' },
 
   // The queue, the store and the configuration.
   QueueInvalidPayload: { code: 'queue.invalid_payload', kind: 'user', meaning: "A queued job's payload fails its schema (when enqueued or picked up)" },

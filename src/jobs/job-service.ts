@@ -17,6 +17,7 @@ import { readJobCreationContext, type JobCreationContext } from '../store/job-cr
 import { insertRows, type StagedWorkflow, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { createFindingDisputes } from './finding-disputes.js';
 import { appendJobEvent } from './job-events.js';
+import { notificationTarget, reopenNotification, stageNotification, type NotificationStarter, type StagedNotification } from './notification-outbox.js';
 import type { Principal } from '../core/principal.js';
 
 /** A validated create request, independent of the naming set it arrived in. */
@@ -61,6 +62,11 @@ export interface JobServiceDeps {
   artifacts: ArtifactStorage;
   /** Commits a new job's rows in one round trip (the composition root closes it). */
   writes: WriteBatch;
+  /**
+   * Starts the progress delivery of jobs whose channelContext names a notified channel (chat). Without it (tests of
+   * other parts) such jobs are recorded with no outbox row and report nowhere.
+   */
+  notifications?: NotificationStarter;
 }
 
 /**
@@ -103,7 +109,7 @@ function callEvents(calls: PlannerCall[]): FirstEvent[] {
   return calls.map((call) => ({ type: 'planner.called', data: { ...call } }));
 }
 
-export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes }: JobServiceDeps) {
+export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes, notifications }: JobServiceDeps) {
   /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
   async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobCreationContext> {
     const context = await readJobCreationContext(dataSource, organizationId, repositoryId);
@@ -136,8 +142,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
 
   async function recordPlannerFailure(organizationId: string, input: CreateJobInput, failure: PlannerFailure, parentJobId: string | null): Promise<string> {
     const jobId = randomUUID();
-    await writes.commit(
-      newJob(
+    // The thread hears of the failure too: the outbox row and its delivery commit with the errored job.
+    const notification = await stageNotificationOf(organizationId, jobId, input);
+    await writes.commit([
+      ...newJob(
         { ...jobRow(organizationId, input, parentJobId), id: jobId, checkId: null, status: 'errored', resolution: null, plan: null, finishedAt: new Date() },
         [
           { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
@@ -145,7 +153,9 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
           { type: 'job.errored', data: { reason: `planner failed: ${failure.reason}` } },
         ],
       ),
-    );
+      ...(notification?.statements ?? []),
+    ]);
+    await notification?.announce();
     return jobId;
   }
 
@@ -176,9 +186,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         ]),
       );
     }
-    // The queue job is written in the same transaction: no worker sees it before the job is committed.
+    // The queue jobs are written in the same transaction: no worker sees them before the job is committed.
     const run = resolution ? undefined : await stageRun(jobId);
     if (run) statements.push(run.statement);
+    const notification = await stageNotificationOf(organizationId, jobId, input);
     statements.push(
       ...newJob(
         {
@@ -199,7 +210,9 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         ],
       ),
     );
-    await writes.commit(statements);
+    // The outbox row refers to the job row, so it follows it.
+    await writes.commit([...statements, ...(notification?.statements ?? [])]);
+    await notification?.announce();
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
     await run!.announce();
     return { kind: 'runnable', jobId, workflowId: run!.workflowId, checkId: checkId!, parentJobId };
@@ -226,6 +239,20 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     }
   }
 
+  /**
+   * The outbox row and delivery of a job whose context names a notified channel, for the job's transaction; undefined
+   * for a job that reports nowhere. A delivery that cannot be staged fails the creation as a workflow would (503).
+   */
+  async function stageNotificationOf(organizationId: string, jobId: string, input: CreateJobInput): Promise<StagedNotification | undefined> {
+    const target = notificationTarget(input.channelContext);
+    if (!target || !notifications) return undefined;
+    try {
+      return await stageNotification(dataSource, notifications, { id: jobId, organizationId }, target);
+    } catch (error) {
+      throw operationalError(ErrorCode.JobStartFailed, "The job's progress notifications could not be started, so nothing was recorded; try again", { cause: error });
+    }
+  }
+
   return {
     /** `disputeFindings(principal, jobId, { by, reason, findingIds? })`: "not a bug" (finding-disputes.ts). */
     ...createFindingDisputes(dataSource),
@@ -233,6 +260,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
     async create(principal: Principal, input: CreateJobInput): Promise<CreatedJob> {
       const { organizationId } = principal;
+      // A context its channel cannot deliver to is refused before the planner spends anything on the task.
+      notificationTarget(input.channelContext);
       // A replay needs the browser only; a natural-language task needs the planner too.
       const context = await admit(organizationId, input.repositoryId, input.checkId !== undefined ? ['live'] : ['live', 'ai']);
       if (input.checkId !== undefined) {
@@ -280,7 +309,12 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
       };
       const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, context), parent.id);
-      await dataSource.transaction((manager) => appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId }));
+      const wake = await dataSource.transaction(async (manager) => {
+        await appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId });
+        // The parent's message shows the answer (and loses its buttons) once more.
+        return notifications ? reopenNotification(manager, notifications, parent.id) : undefined;
+      });
+      await wake?.();
       return child;
     },
 
@@ -302,7 +336,7 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      */
     async cancel(principal: Principal, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
       const { organizationId } = principal;
-      await dataSource.transaction(async (manager) => {
+      const wake = await dataSource.transaction(async (manager) => {
         const result = await manager.update(
           Job,
           { id: jobId, organizationId, status: In([...CANCELLABLE]) },
@@ -314,7 +348,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
           throw new AppError({ kind: 'user', code: ErrorCode.JobNotCancellable, status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
         }
         await appendJobEvent(manager, jobId, 'job.cancelled', {});
+        // A review_required job's message was final; it now says cancelled.
+        return notifications ? reopenNotification(manager, notifications, jobId) : undefined;
       });
+      await wake?.();
       return { jobId, status: 'cancelled' };
     },
 

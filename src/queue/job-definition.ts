@@ -14,6 +14,11 @@ export interface QueueRunContext {
   touch(progress?: number): Promise<void>;
 }
 
+/** What a handler returns to be run again later: the same queue job (same id and payload), due at `runAgainAt`. */
+export interface QueueRunAgain {
+  runAgainAt: Date;
+}
+
 /**
  * A kind of queued work: its name, the zod schema its payload must satisfy (checked when it is enqueued and
  * again when it is picked up, since stored payloads outlive deploys), and its handler.
@@ -21,7 +26,11 @@ export interface QueueRunContext {
 export interface QueueJobDefinition<Schema extends z.ZodType = z.ZodType> {
   name: string;
   payload: Schema;
-  handle(payload: z.output<Schema>, context: QueueRunContext): Promise<void>;
+  /**
+   * Runs the job. A handler that returns `{ runAgainAt }` has the same queue job run again at that time (a delivery
+   * that polls until its work is over) instead of completing; one that returns nothing completes.
+   */
+  handle(payload: z.output<Schema>, context: QueueRunContext): Promise<void | QueueRunAgain>;
   /** Runs of this job one worker process may run at once (default: the worker's concurrency). */
   concurrency?: number;
   /** Lock lifetime override for long jobs (default: the queue's). */

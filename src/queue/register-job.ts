@@ -79,7 +79,7 @@ export function registerJob(
       const started = performance.now();
       try {
         try {
-          await definition.handle(parsed.data, {
+          const outcome = await definition.handle(parsed.data, {
             jobId,
             attempt,
             logger: log,
@@ -89,6 +89,8 @@ export function registerJob(
               if (controller.signal.reason === STOP_LOCK_LOST) throw new RunGivenUp(STOP_LOCK_LOST);
             },
           });
+          // Agenda saves the job's state after the handler (`nextRunAt` included): a one-time job due again is kept.
+          if (outcome && !controller.signal.aborted) job.attrs.nextRunAt = outcome.runAgainAt;
         } catch (error) {
           if (!controller.signal.aborted) {
             log.warn({ err: error, kind: failureKind(error), ms: Math.round(performance.now() - started) }, 'job failed');

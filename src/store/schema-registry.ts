@@ -13,6 +13,7 @@ import { CreateRunRecords1763750000000 } from '../../migrations/1763750000000-cr
 import { CreatePlansAndCheckVersions1763760000000 } from '../../migrations/1763760000000-create-plans-and-check-versions.js';
 import { CreateSchedules1763770000000 } from '../../migrations/1763770000000-create-schedules.js';
 import { AddJobRunAttempt1763780000000 } from '../../migrations/1763780000000-add-job-run-attempt.js';
+import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -28,6 +29,7 @@ import { Installation } from './entities/installation.entity.js';
 import { ConnectedRepository } from './entities/connected-repository.entity.js';
 import { JobCheckpoint } from './entities/job-checkpoint.entity.js';
 import { JobEvent } from './entities/job-event.entity.js';
+import { JobNotification } from './entities/job-notification.entity.js';
 import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
 import { Schedule } from './entities/schedule.entity.js';
@@ -36,7 +38,7 @@ import { ScheduleFire } from './entities/schedule-fire.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, CheckDispute];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -50,5 +52,6 @@ export const migrations: ClassList = [
   CreatePlansAndCheckVersions1763760000000,
   CreateSchedules1763770000000,
   AddJobRunAttempt1763780000000,
+  CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
 ];

@@ -30,5 +30,6 @@ export function testConfig(groups: Groups = {}): Config {
     client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined, ...groups.client },
     probes: { allowCidrs: [], ...groups.probes },
     planner: groups.planner ?? { kind: 'rule' },
+    notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000', ...groups.notify },
   };
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       client: { apiUrl: 'http://127.0.0.1:3000', apiKey: undefined },
       probes: { allowCidrs: [] },
       planner: { kind: 'rule' },
+      notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -67,6 +68,8 @@ describe('loadConfig', () => {
         PLANNER_MODEL: 'gpt-4o-mini',
         PLANNER_API_KEY: 'sk-test-0123456789',
         PLANNER_TIMEOUT_MS: '15000',
+        PUBLIC_BASE_URL: 'https://qa.example.com/service/',
+        NOTIFY_MIN_INTERVAL_MS: '3000',
       },
       { isTTY: true },
     );
@@ -89,6 +92,7 @@ describe('loadConfig', () => {
       client: { apiUrl: 'https://qa.example.com/service', apiKey: 'qa_0123456789ab_secret' },
       probes: { allowCidrs: ['127.0.0.1/32', 'fd00::/8'] },
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
+      notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
     });
   });
 

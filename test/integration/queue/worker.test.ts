@@ -67,6 +67,25 @@ forEachDialect('worker', (dialect) => {
     expect(seen).toEqual([{ payload: { who: 'ada', times: 1 }, attempt: 1 }]);
   });
 
+  it('runs the same queue job again when its handler asks to, not before the time given, and completes when it does not', async () => {
+    const runs: { id: string; at: number }[] = [];
+    const poll = defineQueueJob({
+      name: 'poll',
+      payload: z.object({ until: z.number().int() }),
+      handle: async (payload, context) => {
+        runs.push({ id: context.jobId, at: Date.now() });
+        return runs.length < payload.until ? { runAgainAt: new Date(Date.now() + 150) } : undefined;
+      },
+    });
+    await start([poll]).start();
+    const job = await enqueue(queue.agenda, poll, { until: 3 });
+    await until(async () => runs.length === 3 && (await jobRow(job.attrs._id))?.nextRunAt === null);
+    expect(new Set(runs.map((run) => run.id))).toEqual(new Set([String(job.attrs._id)]));
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(140);
+    expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(140);
+    expect((await jobRow(job.attrs._id))?.failCount ?? 0).toBe(0);
+  });
+
   it('refuses to enqueue a payload that fails its schema, naming the field', async () => {
     const typed = defineQueueJob({ name: 'typed', payload: z.object({ id: z.string() }), handle: async () => undefined });
     start([typed]);
