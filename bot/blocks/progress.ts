@@ -5,23 +5,18 @@
  * Limits: https://api.slack.com/reference/block-kit/blocks (section text 3000 characters, 50 blocks).
  */
 import type { FindingLine, ProgressView } from '../../src/notify/progress-view.js';
+import { ANSWER_NO, ANSWER_YES } from './actions.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 
 export interface ProgressMessage {
   text: string;
   blocks: Record<string, unknown>[];
 }
 
-/** Action ids of the yes/no answer buttons; each button's value is the id of the job it answers. */
-export const ANSWER_YES = 'qa_answer_yes';
-export const ANSWER_NO = 'qa_answer_no';
 
 const SECTION_MAX = 3_000;
 const LINE_MAX = 300;
 
-/** Slack's mrkdwn needs `&`, `<` and `>` escaped in text that came from elsewhere (a task, a page's wording). */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

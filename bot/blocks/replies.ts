@@ -7,10 +7,9 @@ export interface MessageContent {
   blocks?: Record<string, unknown>[];
 }
 
-/** Slack's mrkdwn needs `&`, `<` and `>` escaped in text that came from elsewhere (a task, a check's wording). */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import { escapeMrkdwn } from './mrkdwn.js';
+
+export { escapeMrkdwn };
 
 function section(text: string): Record<string, unknown> {
   return { type: 'section', text: { type: 'mrkdwn', text } };

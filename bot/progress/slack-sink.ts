@@ -4,11 +4,12 @@
  * mapped to DeliveryFailed and the notify-delivery queue job decides when to try again, so no request path and no
  * browser run ever waits on Slack.
  */
-import { LogLevel, WebClient, type KnownBlock, type Logger as SlackLogger, type WebAPICallResult } from '@slack/web-api';
+import type { KnownBlock, Logger as SlackLogger, WebAPICallResult, WebClient } from '@slack/web-api';
 import type { DeliveryTarget, ProgressSink } from '../../src/notify/progress-sink.js';
 import { DeliveryFailed } from '../../src/notify/errors.js';
 import type { ProgressView } from '../../src/notify/progress-view.js';
 import { progressMessage } from '../blocks/progress.js';
+import { createSlackClients, deliveryFailure, type SlackClients } from '../slack/web-client.js';
 
 /** The message metadata that marks a job's progress message, so it can be found again after a crash. */
 export const PROGRESS_EVENT_TYPE = 'qa_job_progress';
@@ -30,8 +31,6 @@ export interface SlackSinkOptions {
   slackLogger?: SlackLogger;
 }
 
-/** Slack's `error` strings that a later call may not get again; any other platform error is permanent. */
-const RETRYABLE_ERRORS = new Set(['ratelimited', 'rate_limited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'team_added_to_org']);
 /** Pages of a thread read to find a lost message (200 replies a page). */
 const RECOVER_PAGES = 5;
 
@@ -41,38 +40,14 @@ interface ThreadMessage {
   metadata?: { event_type?: string; event_payload?: { job_id?: unknown } };
 }
 
-/**
- * A Web API failure as DeliveryFailed: rate limited (Retry-After kept), HTTP 5xx, the network and Slack's own
- * transient errors are retryable; everything else (channel_not_found, not_in_channel, invalid_auth,
- * account_inactive, token_revoked, message_not_found, a message Slack will not take) is permanent.
- */
-export function deliveryFailure(error: unknown): DeliveryFailed {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'slack_webapi_rate_limited_error') {
-    const retryAfter = Number((error as { retryAfter?: unknown }).retryAfter);
-    return new DeliveryFailed(`Slack rate limited the call: ${message}`, { retryable: true, retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined, cause: error });
-  }
-  if (code === 'slack_webapi_http_error') {
-    const status = Number((error as { statusCode?: unknown }).statusCode);
-    return new DeliveryFailed(`Slack answered HTTP ${status}`, { retryable: status >= 500 || status === 408, cause: error });
-  }
-  if (code === 'slack_webapi_platform_error') {
-    const reported = (error as { data?: { error?: unknown } }).data?.error;
-    const slackError = typeof reported === 'string' ? reported : 'unknown_error';
-    return new DeliveryFailed(`Slack refused the call: ${slackError}`, { retryable: RETRYABLE_ERRORS.has(slackError), cause: error });
-  }
-  // slack_webapi_request_error (the network, a timeout), a 429 without a usable Retry-After, anything unforeseen.
-  return new DeliveryFailed(`Slack could not be reached: ${message}`, { retryable: true, cause: error });
-}
-
 export class SlackProgressSink implements ProgressSink {
   readonly #options: SlackSinkOptions;
   /** One client per token: each keeps its own request queue. */
-  readonly #clients = new Map<string, WebClient>();
+  readonly #clients: SlackClients;
 
   constructor(options: SlackSinkOptions) {
     this.#options = options;
+    this.#clients = createSlackClients({ apiUrl: options.apiUrl, timeoutMs: options.timeoutMs, slackLogger: options.slackLogger });
   }
 
   async deliver(target: DeliveryTarget, view: ProgressView, handle: string | null): Promise<{ handle: string }> {
@@ -115,18 +90,7 @@ export class SlackProgressSink implements ProgressSink {
     if (token === null) {
       throw new DeliveryFailed(`Slack workspace ${target.context.teamId} is not connected to the job's organization (or has no bot token)`, { retryable: false });
     }
-    let client = this.#clients.get(token);
-    if (!client) {
-      client = new WebClient(token, {
-        ...(this.#options.apiUrl ? { slackApiUrl: this.#options.apiUrl } : {}),
-        retryConfig: { retries: 0 },
-        rejectRateLimitedCalls: true,
-        timeout: this.#options.timeoutMs ?? 10_000,
-        ...(this.#options.slackLogger ? { logger: this.#options.slackLogger } : { logLevel: LogLevel.ERROR }),
-      });
-      this.#clients.set(token, client);
-    }
-    return client;
+    return this.#clients.clientFor(token);
   }
 
   async #call<T>(call: () => Promise<T>): Promise<T> {

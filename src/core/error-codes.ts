@@ -134,8 +134,6 @@ export const ERROR_CATALOGUE = {
   // The chat receiver (Slack's signed requests) and the bot's own failures.
   ChatSignatureMissing: { code: 'chat.signature_missing', kind: 'user', status: 401, meaning: 'A chat request without X-Slack-Signature or X-Slack-Request-Timestamp' },
   ChatSignatureInvalid: { code: 'chat.signature_invalid', kind: 'user', status: 401, meaning: "The chat request's signature does not match its body under the signing secret" },
-  ChatDeliveryFailed: { code: 'chat.delivery_failed', kind: 'operational', status: 503, meaning: "Slack's Web API failed (5xx, 429, network): retried from the queue; details.retryAfterMs when Slack said" },
-  ChatDeliveryRefused: { code: 'chat.delivery_refused', kind: 'user', meaning: 'Slack refused a post for good (channel_not_found, not_in_channel, invalid_auth…): not retried' },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
   // The CLI and its client of the API.

@@ -55,7 +55,7 @@ describe('the chat receiver on the service’s own HTTP app', () => {
     inbox.received.length = 0;
   });
 
-  async function post(body: string, { contentType = 'application/json', headers = signSlackRequest(SECRET, body) as Record<string, string> } = {}) {
+  async function post(body: string, { contentType = 'application/json', headers = signSlackRequest(SECRET, body) as unknown as Record<string, string> } = {}) {
     const response = await fetch(`${api.base}${CHAT_WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
     const text = await response.text();
     return { status: response.status, text, json: text.startsWith('{') ? (JSON.parse(text) as Record<string, any>) : undefined }; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANSWER_NO, ANSWER_YES, escapeMrkdwn, formatDuration, progressMessage } from '../../../bot/blocks/progress.js';
+import { ANSWER_NO, ANSWER_YES } from '../../../bot/blocks/actions.js';
+import { escapeMrkdwn } from '../../../bot/blocks/mrkdwn.js';
+import { formatDuration, progressMessage } from '../../../bot/blocks/progress.js';
 import { buildProgressView } from '../../../src/notify/progress-view.js';
 import { failedRun, JOB_ID, jobForNotification } from '../notify/job-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError } from '@slack/web-api';
-import { deliveryFailure } from '../../../bot/progress/slack-sink.js';
+import { deliveryFailure } from '../../../bot/slack/web-client.js';
 
 /** Which Slack failures the delivery retries and which stop it (the errors are the WebClient's own classes). */
 describe('deliveryFailure', () => {
