@@ -1,3 +1,5 @@
+import { chatThreadKey } from '../../src/core/channel-context.js';
+
 /** Where a request came from and where the bot answers it. */
 export interface Conversation {
   teamId: string;
@@ -12,5 +14,5 @@ export interface Conversation {
 
 /** The key the job core files a thread's jobs under (`channelContext` → notify's `thread_key`). */
 export function threadKey(teamId: string, channelId: string, threadTs: string): string {
-  return `slack:${teamId}:${channelId}:${threadTs}`;
+  return chatThreadKey({ teamId, channelId, threadTs });
 }
