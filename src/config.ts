@@ -81,6 +81,30 @@ export interface NotifyConfig {
   readonly publicBaseUrl: string;
 }
 
+/**
+ * The Slack bot. Everything is optional: with no CHAT_SIGNING_SECRET and no CHAT_APP_TOKEN the service has no chat
+ * receiver and runs as before. Secrets here are never echoed in a config error.
+ */
+export interface ChatConfig {
+  /** Checks the signature of `POST /api/webhooks/chat` (HTTP mode). */
+  readonly signingSecret: string | undefined;
+  /** Single-workspace mode: the bot token of the one workspace (`xoxb-…`), connected with `qa chat connect`. */
+  readonly botToken: string | undefined;
+  /** Socket Mode (`xapp-…`): the app opens a WebSocket to Slack instead of receiving HTTP. */
+  readonly appToken: string | undefined;
+  /** OAuth distribution: the app's client id and secret (both or neither). */
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  /** Signs the OAuth `state`; required with the client id. */
+  readonly stateSecret: string | undefined;
+  /** Encrypts installation bot tokens at rest (32 bytes); required with the client id. */
+  readonly tokenKey: Buffer | undefined;
+  /** Slack's Web API base, ending in `/`. */
+  readonly apiUrl: string;
+  /** Slack's OAuth authorize page. */
+  readonly authorizeUrl: string;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -94,6 +118,7 @@ export interface Config {
   readonly probes: ProbesConfig;
   readonly planner: PlannerConfig;
   readonly notify: NotifyConfig;
+  readonly chat: ChatConfig;
 }
 
 export interface LoadConfigOptions {
@@ -197,13 +222,37 @@ const envSchema = z.object({
   // Links in chat messages: a path prefix is kept (a service behind a proxy); a query or fragment would break them.
   PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://qa.example.com', (parsed) => parsed.search === '' && parsed.hash === '').optional(),
   NOTIFY_MIN_INTERVAL_MS: integer(200, 600_000).default(1_500),
+  CHAT_SIGNING_SECRET: nonEmpty().optional(),
+  CHAT_BOT_TOKEN: z.string().regex(/^xoxb-[A-Za-z0-9-]+$/, { error: 'must be a bot token (xoxb-…)' }).optional(),
+  CHAT_APP_TOKEN: z.string().regex(/^xapp-[A-Za-z0-9-]+$/, { error: 'must be an app-level token (xapp-…) with connections:write' }).optional(),
+  CHAT_CLIENT_ID: nonEmpty().optional(),
+  CHAT_CLIENT_SECRET: nonEmpty().optional(),
+  CHAT_STATE_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  CHAT_TOKEN_KEY: z
+    .string()
+    .transform((raw) => (/^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64')))
+    .refine((key) => key.length === 32, { error: 'must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)' })
+    .optional(),
+  CHAT_API_URL: url(['http:', 'https:'], 'https://slack.com/api/', (parsed) => parsed.search === '' && parsed.hash === '').default('https://slack.com/api/'),
+  CHAT_AUTHORIZE_URL: url(['http:', 'https:'], 'https://slack.com/oauth/v2/authorize').default('https://slack.com/oauth/v2/authorize'),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL']);
 /** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['PLANNER_API_KEY', 'BROWSER_WS_ENDPOINT']);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
+  'PLANNER_API_KEY',
+  'BROWSER_WS_ENDPOINT',
+  'CHAT_SIGNING_SECRET',
+  'CHAT_BOT_TOKEN',
+  'CHAT_APP_TOKEN',
+  'CHAT_CLIENT_SECRET',
+  'CHAT_STATE_SECRET',
+  'CHAT_TOKEN_KEY',
+]);
+/** OAuth distribution needs all of these once any is set. */
+const CHAT_OAUTH_VARIABLES = ['CHAT_CLIENT_ID', 'CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY'] as const satisfies readonly EnvName[];
 /** What PLANNER=openai needs besides itself. */
 const OPENAI_PLANNER_VARIABLES = ['PLANNER_URL', 'PLANNER_MODEL', 'PLANNER_API_KEY'] as const satisfies readonly EnvName[];
 
@@ -237,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const issues = [
     ...(result.success ? [] : result.error.issues.map((issue) => ({ name: String(issue.path[0]), message: issue.message }))),
     ...missingForPlanner(input),
+    ...missingForChatOAuth(input),
   ];
   if (!result.success || issues.length > 0) {
     const problems = issues.map(({ name, message }) => `${name} ${message} (got ${shownValue(name, input[name as EnvName])})`);
@@ -278,6 +328,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       minIntervalMs: vars.NOTIFY_MIN_INTERVAL_MS,
       publicBaseUrl: (vars.PUBLIC_BASE_URL ?? `http://${vars.HOST}:${vars.PORT}`).replace(/\/+$/, ''),
     },
+    chat: {
+      signingSecret: vars.CHAT_SIGNING_SECRET,
+      botToken: vars.CHAT_BOT_TOKEN,
+      appToken: vars.CHAT_APP_TOKEN,
+      clientId: vars.CHAT_CLIENT_ID,
+      clientSecret: vars.CHAT_CLIENT_SECRET,
+      stateSecret: vars.CHAT_STATE_SECRET,
+      tokenKey: vars.CHAT_TOKEN_KEY,
+      apiUrl: vars.CHAT_API_URL.endsWith('/') ? vars.CHAT_API_URL : `${vars.CHAT_API_URL}/`,
+      authorizeUrl: vars.CHAT_AUTHORIZE_URL,
+    },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }
@@ -296,4 +357,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
 function missingForPlanner(input: Partial<Record<EnvName, string>>): { name: string; message: string }[] {
   if (input.PLANNER !== 'openai') return [];
   return OPENAI_PLANNER_VARIABLES.filter((name) => input[name] === undefined).map((name) => ({ name, message: 'must be set when PLANNER=openai' }));
+}
+
+/** OAuth distribution (CHAT_CLIENT_ID) without the secret, the state secret or the token key: one problem each. */
+function missingForChatOAuth(input: Partial<Record<EnvName, string>>): { name: string; message: string }[] {
+  if (CHAT_OAUTH_VARIABLES.every((name) => input[name] === undefined)) return [];
+  return CHAT_OAUTH_VARIABLES.filter((name) => input[name] === undefined).map((name) => ({ name, message: `must be set with ${CHAT_OAUTH_VARIABLES.filter((other) => input[other] !== undefined).join(', ')} (Slack OAuth install)` }));
 }

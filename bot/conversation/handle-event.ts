@@ -56,17 +56,20 @@ export async function handleChatEvent(eventId: string, deps: ConversationDeps): 
   }
   const workspace = await deps.workspaces.find(event.teamId);
   const token = workspace?.botToken ?? deps.defaultBotToken;
+  let settled = event;
   if (!event.settledAt) {
-    const reply = await decide(event, conversation, workspace, token !== null, deps);
-    await deps.events.settle(eventId, reply);
-    event.reply = reply;
+    const decided = await decide(event, conversation, workspace, token !== null, deps);
+    await deps.events.settle(eventId, decided as Record<string, unknown> | null);
+    // What was stored wins: a run that raced this one may have settled first.
+    settled = (await deps.events.load(eventId)) ?? event;
   }
-  if (event.reply && !event.repliedAt) {
+  const reply = settled.reply as ChatReply | null;
+  if (reply && !settled.repliedAt) {
     if (!token) {
       deps.logger.warn({ eventId, teamId: event.teamId }, 'no bot token for this workspace; the reply is not posted');
       return;
     }
-    await deps.poster(token).post(event.reply);
+    await deps.poster(token).post(reply);
     await deps.events.markReplied(eventId);
   }
 }

@@ -134,6 +134,11 @@ export const ERROR_CATALOGUE = {
   // The chat receiver (Slack's signed requests) and the bot's own failures.
   ChatSignatureMissing: { code: 'chat.signature_missing', kind: 'user', status: 401, meaning: 'A chat request without X-Slack-Signature or X-Slack-Request-Timestamp' },
   ChatSignatureInvalid: { code: 'chat.signature_invalid', kind: 'user', status: 401, meaning: "The chat request's signature does not match its body under the signing secret" },
+  ChatTokenKeyMissing: { code: 'chat.token_key_missing', kind: 'operational', status: 503, meaning: 'CHAT_TOKEN_KEY is not set, so an installation token cannot be stored or read' },
+  ChatTokenUnreadable: { code: 'chat.token_unreadable', kind: 'operational', status: 503, meaning: 'A stored bot token does not decrypt with CHAT_TOKEN_KEY (another key, or tampered)' },
+  ChatWorkspaceNotFound: { code: 'chat.workspace_not_found', kind: 'user', status: 404, meaning: 'Administrator CLI: no chat workspace with that team id' },
+  ChatInvalidTeamId: { code: 'chat.invalid_team_id', kind: 'user', status: 400, meaning: 'Not a Slack team id (T followed by letters and digits)' },
+  ChatInvalidBaseUrl: { code: 'chat.invalid_base_url', kind: 'user', status: 400, meaning: 'A channel binding address that is not an http(s) URL' },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
   // The CLI and its client of the API.

@@ -13,11 +13,15 @@ import { CreateRunRecords1763750000000 } from '../../migrations/1763750000000-cr
 import { CreatePlansAndCheckVersions1763760000000 } from '../../migrations/1763760000000-create-plans-and-check-versions.js';
 import { CreateSchedules1763770000000 } from '../../migrations/1763770000000-create-schedules.js';
 import { AddJobRunAttempt1763780000000 } from '../../migrations/1763780000000-add-job-run-attempt.js';
+import { CreateChatTables1763790000000 } from '../../migrations/1763790000000-create-chat-tables.js';
 import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
+import { ChatChannelBinding } from './entities/chat-channel-binding.entity.js';
+import { ChatEventReceipt } from './entities/chat-event-receipt.entity.js';
+import { ChatWorkspace } from './entities/chat-workspace.entity.js';
 import { Check } from './entities/check.entity.js';
 import { CheckDispute } from './entities/check-dispute.entity.js';
 import { CheckVersion } from './entities/check-version.entity.js';
@@ -38,7 +42,7 @@ import { ScheduleFire } from './entities/schedule-fire.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -52,6 +56,7 @@ export const migrations: ClassList = [
   CreatePlansAndCheckVersions1763760000000,
   CreateSchedules1763770000000,
   AddJobRunAttempt1763780000000,
+  CreateChatTables1763790000000,
   CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
 ];

@@ -1,5 +1,18 @@
 import { DEFAULT_BROWSER_EXECUTABLE_PATH, type Config, type DatabaseConfig, type PlannerConfig } from '../../src/config.js';
 
+/** No chat receiver: what `loadConfig` gives with no CHAT_* variable set. */
+export const NO_CHAT: Config['chat'] = {
+  signingSecret: undefined,
+  botToken: undefined,
+  appToken: undefined,
+  clientId: undefined,
+  clientSecret: undefined,
+  stateSecret: undefined,
+  tokenKey: undefined,
+  apiUrl: 'https://slack.com/api/',
+  authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+};
+
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
   database?: DatabaseConfig;
   planner?: PlannerConfig;
@@ -31,5 +44,6 @@ export function testConfig(groups: Groups = {}): Config {
     probes: { allowCidrs: [], ...groups.probes },
     planner: groups.planner ?? { kind: 'rule' },
     notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000', ...groups.notify },
+    chat: { ...NO_CHAT, ...groups.chat },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
+import { NO_CHAT } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       probes: { allowCidrs: [] },
       planner: { kind: 'rule' },
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
+      chat: NO_CHAT,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -93,6 +95,7 @@ describe('loadConfig', () => {
       probes: { allowCidrs: ['127.0.0.1/32', 'fd00::/8'] },
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
       notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
+      chat: NO_CHAT,
     });
   });
 
@@ -223,5 +226,41 @@ describe('loadConfig', () => {
   it('lists every wrong variable at once', () => {
     const message = configError({ PORT: 'x', WORKER_CONCURRENCY: 'many' });
     expect(message).toMatch(/^Invalid configuration: PORT must be .*; WORKER_CONCURRENCY must be /);
+  });
+
+  describe('chat', () => {
+    it('reads the Slack settings, a hex or base64 token key, and adds the trailing slash of the API base', () => {
+      const hexKey = 'ab'.repeat(32);
+      const config = loadConfig(
+        {
+          CHAT_SIGNING_SECRET: 'signing',
+          CHAT_BOT_TOKEN: 'xoxb-1-2-abc',
+          CHAT_APP_TOKEN: 'xapp-1-A1-2-def',
+          CHAT_CLIENT_ID: '1.2',
+          CHAT_CLIENT_SECRET: 'client-secret',
+          CHAT_STATE_SECRET: 'a-state-secret-of-16+',
+          CHAT_TOKEN_KEY: hexKey,
+          CHAT_API_URL: 'http://127.0.0.1:9999/api',
+        },
+        { isTTY: false },
+      );
+      expect(config.chat).toMatchObject({ signingSecret: 'signing', botToken: 'xoxb-1-2-abc', appToken: 'xapp-1-A1-2-def', clientId: '1.2', apiUrl: 'http://127.0.0.1:9999/api/' });
+      expect(config.chat.tokenKey).toEqual(Buffer.from(hexKey, 'hex'));
+      expect(loadConfig({ CHAT_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64'), CHAT_CLIENT_ID: 'x', CHAT_CLIENT_SECRET: 'y', CHAT_STATE_SECRET: 'z'.repeat(16) }, { isTTY: false }).chat.tokenKey).toEqual(Buffer.alloc(32, 7));
+    });
+
+    it('refuses wrong tokens and keys without echoing them', () => {
+      const message = configError({ CHAT_BOT_TOKEN: 'xapp-wrong-kind', CHAT_APP_TOKEN: 'xoxb-wrong-kind', CHAT_TOKEN_KEY: 'c2hvcnQ=', CHAT_CLIENT_ID: 'x', CHAT_CLIENT_SECRET: 'y', CHAT_STATE_SECRET: 'z'.repeat(16) });
+      expect(message).toContain('CHAT_BOT_TOKEN must be a bot token');
+      expect(message).toContain('CHAT_APP_TOKEN must be an app-level token');
+      expect(message).toContain('CHAT_TOKEN_KEY must be 32 bytes');
+      expect(message).not.toContain('wrong-kind');
+      expect(message).not.toContain('c2hvcnQ');
+    });
+
+    it('needs every OAuth setting once one is given', () => {
+      const message = configError({ CHAT_CLIENT_ID: '1.2' });
+      for (const name of ['CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY']) expect(message).toContain(`${name} must be set with CHAT_CLIENT_ID`);
+    });
   });
 });

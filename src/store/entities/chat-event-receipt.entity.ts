@@ -1,0 +1,36 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A delivery the bot took, under Slack's `event_id` (a slash command: `cmd:<team>:<trigger_id>`, a button:
+ * `act:<team>:<trigger_id>`). The key makes a retried delivery a no-op; `settledAt`/`reply`/`repliedAt` record how
+ * far its handling got, so a rerun of the `chat-event` job neither repeats an effect nor posts a reply twice.
+ */
+@Entity({ name: 'chat_event_receipts' })
+export class ChatEventReceipt {
+  @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 160 })
+  eventId!: string;
+
+  @Column({ name: 'team_id', type: 'varchar', length: 32 })
+  teamId!: string;
+
+  /** `app_mention`, `thread_reply`, `slash_command` or `answer_button`. */
+  @Column({ type: 'varchar', length: 32 })
+  kind!: string;
+
+  /** The delivery as Slack sent it (after Bolt parsed it). */
+  @Column({ type: 'json' })
+  payload!: Record<string, unknown>;
+
+  @Column({ name: 'received_at', type: 'datetime', precision: 3 })
+  receivedAt!: Date;
+
+  @Column({ name: 'settled_at', type: 'datetime', precision: 3, nullable: true })
+  settledAt!: Date | null;
+
+  /** The reply decided when it settled (channel, thread, text, blocks), or null for none. */
+  @Column({ type: 'json', nullable: true })
+  reply!: Record<string, unknown> | null;
+
+  @Column({ name: 'replied_at', type: 'datetime', precision: 3, nullable: true })
+  repliedAt!: Date | null;
+}
