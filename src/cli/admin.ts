@@ -1,6 +1,6 @@
 /**
  * The administrator verbs (`qa migrate`, `qa keys create`, `qa flags`, `qa owners exclude`, `qa installations
- * connect`): each opens the store, does one thing, and closes it. They talk to the database, not to the API.
+ * connect`, `qa chat connect|disconnect`): each opens the store, does one thing, and closes it. They talk to the database, not to the API.
  */
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
@@ -8,6 +8,7 @@ import { ErrorCode, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import type { Logger } from '../logger.js';
 import { createApiKey } from '../identity/api-keys.js';
+import { createChatWorkspaces } from '../jobs/chat-workspaces.js';
 import { Organization } from '../store/entities/organization.entity.js';
 import { setCapabilityPaused } from '../store/execution-flags.js';
 import { openStore } from '../store/open-store.js';
@@ -43,6 +44,16 @@ export async function excludeRepositoryOwner(config: Config, logger: Logger, own
 /** `qa installations connect`: accepts the installation's repositories for the organization with slug `orgSlug`. */
 export async function connectCodeHostInstallation(config: Config, logger: Logger, provider: string, installationId: string, orgSlug: string): Promise<void> {
   await withStore(config, logger, (dataSource) => connectInstallation(dataSource, provider, installationId, orgSlug));
+}
+
+/** `qa chat connect`: the Slack workspace serves the organization with that slug from now on. */
+export async function connectChatWorkspace(config: Config, logger: Logger, input: { teamId: string; organizationSlug: string; teamName?: string }) {
+  return withStore(config, logger, (dataSource) => createChatWorkspaces({ dataSource, tokenKey: config.chat.tokenKey }).connect(input));
+}
+
+/** `qa chat disconnect`: the workspace serves no organization (the bot says how to connect it). */
+export async function disconnectChatWorkspace(config: Config, logger: Logger, teamId: string): Promise<void> {
+  await withStore(config, logger, (dataSource) => createChatWorkspaces({ dataSource, tokenKey: config.chat.tokenKey }).disconnect(teamId));
 }
 
 /** Opens the store for one administrator verb and closes it again. */

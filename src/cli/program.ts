@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
 import { registerAnswer } from './commands/answer.js';
+import { registerChat } from './commands/chat.js';
 import { registerFlags } from './commands/flags.js';
 import { registerFollow } from './commands/follow.js';
 import { registerInstallations } from './commands/installations.js';
@@ -41,6 +42,7 @@ export function createProgram(
   registerFlags(program, context, print);
   registerOwners(program, context, print);
   registerInstallations(program, context, print);
+  registerChat(program, context, print);
   // Client verbs: they call the running service's REST API (QA_API_URL, QA_API_KEY), never the database.
   registerJobs(program, context, terminal);
   registerRuns(program, context, terminal);

@@ -8,7 +8,10 @@ export interface RunningHttp {
   stop(): Promise<void>;
 }
 
-/** The HTTP side on the graph's services: the API, and `mounts` (raw-body receivers) in front of its JSON routers. */
+/**
+ * The HTTP side on the graph's services: the API, and raw-body receivers in front of its JSON routers (the chat
+ * receiver and install routes when chat is configured, then `mounts`).
+ */
 export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
   const { config, logger, feed } = services;
   const app = createApp(
@@ -21,7 +24,7 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       schedules: services.schedules,
       logger,
     },
-    { mounts },
+    { mounts: [...(services.chat?.mounts ?? []), ...mounts] },
   );
   const http = await startHttpServer(config.http, app);
   logger.info({ host: config.http.host, port: http.port }, 'listening');

@@ -43,6 +43,7 @@ export async function startServe(config: Config, logger: Logger, options: HttpRo
     }
     const http = await startHttp(services, options.mounts);
     started.push(http);
+    await startChatSocket(services, started);
     return { port: http.port };
   });
 }
@@ -67,8 +68,20 @@ export async function startAll(config: Config, logger: Logger, options: HttpRole
     started.push(await startProcessors(services));
     const http = await startHttp(services, options.mounts);
     started.push(http);
+    await startChatSocket(services, started);
     return { port: http.port };
   });
+}
+
+/**
+ * Socket Mode (CHAT_APP_TOKEN) is a receiver like the HTTP server: the serving roles open it, and it stops before
+ * the processors, so no delivery arrives that nothing will handle.
+ */
+async function startChatSocket(services: Services, started: RunningService[]): Promise<void> {
+  const socket = services.chat?.socket;
+  if (!socket) return;
+  await socket.start();
+  started.push({ stop: () => socket.stop() });
 }
 
 /**

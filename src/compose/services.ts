@@ -15,12 +15,13 @@ import type { Planner } from '../planner/planner.js';
 import { createNotificationChannel, createQueue, type Queue } from '../queue/index.js';
 import { createRepositoryService, type RepositoryService } from '../repos/repository-service.js';
 import { openStore } from '../store/open-store.js';
-import { createWriteBatch } from '../store/write-batch.js';
+import { createWriteBatch, type WriteBatch } from '../store/write-batch.js';
 import { onboardingStarter } from '../workflows/onboarding.js';
 import { notifyDeliveryStarter } from '../workflows/notify-starter.js';
 import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import type { ReadSecret } from '../workflows/test-values.js';
+import { chatConfigured, composeChat, type ChatParts } from './chat.js';
 import type { ComposeOverrides } from './overrides.js';
 
 /**
@@ -47,6 +48,10 @@ export interface Services {
    * them to a worker that has the channel.
    */
   progressSinks: ProgressSinks;
+  /** The Slack bot, when any CHAT_* setting is given: receivers, install routes, the `chat-event` job, the sink. */
+  chat: ChatParts | undefined;
+  /** Commits a few rows in one round trip (job creation, the chat inbox). */
+  writes: WriteBatch;
   /** Shared pollers behind GET …/:id/events; the job processors of this process wake it after each commit. */
   feed: EventFeed;
   /** Closes what this graph opened: the feed, the write batch's pool, the queue's connections, the store unless given. */
@@ -76,6 +81,10 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const readSecret: ReadSecret = overrides.readSecret ?? ((name) => environment![name]);
   const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
   const feed = createEventFeed({ read: overrides.feedRead ? overrides.feedRead(read) : read, logger: logger.child({ component: 'event-feed' }) });
+  const jobs = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) });
+  const checks = createCheckService(dataSource);
+  const notifications = createNotificationOutbox(dataSource);
+  const chat = chatConfigured(config) ? composeChat({ config, logger, dataSource, queue, writes, jobs, checks, notifications }) : undefined;
   return {
     config,
     logger,
@@ -85,12 +94,14 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     planner,
     artifacts,
     readSecret,
-    jobs: createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) }),
+    jobs,
     repositories: createRepositoryService({ dataSource, config: config.repositories, readSecret, onboarding: onboardingStarter(queue) }),
-    checks: createCheckService(dataSource),
+    checks,
     schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
-    notifications: createNotificationOutbox(dataSource),
-    progressSinks: overrides.progressSinks ?? {},
+    notifications,
+    progressSinks: overrides.progressSinks ?? (chat ? { chat: chat.sink } : {}),
+    chat,
+    writes,
     feed,
     async close() {
       feed.close();
