@@ -61,11 +61,19 @@ export function insertRows<Entity extends ObjectLiteral>(dataSource: DataSource,
 export function createWriteBatch(dataSource: DataSource): WriteBatch {
   const options = dataSource.options;
   if (options.type !== 'mysql' && options.type !== 'mariadb') {
+    // SQLite has one connection: a second transaction begun while one is open fails ("cannot start a transaction
+    // within a transaction"), so commits wait their turn (two chat redeliveries at once, two job creations).
+    let previous: Promise<unknown> = Promise.resolve();
     return {
-      commit: (statements) =>
-        dataSource.transaction(async (manager) => {
-          for (const statement of statements) await manager.query(statement.sql, statement.params);
-        }),
+      commit(statements) {
+        const run = previous.then(() =>
+          dataSource.transaction(async (manager) => {
+            for (const statement of statements) await manager.query(statement.sql, statement.params);
+          }),
+        );
+        previous = run.catch(() => undefined);
+        return run;
+      },
       close: async () => undefined,
     };
   }
