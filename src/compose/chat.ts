@@ -117,6 +117,8 @@ export function composeChat(deps: ChatPartsDeps): ChatParts {
         name: CHAT_EVENT_JOB,
         payload: chatEventPayload,
         retry: CHAT_EVENT_RETRY,
+        // A reply never waits behind browser runs.
+        light: true,
         handle: ({ eventId }) => handleChatEvent(eventId, conversation),
       }),
     ],

@@ -32,6 +32,8 @@ export function notifyDeliveryJob({ dataSource, sinks, settings, logger }: Notif
   return defineQueueJob({
     name: NOTIFY_DELIVERY_JOB,
     payload: notifyDeliveryPayload,
+    // A progress edit never waits behind the browser runs it reports on.
+    light: true,
     handle: async ({ jobId }) => {
       const outcome = await delivery.deliver(jobId);
       return outcome === 'done' ? undefined : outcome;

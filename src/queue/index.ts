@@ -1,4 +1,4 @@
-export { createQueue, type Queue, type QueueSettings } from './create-queue.js';
+export { createQueue, LIGHT_JOB_SLOTS, type Queue, type QueueSettings } from './create-queue.js';
 export { createWorker, type Worker } from './worker.js';
 export { defineQueueJob, type QueueRunAgain, type QueueRunContext, type QueueJobDefinition } from './job-definition.js';
 export { enqueue, stageNow, type JobKind, type StagedQueueJob } from './enqueue.js';

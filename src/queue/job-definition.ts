@@ -33,6 +33,11 @@ export interface QueueJobDefinition<Schema extends z.ZodType = z.ZodType> {
   handle(payload: z.output<Schema>, context: QueueRunContext): Promise<void | QueueRunAgain>;
   /** Runs of this job one worker process may run at once (default: the worker's concurrency). */
   concurrency?: number;
+  /**
+   * A short job (a chat reply, a progress edit) that must not wait behind browser runs: it runs in the queue's
+   * light slots (`LIGHT_JOB_SLOTS` beyond the worker's concurrency), at most that many at once.
+   */
+  light?: boolean;
   /** Lock lifetime override for long jobs (default: the queue's). */
   lockLifetimeMs?: number;
   priority?: number;

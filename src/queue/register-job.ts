@@ -117,7 +117,9 @@ export function registerJob(
       }
     },
     {
-      concurrency: definition.concurrency,
+      // Each kind locks no more than it may run (see createQueue); a light kind gets the light slots.
+      concurrency: definition.light ? queue.lightSlots : definition.concurrency,
+      ...(definition.light ? { lockLimit: queue.lightSlots } : definition.concurrency ? { lockLimit: definition.concurrency } : {}),
       lockLifetime: definition.lockLifetimeMs,
       priority: definition.priority,
       backoff: retryStrategy(definition.retry ?? DEFAULT_RETRY_POLICY),

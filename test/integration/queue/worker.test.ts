@@ -246,6 +246,49 @@ forEachDialect('worker', (dialect) => {
     });
   });
 
+  it('runs a light job at once while browser-run-like jobs fill every slot and more are due, and still locks no heavy job ahead', async () => {
+    const concurrency = 2;
+    const release = signal();
+    let heavyNow = 0;
+    let heavyMost = 0;
+    const heavy = defineQueueJob({
+      name: 'heavy',
+      payload: z.object({ n: z.number() }),
+      handle: async () => {
+        heavyMost = Math.max(heavyMost, ++heavyNow);
+        await release.promise;
+        heavyNow--;
+      },
+    });
+    const replies: number[] = [];
+    const reply = defineQueueJob({
+      name: 'reply',
+      payload: z.object({ n: z.number() }),
+      light: true,
+      handle: async ({ n }) => {
+        replies.push(n);
+      },
+    });
+    queue = createQueue(store(), { ...settings, concurrency, lightSlots: 2 }, createNotificationChannel(undefined));
+    worker = createWorker(queue, [heavy, reply], silentLogger(), 5_000);
+    await Promise.all(Array.from({ length: 6 }, (_, n) => enqueue(queue.agenda, heavy, { n })));
+    await worker.start();
+    await until(async () => heavyNow === concurrency);
+    // A backlog of heavy jobs is due and every heavy slot is taken: the light jobs still run now.
+    await Promise.all(Array.from({ length: 5 }, (_, n) => enqueue(queue.agenda, reply, { n })));
+    await until(async () => replies.length === 5);
+    expect(heavyNow).toBe(concurrency);
+    await new Promise((resolve) => setTimeout(resolve, 5 * settings.pollIntervalMs));
+    const locked = await store().query(`SELECT COUNT(*) AS n FROM agenda_jobs WHERE name = 'heavy' AND locked_at IS NOT NULL`);
+    expect(Number((locked as { n: number | string }[])[0]!.n)).toBe(concurrency);
+    release.fire();
+    await until(async () => {
+      const left = await store().query(`SELECT COUNT(*) AS n FROM agenda_jobs WHERE last_finished_at IS NULL`);
+      return Number((left as { n: number | string }[])[0]!.n) === 0;
+    });
+    expect(heavyMost).toBe(concurrency);
+  });
+
   it('renews a running job\'s lock for as long as it runs, and stops a run whose lock another worker took over', async () => {
     const lockLifetimeMs = 1_000;
     const started = signal();
