@@ -1,5 +1,6 @@
 import { InstallProvider, type Installation, type InstallURLOptions } from '@slack/oauth';
 import { Router } from 'express';
+import type { InstalledWorkspace } from '../../src/jobs/chat-workspaces.js';
 import type { Logger } from '../../src/logger.js';
 import { boltLogger } from '../bolt-logger.js';
 import { escapeHtml } from './html.js';
@@ -9,14 +10,6 @@ export const REDIRECT_PATH = '/api/chat/oauth_redirect';
 
 /** The fewest bot scopes that work (manifest.yml lists the same). */
 export const BOT_SCOPES = ['app_mentions:read', 'chat:write', 'channels:history', 'groups:history', 'im:history', 'commands'];
-
-export interface InstalledWorkspace {
-  teamId: string;
-  teamName: string | null;
-  botUserId: string;
-  botToken: string;
-  installedBy: string;
-}
 
 export interface OAuthSettings {
   clientId: string;
