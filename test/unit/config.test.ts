@@ -258,6 +258,17 @@ describe('loadConfig', () => {
       expect(message).not.toContain('c2hvcnQ');
     });
 
+    it('links to http://HOST:PORT by default: loopback for a wildcard HOST, an IPv6 address in brackets', () => {
+      const base = (env: NodeJS.ProcessEnv) => loadConfig(env, { isTTY: false }).notify.publicBaseUrl;
+      expect(base({ HOST: 'qa.internal', PORT: '8080' })).toBe('http://qa.internal:8080');
+      expect(base({ HOST: '0.0.0.0', PORT: '8080' })).toBe('http://127.0.0.1:8080');
+      expect(base({ HOST: '::' })).toBe('http://[::1]:3000');
+      expect(base({ HOST: '0:0:0:0:0:0:0:0' })).toBe('http://[::1]:3000');
+      expect(base({ HOST: 'fd00::5', PORT: '8080' })).toBe('http://[fd00::5]:8080');
+      expect(base({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://qa.example.com/' })).toBe('https://qa.example.com');
+      for (const host of ['0.0.0.0', '::', 'fd00::5']) expect(() => new URL(base({ HOST: host }))).not.toThrow();
+    });
+
     it('needs every OAuth setting once one is given', () => {
       const message = configError({ CHAT_CLIENT_ID: '1.2' });
       for (const name of ['CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY']) expect(message).toContain(`${name} must be set with CHAT_CLIENT_ID`);
