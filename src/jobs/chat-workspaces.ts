@@ -70,7 +70,7 @@ export function createChatWorkspaces({ dataSource, tokenKey }: { dataSource: Dat
     async disconnect(teamId: string): Promise<void> {
       checkTeam(teamId);
       const result = await workspaces().update({ teamId }, { organizationId: null, updatedAt: new Date() });
-      if (!result.affected) throw userError(ErrorCode.ChatWorkspaceNotFound, `No chat workspace ${teamId}`, { status: 404 });
+      if (!result.affected) throw userError(ErrorCode.ChatWorkspaceNotFound, `No chat workspace ${teamId}: it was never connected or installed, so there is nothing to disconnect (check the team id)`, { status: 404 });
     },
 
     /** Stores an OAuth installation (a reinstall replaces the token and keeps the connection). */
