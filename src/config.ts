@@ -326,7 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },
     notify: {
       minIntervalMs: vars.NOTIFY_MIN_INTERVAL_MS,
-      publicBaseUrl: (vars.PUBLIC_BASE_URL ?? `http://${vars.HOST}:${vars.PORT}`).replace(/\/+$/, ''),
+      publicBaseUrl: (vars.PUBLIC_BASE_URL ?? listenUrl(vars.HOST, vars.PORT)).replace(/\/+$/, ''),
     },
     chat: {
       signingSecret: vars.CHAT_SIGNING_SECRET,
@@ -351,6 +351,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
             timeoutMs: vars.PLANNER_TIMEOUT_MS,
           },
   };
+}
+
+/**
+ * PUBLIC_BASE_URL's default, `http://HOST:PORT`: a wildcard HOST (listen everywhere) is no address to link to, so
+ * links go to loopback of the same family (`::` may be IPv6-only); an IPv6 address is bracketed, as URLs need.
+ */
+function listenUrl(host: string, port: number): string {
+  const reachable = WILDCARD_ADDRESSES.has(host) ? (isIP(host) === 6 ? '::1' : '127.0.0.1') : host;
+  return `http://${isIP(reachable) === 6 ? `[${reachable}]` : reachable}:${port}`;
 }
 
 /** PLANNER=openai without the endpoint, model or key it needs: one problem per missing variable. */

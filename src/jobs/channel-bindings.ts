@@ -38,12 +38,26 @@ export function createChannelBindings(dataSource: DataSource) {
   const repositories = () => dataSource.getRepository(ConnectedRepository);
   const bindings = () => dataSource.getRepository(ChatChannelBinding);
 
+  /**
+   * `owner/name` as code hosts treat it, case-insensitively (`Acme/Shop` is `acme/shop`): MySQL's collation already
+   * compares so, SQLite's `=` does not, hence LOWER() on both sides in either dialect (names are ASCII). Should the
+   * same name be connected twice (another provider), the newest connection wins.
+   */
+  async function repositoryByName(organizationId: string, owner: string, name: string): Promise<ConnectedRepository | null> {
+    return repositories()
+      .createQueryBuilder('repository')
+      .where('repository.organizationId = :organizationId', { organizationId })
+      .andWhere('LOWER(repository.owner) = :owner AND LOWER(repository.name) = :name', { owner: owner.toLowerCase(), name: name.toLowerCase() })
+      .orderBy('repository.createdAt', 'DESC')
+      .getOne();
+  }
+
   async function repositoryNamed(organizationId: string, repository: string): Promise<ConnectedRepository> {
     const found = REPOSITORY_ID.test(repository)
       ? await repositories().findOneBy({ id: repository, organizationId })
       : await (() => {
           const [owner, name, ...rest] = repository.split('/');
-          return owner && name && rest.length === 0 ? repositories().findOneBy({ owner, name, organizationId }) : null;
+          return owner && name && rest.length === 0 ? repositoryByName(organizationId, owner, name) : null;
         })();
     if (!found) throw notFoundError('repository', 'repository');
     return found;

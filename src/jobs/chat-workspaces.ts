@@ -1,6 +1,7 @@
-import type { DataSource } from 'typeorm';
+import { Not, type DataSource } from 'typeorm';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import { decryptSecret, encryptSecret } from '../core/token-cipher.js';
+import { ChatChannelBinding } from '../store/entities/chat-channel-binding.entity.js';
 import { ChatWorkspace } from '../store/entities/chat-workspace.entity.js';
 import { Organization } from '../store/entities/organization.entity.js';
 
@@ -41,26 +42,35 @@ export function createChatWorkspaces({ dataSource, tokenKey }: { dataSource: Dat
   };
 
   return {
-    /** Connects the workspace to the organization with that slug (creating its row for a CHAT_BOT_TOKEN workspace). */
+    /**
+     * Connects the workspace to the organization with that slug (creating its row for a CHAT_BOT_TOKEN workspace).
+     * Connecting it to another organization drops its channel bindings to the previous one's repositories in the same
+     * commit: they would never be used again (lookups are scoped by organization), and a later reconnection to the
+     * old organization should not silently revive what the channels pointed at before.
+     */
     async connect(input: { teamId: string; organizationSlug: string; teamName?: string }): Promise<{ teamId: string; organizationId: string; source: 'token' | 'oauth' }> {
       checkTeam(input.teamId);
       const organization = await dataSource.getRepository(Organization).findOneBy({ slug: input.organizationSlug });
       if (!organization) throw userError(ErrorCode.OrganizationNotFound, `No organization with slug "${input.organizationSlug}"`);
-      const existing = await workspaces().findOneBy({ teamId: input.teamId });
-      const now = new Date();
-      if (existing) {
-        await workspaces().update({ teamId: input.teamId }, { organizationId: organization.id, ...(input.teamName ? { teamName: input.teamName } : {}), updatedAt: now });
-        return { teamId: input.teamId, organizationId: organization.id, source: existing.source };
-      }
-      await workspaces().insert({ teamId: input.teamId, organizationId: organization.id, teamName: input.teamName ?? null, botUserId: null, botTokenCiphertext: null, installedBy: null, source: 'token', updatedAt: now });
-      return { teamId: input.teamId, organizationId: organization.id, source: 'token' };
+      return dataSource.transaction(async (manager) => {
+        const rows = manager.getRepository(ChatWorkspace);
+        const existing = await rows.findOneBy({ teamId: input.teamId });
+        const now = new Date();
+        await manager.getRepository(ChatChannelBinding).delete({ teamId: input.teamId, organizationId: Not(organization.id) });
+        if (existing) {
+          await rows.update({ teamId: input.teamId }, { organizationId: organization.id, ...(input.teamName ? { teamName: input.teamName } : {}), updatedAt: now });
+          return { teamId: input.teamId, organizationId: organization.id, source: existing.source };
+        }
+        await rows.insert({ teamId: input.teamId, organizationId: organization.id, teamName: input.teamName ?? null, botUserId: null, botTokenCiphertext: null, installedBy: null, source: 'token', updatedAt: now });
+        return { teamId: input.teamId, organizationId: organization.id, source: 'token' as const };
+      });
     },
 
     /** Stops the workspace serving its organization; its installation (if any) stays, so connecting again is enough. */
     async disconnect(teamId: string): Promise<void> {
       checkTeam(teamId);
       const result = await workspaces().update({ teamId }, { organizationId: null, updatedAt: new Date() });
-      if (!result.affected) throw userError(ErrorCode.ChatWorkspaceNotFound, `No chat workspace ${teamId}`, { status: 404 });
+      if (!result.affected) throw userError(ErrorCode.ChatWorkspaceNotFound, `No chat workspace ${teamId}: it was never connected or installed, so there is nothing to disconnect (check the team id)`, { status: 404 });
     },
 
     /** Stores an OAuth installation (a reinstall replaces the token and keeps the connection). */

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { verifyApiKey } from '../../src/identity/api-keys.js';
+import { createChatWorkspaces, type ChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
@@ -86,6 +88,45 @@ describe('qa (the real process)', () => {
     const noOrg = await qa(['installations', 'connect', '--installation', '7', '--org', 'nobody'], env);
     expect([noOrg.code, /No organization with slug "nobody"/.test(noOrg.stderr)]).toEqual([2, true]);
     expect((await qa(['installations', 'connect', '--org', 'acme'], env)).code).toBe(2);
+  });
+
+  it('qa chat connect and disconnect a workspace, print what they did, and refuse an unknown organization or team', async () => {
+    const path = join(folder, 'chat.sqlite');
+    const env = { SQLITE_PATH: path, LOG_LEVEL: 'silent' };
+    expect((await qa(['keys', 'create', '--org', 'acme'], env)).code).toBe(0);
+    const connected = await qa(['chat', 'connect', '--team', 'T0123ABCD', '--org', 'acme', '--name', 'Acme HQ'], env);
+    expect([connected.code, connected.stdout.trim()]).toEqual([0, 'Slack workspace T0123ABCD (CHAT_BOT_TOKEN) is connected to organization "acme"']);
+    const tokenKey = randomBytes(32);
+    const workspaces = async <T>(work: (chat: ChatWorkspaces, organizationId: string) => Promise<T>): Promise<T> => {
+      const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+      try {
+        const [{ id }] = (await dataSource.query("SELECT id FROM organizations WHERE slug = 'acme'")) as { id: string }[];
+        return await work(createChatWorkspaces({ dataSource, tokenKey }), id!);
+      } finally {
+        await dataSource.destroy();
+      }
+    };
+    await workspaces(async (chat, acme) => {
+      expect(await chat.find('T0123ABCD')).toEqual({ teamId: 'T0123ABCD', teamName: 'Acme HQ', organizationId: acme, botUserId: null, botToken: null });
+      await chat.saveInstallation({ teamId: 'T0OAUTH1', teamName: 'Installed', botUserId: 'U0BOT', botToken: 'xoxb-1-2-installed', installedBy: 'U1' });
+    });
+    const installed = await qa(['chat', 'connect', '--team', 'T0OAUTH1', '--org', 'acme'], env);
+    expect([installed.code, installed.stdout.trim()]).toEqual([0, 'Slack workspace T0OAUTH1 (installed) is connected to organization "acme"']);
+
+    const noOrg = await qa(['chat', 'connect', '--team', 'T0123ABCD', '--org', 'nobody'], env);
+    expect([noOrg.code, /No organization with slug "nobody"/.test(noOrg.stderr)]).toEqual([2, true]);
+    const badTeam = await qa(['chat', 'connect', '--team', 'general', '--org', 'acme'], env);
+    expect([badTeam.code, /"general" is not a Slack team id/.test(badTeam.stderr)]).toEqual([2, true]);
+    expect((await qa(['chat', 'connect', '--org', 'acme'], env)).code).toBe(2);
+
+    const disconnected = await qa(['chat', 'disconnect', '--team', 'T0123ABCD'], env);
+    expect([disconnected.code, disconnected.stdout.trim()]).toEqual([0, 'Slack workspace T0123ABCD is disconnected']);
+    await workspaces(async (chat, acme) => {
+      expect(await chat.find('T0123ABCD')).toMatchObject({ organizationId: null });
+      expect(await chat.find('T0OAUTH1')).toMatchObject({ organizationId: acme, botToken: 'xoxb-1-2-installed' });
+    });
+    const unknown = await qa(['chat', 'disconnect', '--team', 'T0NEVER'], env);
+    expect([unknown.code, unknown.stdout, unknown.stderr.trim()]).toEqual([2, '', 'No chat workspace T0NEVER: it was never connected or installed, so there is nothing to disconnect (check the team id)']);
   });
 
   it('qa migrate creates and migrates the embedded SQLite database, then exits 0', async () => {

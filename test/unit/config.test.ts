@@ -258,6 +258,24 @@ describe('loadConfig', () => {
       expect(message).not.toContain('c2hvcnQ');
     });
 
+    it('links to http://HOST:PORT by default: loopback for a wildcard HOST, an IPv6 address in brackets', () => {
+      const base = (env: NodeJS.ProcessEnv) => loadConfig(env, { isTTY: false }).notify.publicBaseUrl;
+      expect(base({ HOST: 'qa.internal', PORT: '8080' })).toBe('http://qa.internal:8080');
+      expect(base({ HOST: '0.0.0.0', PORT: '8080' })).toBe('http://127.0.0.1:8080');
+      expect(base({ HOST: '::' })).toBe('http://[::1]:3000');
+      expect(base({ HOST: '0:0:0:0:0:0:0:0' })).toBe('http://[::1]:3000');
+      expect(base({ HOST: 'fd00::5', PORT: '8080' })).toBe('http://[fd00::5]:8080');
+      expect(base({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://qa.example.com/' })).toBe('https://qa.example.com');
+      for (const host of ['0.0.0.0', '::', 'fd00::5']) expect(() => new URL(base({ HOST: host }))).not.toThrow();
+    });
+
+    it('refuses a PUBLIC_BASE_URL with a query or fragment (links are built under it) and a NOTIFY_MIN_INTERVAL_MS out of range', () => {
+      expect(configError({ PUBLIC_BASE_URL: 'https://qa.example.com/?x=1' })).toContain('PUBLIC_BASE_URL must be a URL like https://qa.example.com');
+      expect(configError({ PUBLIC_BASE_URL: 'https://qa.example.com/#top' })).toContain('PUBLIC_BASE_URL must be a URL like https://qa.example.com');
+      expect(configError({ NOTIFY_MIN_INTERVAL_MS: 'soon' })).toMatch(/NOTIFY_MIN_INTERVAL_MS must be an integer/);
+      expect(configError({ NOTIFY_MIN_INTERVAL_MS: '10' })).toMatch(/NOTIFY_MIN_INTERVAL_MS must be an integer/);
+    });
+
     it('needs every OAuth setting once one is given', () => {
       const message = configError({ CHAT_CLIENT_ID: '1.2' });
       for (const name of ['CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY']) expect(message).toContain(`${name} must be set with CHAT_CLIENT_ID`);

@@ -23,9 +23,24 @@ describe('token cipher', () => {
     expect(() => decryptSecret(key, [version, iv, tag, flipped.toString('base64')].join(':'))).toThrow(expect.objectContaining({ code: 'chat.token_unreadable' }));
     const other = encryptSecret(key, 'another').split(':');
     expect(() => decryptSecret(key, [version, iv, other[2], ciphertext].join(':'))).toThrow(expect.objectContaining({ code: 'chat.token_unreadable' }));
-    for (const text of ['xoxb-plaintext', 'v2:a:b:c', 'v1:short:tag:ct', '']) {
+    const flippedIv = Buffer.from(iv!, 'base64');
+    flippedIv[0] ^= 1;
+    const altered = [[version, flippedIv.toString('base64'), tag, ciphertext], [version, iv, tag, ciphertext, 'extra'], [version, '!!', tag, ciphertext]].map((parts) => parts.join(':'));
+    for (const text of [...altered, 'xoxb-plaintext', 'v2:a:b:c', 'v1:short:tag:ct', '']) {
       expect(() => decryptSecret(key, text)).toThrow(expect.objectContaining({ code: 'chat.token_unreadable' }));
     }
+  });
+
+  it('says which setting to check and never shows the token when it cannot read one', () => {
+    const stored = encryptSecret(randomBytes(32), 'xoxb-123-secret');
+    let message = '';
+    try {
+      decryptSecret(key, stored);
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain('CHAT_TOKEN_KEY');
+    expect(message).not.toContain('xoxb-123-secret');
   });
 
   it('refuses a key that is not 32 bytes', () => {
