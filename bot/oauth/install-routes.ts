@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { Logger } from '../../src/logger.js';
 import { boltLogger } from '../bolt-logger.js';
 import { escapeHtml } from './html.js';
+import { oneTimeStateStore, STATE_LIFETIME_SECONDS } from './one-time-state.js';
 
 export const INSTALL_PATH = '/api/chat/install';
 export const REDIRECT_PATH = '/api/chat/oauth_redirect';
@@ -21,7 +22,7 @@ export interface InstalledWorkspace {
 export interface OAuthSettings {
   clientId: string;
   clientSecret: string;
-  /** Signs the `state` parameter; InstallProvider also binds it to a cookie of the browser that started. */
+  /** Signs the `state` parameter (good once, for 10 minutes); InstallProvider also binds it to a cookie of the browser that started. */
   stateSecret: string;
   /** Slack's Web API base, for `oauth.v2.access`. */
   apiUrl: string;
@@ -49,7 +50,8 @@ export function createInstallRoutes(settings: OAuthSettings, deps: OAuthDeps): R
   const installer = new InstallProvider({
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
-    stateSecret: settings.stateSecret,
+    stateStore: oneTimeStateStore(settings.stateSecret, STATE_LIFETIME_SECONDS),
+    stateCookieExpirationSeconds: STATE_LIFETIME_SECONDS,
     installUrlOptions,
     directInstall: true,
     ...(settings.authorizationUrl ? { authorizationUrl: settings.authorizationUrl } : {}),
