@@ -4,6 +4,7 @@ import type { InstalledWorkspace } from '../../src/jobs/chat-workspaces.js';
 import type { Logger } from '../../src/logger.js';
 import { boltLogger } from '../bolt-logger.js';
 import { escapeHtml } from './html.js';
+import { oneTimeStateStore, STATE_LIFETIME_SECONDS } from './one-time-state.js';
 
 export const INSTALL_PATH = '/api/chat/install';
 export const REDIRECT_PATH = '/api/chat/oauth_redirect';
@@ -14,7 +15,7 @@ export const BOT_SCOPES = ['app_mentions:read', 'chat:write', 'channels:history'
 export interface OAuthSettings {
   clientId: string;
   clientSecret: string;
-  /** Signs the `state` parameter; InstallProvider also binds it to a cookie of the browser that started. */
+  /** Signs the `state` parameter (good once, for 10 minutes); InstallProvider also binds it to a cookie of the browser that started. */
   stateSecret: string;
   /** Slack's Web API base, for `oauth.v2.access`. */
   apiUrl: string;
@@ -42,7 +43,8 @@ export function createInstallRoutes(settings: OAuthSettings, deps: OAuthDeps): R
   const installer = new InstallProvider({
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
-    stateSecret: settings.stateSecret,
+    stateStore: oneTimeStateStore(settings.stateSecret, STATE_LIFETIME_SECONDS),
+    stateCookieExpirationSeconds: STATE_LIFETIME_SECONDS,
     installUrlOptions,
     directInstall: true,
     ...(settings.authorizationUrl ? { authorizationUrl: settings.authorizationUrl } : {}),

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CHAT_WEBHOOK_PATH } from '../../bot/app.js';
-import { startAll, type RunningHttpRole } from '../../src/compose/index.js';
-import { createApiKey } from '../../src/identity/api-keys.js';
-import { createChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
-import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../fixtures/demo-app/index.js';
-import { FAKE_WORKSPACE, startFakeSlack, type FakeSlack, type StoredMessage } from '../fakes/slack-api.js';
-import { insertRepository } from '../support/check-fixtures.js';
-import { useTestStore } from '../support/dialects.js';
-import { silentLogger } from '../support/logger.js';
-import { testConfig } from '../support/service-config.js';
+import type { DemoApp } from '../fixtures/demo-app/index.js';
+import { FAKE_WORKSPACE, type FakeSlack, type StoredMessage } from '../fakes/slack-api.js';
+import { CHAT_PUBLIC_BASE_URL, seedAcmeShop, useChatEndToEnd } from '../support/chat-service.js';
 import { appMention, channelMessage, eventCallback, signSlackRequest, slackTs } from '../support/slack-requests.js';
 
 const SECRET = 'e2e-chat-signing-secret';
@@ -23,52 +14,17 @@ const ORDER_TASK = 'Sign in as the demo user, add the Desk Lamp to the cart, app
  * with the chat receiver on, the demo shop as the app under test, and a fake Slack Web API that records every call.
  */
 describe('a chat conversation, end to end over HTTP', () => {
+  const { store, parts } = useChatEndToEnd({
+    prepare: (fake) => fake.addToken(botToken, { teamId, botUserId, teamName: FAKE_WORKSPACE.teamName }),
+    chat: { signingSecret: SECRET, botToken },
+  });
   let demo: DemoApp;
   let slack: FakeSlack;
-  let service: RunningHttpRole;
   let base: string;
-  let artifactsDir: string;
-
-  // Declared before the store's own afterAll, so the service stops while its database is still open.
-  afterAll(async () => {
-    await service?.stop();
-    await slack?.stop();
-    await demo?.close();
-    if (artifactsDir) rmSync(artifactsDir, { recursive: true, force: true });
-  });
-
-  const store = useTestStore('mysql');
-
-  beforeAll(async () => {
-    demo = await startDemoApp();
-    slack = await startFakeSlack();
-    slack.addToken(botToken, { teamId, botUserId, teamName: FAKE_WORKSPACE.teamName });
-    artifactsDir = mkdtempSync(join(tmpdir(), 'qa-chat-e2e-'));
-    const config = testConfig({
-      queue: { pollIntervalMs: 50, lockLifetimeMs: 30_000 },
-      worker: { concurrency: 2, shutdownGraceMs: 5_000 },
-      artifacts: { dir: artifactsDir },
-      browser: { navigationTimeoutMs: 15_000, stepTimeoutMs: 3_000, runTimeLimitMs: 120_000 },
-      notify: { minIntervalMs: 300, publicBaseUrl: 'https://qa.example.test' },
-      chat: { signingSecret: SECRET, botToken, apiUrl: slack.url },
-    });
-    const secrets: Record<string, string> = { DEMO_EMAIL: DEFAULT_ACCOUNT.email, DEMO_PASSWORD: DEFAULT_ACCOUNT.password };
-    service = await startAll(config, silentLogger(), { dataSource: store(), readSecret: (name) => secrets[name], cancelPollMs: 200 });
-    base = `http://127.0.0.1:${service.port}`;
-  });
+  beforeAll(() => void ({ demo, slack, running: { base } } = parts()));
 
   /** The organization, its shop repository and the connected workspace (the store is emptied after each test). */
-  beforeEach(async () => {
-    const { organization } = await createApiKey(store(), 'acme');
-    await insertRepository(store(), organization.id, {
-      owner: 'acme',
-      name: 'shop',
-      baseUrl: demo.url,
-      networkAllowlist: ['localhost'],
-      testValueSecretRefs: { demoEmail: 'DEMO_EMAIL', demoPassword: 'DEMO_PASSWORD' },
-    });
-    await createChatWorkspaces({ dataSource: store(), tokenKey: undefined }).connect({ teamId, organizationSlug: 'acme' });
-  });
+  beforeEach(() => seedAcmeShop(store(), demo.url, teamId));
 
   async function deliver(event: Record<string, unknown>, eventId?: string): Promise<number> {
     const body = JSON.stringify(eventCallback(event, { teamId, ...(eventId ? { eventId } : {}) }));
@@ -136,7 +92,7 @@ describe('a chat conversation, end to end over HTTP', () => {
     });
     const blocks = JSON.stringify(final.blocks ?? []);
     expect(blocks).toMatch(/Screenshot of step \d+/);
-    expect(blocks).toContain('https://qa.example.test/api/jobs/');
+    expect(blocks).toContain(`${CHAT_PUBLIC_BASE_URL}/api/jobs/`);
 
     await mention('not a bug: the tagline changes every week', thread);
     const disputed = await slack.waitFor(() => botMessages(thread).find((message) => message.text.includes('not a bug')), 20_000);
