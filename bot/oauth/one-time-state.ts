@@ -1,4 +1,7 @@
-import { ClearStateStore, InvalidStateError, type InstallURLOptions, type StateStore } from '@slack/oauth';
+import oauth, { InvalidStateError, type InstallURLOptions, type StateStore } from '@slack/oauth';
+
+// ClearStateStore is not among the names Node finds in the CommonJS build; its default export has it.
+const { ClearStateStore } = oauth;
 
 /** How long a state is good for: InstallProvider's own default for the state cookie (10 minutes). */
 export const STATE_LIFETIME_SECONDS = 600;
