@@ -11,6 +11,7 @@ export const NO_CHAT: Config['chat'] = {
   tokenKey: undefined,
   apiUrl: 'https://slack.com/api/',
   authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+  receiptRetentionHours: 72,
 };
 
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
