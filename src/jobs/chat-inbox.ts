@@ -74,3 +74,60 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
 }
 
 export type ChatInbox = ReturnType<typeof createChatInbox>;
+
+export interface ReceiptPurge {
+  /** Receipts settled before this time are deleted (the caller's clock minus the retention). */
+  settledBefore: Date;
+  /** Rows per DELETE: each batch is its own short statement, so the inbox's inserts never wait long behind one. */
+  batchSize: number;
+  /** Batches per call at most: a huge backlog is worked off over several runs instead of one long one. */
+  maxBatches: number;
+  /** Stops between batches once aborted (a worker shutting down). */
+  signal?: AbortSignal;
+}
+
+export interface ReceiptPurgeResult {
+  deleted: number;
+  batches: number;
+  /** Whether it stopped at `maxBatches` (or the signal) with settled receipts older than the cut-off still left. */
+  more: boolean;
+}
+
+/**
+ * Deletes settled receipts older than the cut-off, oldest first, in bounded batches. A receipt is what turns Slack's
+ * retry of a delivery into a no-op, so the retention must outlast Slack's retries (config keeps it at an hour or
+ * more). An unsettled receipt is never deleted, however old: its `chat-event` job may still need it, and a delivery
+ * that was never handled should stay visible.
+ */
+export async function purgeSettledChatReceipts(dataSource: DataSource, purge: ReceiptPurge): Promise<ReceiptPurgeResult> {
+  const repository = dataSource.getRepository(ChatEventReceipt);
+  // The cut-off as TypeORM writes `settled_at` on this dialect (a UTC Date for mysql2, UTC text on SQLite).
+  const settledAt = repository.metadata.findColumnWithPropertyName('settledAt')!;
+  const cutoff: unknown = dataSource.driver.preparePersistentValue(purge.settledBefore, settledAt);
+  const settledBeforeCutoff = 'settled_at IS NOT NULL AND settled_at < :cutoff';
+  let deleted = 0;
+  let batches = 0;
+  while (batches < purge.maxBatches) {
+    if (purge.signal?.aborted) return { deleted, batches, more: true };
+    // Ids first, then a DELETE by key: portable (SQLite has no DELETE … LIMIT) and it locks only the rows it removes.
+    const rows = await repository
+      .createQueryBuilder()
+      .select('event_id', 'eventId')
+      .where(settledBeforeCutoff, { cutoff })
+      .orderBy('settled_at', 'ASC')
+      .limit(purge.batchSize)
+      .getRawMany<{ eventId: string }>();
+    if (rows.length === 0) return { deleted, batches, more: false };
+    const result = await repository
+      .createQueryBuilder()
+      .delete()
+      .where('event_id IN (:...ids)', { ids: rows.map((row) => row.eventId) })
+      // Again, so the DELETE alone guarantees that no unsettled or recent receipt goes.
+      .andWhere(settledBeforeCutoff, { cutoff })
+      .execute();
+    deleted += result.affected ?? 0;
+    batches++;
+    if (rows.length < purge.batchSize) return { deleted, batches, more: false };
+  }
+  return { deleted, batches, more: true };
+}

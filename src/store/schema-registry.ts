@@ -17,6 +17,7 @@ import { CreateChatTables1763790000000 } from '../../migrations/1763790000000-cr
 import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
 import { MillisecondCreatedAt1763804000000 } from '../../migrations/1763804000000-millisecond-created-at.js';
+import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -61,4 +62,5 @@ export const migrations: ClassList = [
   CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
   MillisecondCreatedAt1763804000000,
+  IndexChatReceiptSettledAt1763806000000,
 ];

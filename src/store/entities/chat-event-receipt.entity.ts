@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A delivery the bot took, under Slack's `event_id` (a slash command: `cmd:<team>:<trigger_id>`, a button:
@@ -6,6 +6,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * far its handling got, so a rerun of the `chat-event` job neither repeats an effect nor posts a reply twice.
  */
 @Entity({ name: 'chat_event_receipts' })
+// The periodic purge takes the oldest settled receipts first.
+@Index('IDX_chat_event_receipts_settled_at', ['settledAt'])
 export class ChatEventReceipt {
   @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 160 })
   eventId!: string;
