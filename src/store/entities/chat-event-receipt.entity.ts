@@ -33,4 +33,11 @@ export class ChatEventReceipt {
 
   @Column({ name: 'replied_at', type: 'datetime', precision: 3, nullable: true })
   repliedAt!: Date | null;
+
+  /**
+   * The `ts` of the message a slash command opened its job's thread with, recorded before the job is created: a rerun
+   * threads the job under it instead of posting a second opening.
+   */
+  @Column({ name: 'opening_ts', type: 'varchar', length: 32, nullable: true })
+  openingTs!: string | null;
 }
