@@ -23,11 +23,11 @@ export type { ChannelTarget, ChatWorkspaceView as ChatWorkspace };
 
 /** The job core's chat use cases (src/jobs), as the conversation uses them. */
 export interface ConversationDeps {
-  events: Pick<ChatInbox, 'load' | 'settle' | 'markReplied'>;
+  events: Pick<ChatInbox, 'load' | 'settle' | 'markReplied' | 'opening' | 'recordOpening'>;
   workspaces: Pick<ChatWorkspaces, 'find'>;
   bindings: ChannelBindings;
   threads: Pick<NotificationOutbox, 'inThread'>;
-  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings'>;
+  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings' | 'madeFor'>;
   checks: Pick<CheckService, 'list'>;
   /** The token for a workspace with none of its own (single-workspace mode), if configured. */
   defaultBotToken: string | null;

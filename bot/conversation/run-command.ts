@@ -1,4 +1,5 @@
 import { actorName, type Principal } from '../../src/core/principal.js';
+import { chatJobKey } from '../../src/jobs/chat-inbox.js';
 import * as replies from '../blocks/replies.js';
 import type { ChatCommand } from './commands.js';
 import type { ChannelTarget, ChatReply, ConversationDeps } from './deps.js';
@@ -63,6 +64,7 @@ export async function runCommand(command: ChatCommand, conversation: Conversatio
         networkAllowlist: target.networkAllowlist,
         trigger: 'chat',
         channelContext: chatChannelContext(conversation, thread),
+        sourceKey: chatJobKey(conversation.eventId),
       });
       return null;
     }
@@ -78,14 +80,18 @@ async function targetOf(baseUrl: string | null, conversation: Conversation, prin
 
 /**
  * The thread a job's messages go in: the request's own. A slash command has none, so the bot posts what was asked
- * at the top of the channel and the job's thread hangs from that message.
+ * at the top of the channel and the job's thread hangs from that message. The message is recorded before the job is
+ * created: a rerun after a crash reuses it rather than posting a second opening.
  */
 async function threadFor(conversation: Conversation, opening: string, deps: ConversationDeps): Promise<string> {
   if (conversation.threadTs) return conversation.threadTs;
+  const posted = await deps.events.opening(conversation.eventId);
+  if (posted !== null) return posted;
   const workspace = await deps.workspaces.find(conversation.teamId);
   const token = workspace?.botToken ?? deps.defaultBotToken;
   if (!token) throw new Error('no bot token to open a thread with');
-  return deps.poster(token).post({ channelId: conversation.channelId, threadTs: null, ...replies.plain(opening) });
+  const ts = await deps.poster(token).post({ channelId: conversation.channelId, threadTs: null, ...replies.plain(opening) });
+  return deps.events.recordOpening(conversation.eventId, ts);
 }
 
 async function replay(wanted: string, conversation: Conversation, principal: Principal, deps: ConversationDeps, say: (content: replies.MessageContent) => ChatReply): Promise<ChatReply | null> {
@@ -107,6 +113,7 @@ async function replay(wanted: string, conversation: Conversation, principal: Pri
     networkAllowlist: repository.networkAllowlist,
     trigger: 'chat',
     channelContext: chatChannelContext(conversation, thread),
+    sourceKey: chatJobKey(conversation.eventId),
   });
   return null;
 }
