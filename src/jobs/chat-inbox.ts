@@ -89,6 +89,20 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
     opening,
 
     /**
+     * Notes that a run is about to post the delivery's opening message. True when an earlier run had already begun
+     * (and died before recording what it posted): that message may exist, so look for it before posting another.
+     */
+    async startOpening(eventId: string): Promise<boolean> {
+      const result = await receipts()
+        .createQueryBuilder()
+        .update()
+        .set({ openingStartedAt: new Date() })
+        .where('event_id = :eventId AND opening_started_at IS NULL', { eventId })
+        .execute();
+      return result.affected === 0;
+    },
+
+    /**
      * Records the opening message, before the job that hangs from it is created, so a rerun reuses it. The first
      * recorded wins (two runs that raced both posted); the one to use is returned.
      */

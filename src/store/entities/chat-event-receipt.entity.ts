@@ -40,4 +40,11 @@ export class ChatEventReceipt {
    */
   @Column({ name: 'opening_ts', type: 'varchar', length: 32, nullable: true })
   openingTs!: string | null;
+
+  /**
+   * When a run began posting that opening. Set with no `openingTs`, the run died between the post and recording it:
+   * a rerun looks for the message (its metadata names the delivery) before posting another.
+   */
+  @Column({ name: 'opening_started_at', type: 'datetime', precision: 3, nullable: true })
+  openingStartedAt!: Date | null;
 }

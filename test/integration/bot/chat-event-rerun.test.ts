@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from '@jest/gl
 import { ANSWER_YES } from '../../../bot/blocks/actions.js';
 import type { ConversationDeps } from '../../../bot/conversation/deps.js';
 import { handleChatEvent } from '../../../bot/conversation/handle-event.js';
+import { OPENING_EVENT_TYPE } from '../../../bot/conversation/run-command.js';
 import { createSlackPoster } from '../../../bot/slack/poster.js';
 import { createSlackClients } from '../../../bot/slack/web-client.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
@@ -135,6 +136,8 @@ forEachDialect('chat-event rerun after a crash before settling', (dialect) => {
 
     const openings = slack.callsOf('chat.postMessage');
     expect(openings).toHaveLength(1);
+    // The opening was recorded before the crash, so neither run had to look for it.
+    expect(slack.callsOf('conversations.history')).toHaveLength(0);
     const [opening] = slack.messages(channelId);
     expect(opening).toMatchObject({ text: expect.stringContaining(RUNNABLE_TASK) });
     expect(slack.messages(channelId)).toHaveLength(1);
@@ -143,6 +146,41 @@ forEachDialect('chat-event rerun after a crash before settling', (dialect) => {
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({ sourceKey: chatJobKey(delivery.eventId), channelContext: expect.objectContaining({ threadTs: opening!.ts }) });
     expect(await inbox.load(delivery.eventId)).toMatchObject({ settledAt: expect.any(Date), reply: null });
+  });
+
+  it('a slash command whose first run died between posting the opening and recording it: the rerun finds it by its metadata', async () => {
+    const command = slashCommandPayload({ teamId, channelId, userId, text: RUNNABLE_TASK });
+    const delivery: ChatDelivery = { eventId: `cmd:${teamId}:${command.trigger_id}`, teamId, kind: 'slash_command', payload: command };
+    const clients = createSlackClients({ apiUrl: slack.url });
+    const diesAfterPosting: ConversationDeps = {
+      ...deps,
+      poster: (token) => {
+        const real = createSlackPoster(clients.clientFor(token));
+        return {
+          ...real,
+          post: async (reply) => {
+            await real.post(reply);
+            throw new Crash('the process died before it read Slack’s answer');
+          },
+        };
+      },
+    };
+    expect(await inbox.accept(delivery)).toBe('accepted');
+    await expect(handleChatEvent(delivery.eventId, diesAfterPosting)).rejects.toThrow(Crash);
+    expect(await inbox.opening(delivery.eventId)).toBeNull();
+    expect(await jobs()).toHaveLength(0);
+
+    await handleChatEvent(delivery.eventId, deps);
+
+    const [opening, ...more] = slack.messages(channelId);
+    expect(more).toHaveLength(0);
+    expect(opening).toMatchObject({ metadata: { event_type: OPENING_EVENT_TYPE, event_payload: { event_id: delivery.eventId } } });
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(slack.callsOf('conversations.history').map((call) => call.outcome)).toEqual(['ok']);
+    expect(await inbox.opening(delivery.eventId)).toBe(opening!.ts);
+    const made = await jobs();
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ channelContext: expect.objectContaining({ threadTs: opening!.ts }) });
   });
 
   it('an answer in the thread: the rerun finds the child job the first run made; one child, one job.answered on the parent', async () => {

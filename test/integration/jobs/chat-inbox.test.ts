@@ -98,10 +98,13 @@ forEachDialect('chat inbox', (dialect) => {
     expect((await inbox.load(mention.eventId))?.repliedAt).toBeInstanceOf(Date);
   });
 
-  it('records the opening message of a delivery once: the first recorded wins and is what both runs use', async () => {
+  it('records the opening message of a delivery once: who began posting first, and the first recorded wins for both runs', async () => {
     const inbox = inboxWith();
     await inbox.accept(mention);
     expect(await inbox.opening(mention.eventId)).toBeNull();
+    // The first run to begin posting is told it is first; a later one that an opening may already exist.
+    expect(await inbox.startOpening(mention.eventId)).toBe(false);
+    expect(await inbox.startOpening(mention.eventId)).toBe(true);
 
     expect(await inbox.recordOpening(mention.eventId, '1700000001.000200')).toBe('1700000001.000200');
     expect(await inbox.recordOpening(mention.eventId, '1700000002.000300')).toBe('1700000001.000200');
