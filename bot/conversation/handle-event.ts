@@ -42,8 +42,9 @@ function conversationOf(event: StoredChatEvent): Conversation | null {
 /**
  * The `chat-event` job: what the bot does about one stored delivery. It decides once (`settle`: the job started, the
  * binding saved, the reply to post), then posts the reply once (`markReplied`); a rerun after a crash or a failed
- * post skips what is already done. A rerun that crashed after starting a job but before settling decides again, and
- * finds that job under the delivery's key (`chatJobKey`) instead of starting another. A Slack failure is thrown to the queue, which retries with back-off.
+ * post skips what is already done. A rerun whose first run died after starting a job but before settling finds that
+ * job under the delivery's key (`chatJobKey`) and settles with no reply instead of starting another. A Slack failure
+ * is thrown to the queue, which retries with back-off.
  */
 export async function handleChatEvent(eventId: string, deps: ConversationDeps): Promise<void> {
   const event = await deps.events.load(eventId);
