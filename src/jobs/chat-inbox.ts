@@ -22,6 +22,15 @@ export interface ChatEventStarter {
   stage(eventId: string): Promise<StagedWorkflow>;
 }
 
+/**
+ * The source key (`jobs.source_key`) of a job a delivery starts or answers: the `chat-event` job may run again after
+ * a crash between creating the job and settling the delivery, and the rerun then finds that job instead of making a
+ * second one.
+ */
+export function chatJobKey(eventId: string): string {
+  return `chat:${eventId}`;
+}
+
 /** Key lengths the receipt table takes (Slack's event ids are ~12 characters; derived keys about 60). */
 const MAX_EVENT_ID = 160;
 const MAX_TEAM_ID = 32;
@@ -33,6 +42,10 @@ const MAX_TEAM_ID = 32;
  */
 export function createChatInbox({ dataSource, writes, starter }: { dataSource: DataSource; writes: WriteBatch; starter: ChatEventStarter }) {
   const receipts = () => dataSource.getRepository(ChatEventReceipt);
+  const opening = async (eventId: string): Promise<string | null> => {
+    const receipt = await receipts().findOne({ select: { eventId: true, openingTs: true }, where: { eventId } });
+    return receipt?.openingTs ?? null;
+  };
   return {
     async accept(delivery: ChatDelivery): Promise<'accepted' | 'duplicate'> {
       if (delivery.eventId.length === 0 || delivery.eventId.length > MAX_EVENT_ID || delivery.teamId.length > MAX_TEAM_ID) {
@@ -69,6 +82,40 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
 
     async markReplied(eventId: string): Promise<void> {
       await receipts().update({ eventId }, { repliedAt: new Date() });
+    },
+
+    /** The message the delivery's handling opened a thread with (a slash command's job), if it posted one. */
+    /** The message the delivery's handling opened a thread with (a slash command's job), if it posted one. */
+    opening,
+
+    /**
+     * Notes that a run is about to post the delivery's opening message. True when an earlier run had already begun
+     * (and died before recording what it posted): that message may exist, so look for it before posting another.
+     */
+    async startOpening(eventId: string): Promise<boolean> {
+      const result = await receipts()
+        .createQueryBuilder()
+        .update()
+        .set({ openingStartedAt: new Date() })
+        .where('event_id = :eventId AND opening_started_at IS NULL', { eventId })
+        .execute();
+      return result.affected === 0;
+    },
+
+    /**
+     * Records the opening message, before the job that hangs from it is created, so a rerun reuses it. The first
+     * recorded wins (two runs that raced both posted); the one to use is returned.
+     */
+    async recordOpening(eventId: string, ts: string): Promise<string> {
+      await receipts()
+        .createQueryBuilder()
+        .update()
+        .set({ openingTs: ts })
+        .where('event_id = :eventId AND opening_ts IS NULL', { eventId })
+        .execute();
+      const stored = await opening(eventId);
+      if (stored === null) throw new Error(`chat delivery ${eventId.slice(0, 40)} is not stored; its opening cannot be recorded`);
+      return stored;
     },
   };
 }

@@ -18,6 +18,7 @@ import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
 import { MillisecondCreatedAt1763804000000 } from '../../migrations/1763804000000-millisecond-created-at.js';
 import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
+import { AddJobSourceKeys1763810000000 } from '../../migrations/1763810000000-add-job-source-keys.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -63,4 +64,5 @@ export const migrations: ClassList = [
   AddFindingDisputes1763800000000,
   MillisecondCreatedAt1763804000000,
   IndexChatReceiptSettledAt1763806000000,
+  AddJobSourceKeys1763810000000,
 ];

@@ -35,4 +35,18 @@ export class ChatEventReceipt {
 
   @Column({ name: 'replied_at', type: 'datetime', precision: 3, nullable: true })
   repliedAt!: Date | null;
+
+  /**
+   * The `ts` of the message a slash command opened its job's thread with, recorded before the job is created: a rerun
+   * threads the job under it instead of posting a second opening.
+   */
+  @Column({ name: 'opening_ts', type: 'varchar', length: 32, nullable: true })
+  openingTs!: string | null;
+
+  /**
+   * When a run began posting that opening. Set with no `openingTs`, the run died between the post and recording it:
+   * a rerun looks for the message (its metadata names the delivery) before posting another.
+   */
+  @Column({ name: 'opening_started_at', type: 'datetime', precision: 3, nullable: true })
+  openingStartedAt!: Date | null;
 }
