@@ -14,6 +14,9 @@ export type DeliveryHandlers = Partial<Record<WebhookProvider, DeliveryHandler>>
 /** The periodic queue job that queues again what is due (`webhookSweepJob`). */
 export const WEBHOOK_SWEEP_JOB = 'webhook-receipt-sweep';
 
+/** How often the sweep runs (Agenda's interval syntax). */
+export const WEBHOOK_SWEEP_INTERVAL = '1 minute';
+
 const webhookSweepPayload = z.object({}).passthrough();
 
 /** A lease owner token: which process took the receipt, and a nonce so two claims by one process differ. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { NO_CHAT } from '../support/service-config.js';
+import { NO_CHAT, NO_CODEHOST } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       planner: { kind: 'rule' },
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
       chat: NO_CHAT,
+      codehost: NO_CODEHOST,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
