@@ -28,7 +28,7 @@ describe('POST /api/webhooks/codehost', () => {
   const post = async ({ headers, body }: SignedDelivery) => {
     const response = await fetch(`${api.base}${PATH}`, { method: 'POST', headers, body });
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as { deliveryId?: string; receipt?: string; error: { code: string; message: string } } };
   };
   const receipts = () => store().getRepository(WebhookReceipt).find();
   const deliveryJobs = async () => ((await store().query('SELECT name FROM agenda_jobs WHERE name = ?', [WEBHOOK_DELIVERY_JOB])) as unknown[]).length;
@@ -39,7 +39,7 @@ describe('POST /api/webhooks/codehost', () => {
 
     const response = await post(delivery);
 
-    expect(response).toEqual({ status: 202, body: { deliveryId: 'a1b2c3d4-0000-4000-8000-000000000001', receipt: 'accepted' } });
+    expect(response).toEqual({ status: 202, body: { deliveryId: 'a1b2c3d4-0000-4000-8000-000000000001', receipt: 'accepted' } as never });
     expect(await receipts()).toEqual([
       expect.objectContaining({ provider: 'codehost', deliveryId: 'a1b2c3d4-0000-4000-8000-000000000001', event: 'pull_request', status: 'pending', payload }),
     ]);
@@ -69,7 +69,8 @@ describe('POST /api/webhooks/codehost', () => {
 
     const response = await post(other);
 
-    expect(response).toEqual({ status: 409, body: { error: expect.objectContaining({ code: 'webhook.delivery_conflict' }) } });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('webhook.delivery_conflict');
     expect((await receipts())[0]!.payload).toEqual(examplePayload('pull_request', 'opened'));
   });
 
