@@ -4,7 +4,6 @@ import { generatePlaywrightSource } from '../checks/generate-source.js';
 import { createProbeClient } from '../probes/probe-client.js';
 import { createWorker, type Worker } from '../queue/index.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
-import { WEBHOOK_SWEEP_INTERVAL, WEBHOOK_SWEEP_JOB } from '../workflows/webhook-delivery.js';
 import { workflowJobs } from '../workflows/registry.js';
 import { notifyDeliveryJob } from './notify-delivery.js';
 import type { Services } from './services.js';
@@ -42,8 +41,6 @@ export async function startProcessors(services: Services): Promise<Worker> {
   const deliveries = Object.keys(services.progressSinks).length > 0 ? [notifyDeliveryJob({ dataSource, sinks: services.progressSinks, settings: config.notify, logger })] : [];
   const worker = createWorker(queue, [...workflows, ...deliveries, ...(services.chat?.queueJobs ?? []), ...services.webhooks.queueJobs], logger, config.worker.shutdownGraceMs);
   await worker.start();
-  // One repeat job for all processes (Agenda's `every` saves a single row by name): failed and abandoned receipts.
-  await queue.agenda.every(WEBHOOK_SWEEP_INTERVAL, WEBHOOK_SWEEP_JOB);
   return {
     start: () => worker.start(),
     async stop() {

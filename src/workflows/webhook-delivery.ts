@@ -14,10 +14,10 @@ export type DeliveryHandlers = Partial<Record<WebhookProvider, DeliveryHandler>>
 /** The periodic queue job that queues again what is due (`webhookSweepJob`). */
 export const WEBHOOK_SWEEP_JOB = 'webhook-receipt-sweep';
 
-/** How often the sweep runs (Agenda's interval syntax). */
-export const WEBHOOK_SWEEP_INTERVAL = '1 minute';
+/** How often the sweep runs. */
+export const WEBHOOK_SWEEP_EVERY_MS = 60_000;
 
-const webhookSweepPayload = z.object({}).passthrough();
+const webhookSweepPayload = z.object({});
 
 /** A lease owner token: which process took the receipt, and a nonce so two claims by one process differ. */
 function leaseOwner(): string {
@@ -57,11 +57,13 @@ export function webhookDeliveryJob({ receipts, handlers }: { receipts: WebhookRe
 }
 
 /** Periodic: queues again failed receipts past their back-off, expired leases and pending receipts that lost their job. */
-export function webhookSweepJob({ receipts }: { receipts: WebhookReceipts }): QueueJobDefinition {
+export function webhookSweepJob({ receipts }: { receipts: WebhookReceipts }): QueueJobDefinition<typeof webhookSweepPayload> {
   return defineQueueJob({
     name: WEBHOOK_SWEEP_JOB,
     payload: webhookSweepPayload,
     light: true,
+    concurrency: 1,
+    repeatEveryMs: WEBHOOK_SWEEP_EVERY_MS,
     async handle(_payload, context) {
       const { requeued } = await receipts.sweep();
       if (requeued > 0) context.logger.info({ requeued }, 'webhook receipts queued again');

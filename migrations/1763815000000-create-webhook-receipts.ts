@@ -2,8 +2,8 @@ import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'ty
 import { datetimeColumn } from './support/columns.js';
 
 /** Durable receipts of signed webhook deliveries (entity: webhook-receipt in src/store/entities/). */
-export class CreateWebhookReceipts1763806000000 implements MigrationInterface {
-  name = 'CreateWebhookReceipts1763806000000';
+export class CreateWebhookReceipts1763815000000 implements MigrationInterface {
+  name = 'CreateWebhookReceipts1763815000000';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.createTable(
