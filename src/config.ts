@@ -103,6 +103,11 @@ export interface ChatConfig {
   readonly apiUrl: string;
   /** Slack's OAuth authorize page. */
   readonly authorizeUrl: string;
+  /**
+   * How long a settled delivery's receipt is kept (it is what makes Slack's retries of that delivery no-ops), before
+   * the periodic purge deletes it. Unsettled receipts are never purged.
+   */
+  readonly receiptRetentionHours: number;
 }
 
 /**
@@ -249,6 +254,9 @@ const envSchema = z.object({
     .optional(),
   CHAT_API_URL: url(['http:', 'https:'], 'https://slack.com/api/', (parsed) => parsed.search === '' && parsed.hash === '').default('https://slack.com/api/'),
   CHAT_AUTHORIZE_URL: url(['http:', 'https:'], 'https://slack.com/oauth/v2/authorize').default('https://slack.com/oauth/v2/authorize'),
+  // At least an hour: Slack retries a delivery for minutes (3 times, the last about 5 minutes after the first), and a
+  // receipt purged before its retries stop would let a retry start the work again.
+  CHAT_RECEIPT_RETENTION_HOURS: integer(1, 8_760).default(72),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
@@ -354,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       tokenKey: vars.CHAT_TOKEN_KEY,
       apiUrl: vars.CHAT_API_URL.endsWith('/') ? vars.CHAT_API_URL : `${vars.CHAT_API_URL}/`,
       authorizeUrl: vars.CHAT_AUTHORIZE_URL,
+      receiptRetentionHours: vars.CHAT_RECEIPT_RETENTION_HOURS,
     },
     codehost: { webhookSecret: vars.CODEHOST_WEBHOOK_SECRET, previousWebhookSecret: vars.CODEHOST_WEBHOOK_SECRET_PREVIOUS },
     planner:

@@ -17,6 +17,8 @@ import { CreateChatTables1763790000000 } from '../../migrations/1763790000000-cr
 import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
 import { MillisecondCreatedAt1763804000000 } from '../../migrations/1763804000000-millisecond-created-at.js';
+import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
+import { AddJobSourceKeys1763810000000 } from '../../migrations/1763810000000-add-job-source-keys.js';
 import { CreateWebhookReceipts1763815000000 } from '../../migrations/1763815000000-create-webhook-receipts.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -63,5 +65,7 @@ export const migrations: ClassList = [
   CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
   MillisecondCreatedAt1763804000000,
+  IndexChatReceiptSettledAt1763806000000,
+  AddJobSourceKeys1763810000000,
   CreateWebhookReceipts1763815000000,
 ];

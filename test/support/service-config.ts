@@ -11,6 +11,7 @@ export const NO_CHAT: Config['chat'] = {
   tokenKey: undefined,
   apiUrl: 'https://slack.com/api/',
   authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+  receiptRetentionHours: 72,
 };
 
 /** No code-host receiver: what `loadConfig` gives with no CODEHOST_* variable set. */

@@ -277,6 +277,13 @@ describe('loadConfig', () => {
       expect(configError({ NOTIFY_MIN_INTERVAL_MS: '10' })).toMatch(/NOTIFY_MIN_INTERVAL_MS must be an integer/);
     });
 
+    it('reads CHAT_RECEIPT_RETENTION_HOURS and refuses one shorter than an hour (Slack still retries then) or not a whole number', () => {
+      expect(loadConfig({ CHAT_RECEIPT_RETENTION_HOURS: '6' }).chat.receiptRetentionHours).toBe(6);
+      for (const bad of ['0', '0.5', 'forever', '8761']) {
+        expect(configError({ CHAT_RECEIPT_RETENTION_HOURS: bad })).toMatch(/CHAT_RECEIPT_RETENTION_HOURS must be an integer between 1 and 8760/);
+      }
+    });
+
     it('needs every OAuth setting once one is given', () => {
       const message = configError({ CHAT_CLIENT_ID: '1.2' });
       for (const name of ['CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY']) expect(message).toContain(`${name} must be set with CHAT_CLIENT_ID`);
