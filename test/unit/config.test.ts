@@ -73,6 +73,8 @@ describe('loadConfig', () => {
         PLANNER_TIMEOUT_MS: '15000',
         PUBLIC_BASE_URL: 'https://qa.example.com/service/',
         NOTIFY_MIN_INTERVAL_MS: '3000',
+        CODEHOST_WEBHOOK_SECRET: 'codehost-secret',
+        CODEHOST_WEBHOOK_SECRET_PREVIOUS: 'codehost-secret-old',
       },
       { isTTY: true },
     );
@@ -97,6 +99,7 @@ describe('loadConfig', () => {
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
       notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
       chat: NO_CHAT,
+      codehost: { webhookSecret: 'codehost-secret', previousWebhookSecret: 'codehost-secret-old' },
     });
   });
 
