@@ -110,6 +110,17 @@ export interface ChatConfig {
   readonly receiptRetentionHours: number;
 }
 
+/**
+ * The code host (a GitHub App; headers renamed `x-codehost-*`). With no CODEHOST_WEBHOOK_SECRET the service has no
+ * code-host receiver. Secrets here are never echoed in a config error.
+ */
+export interface CodehostConfig {
+  /** Checks `x-codehost-signature-256` on `POST /api/webhooks/codehost`. */
+  readonly webhookSecret: string | undefined;
+  /** The secret being rotated out: deliveries signed with it are still accepted while the app's setting changes. */
+  readonly previousWebhookSecret: string | undefined;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -124,6 +135,7 @@ export interface Config {
   readonly planner: PlannerConfig;
   readonly notify: NotifyConfig;
   readonly chat: ChatConfig;
+  readonly codehost: CodehostConfig;
 }
 
 export interface LoadConfigOptions {
@@ -228,6 +240,8 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://qa.example.com', (parsed) => parsed.search === '' && parsed.hash === '').optional(),
   NOTIFY_MIN_INTERVAL_MS: integer(200, 600_000).default(1_500),
   CHAT_SIGNING_SECRET: nonEmpty().optional(),
+  CODEHOST_WEBHOOK_SECRET: nonEmpty().optional(),
+  CODEHOST_WEBHOOK_SECRET_PREVIOUS: nonEmpty().optional(),
   CHAT_BOT_TOKEN: z.string().regex(/^xoxb-[A-Za-z0-9-]+$/, { error: 'must be a bot token (xoxb-…)' }).optional(),
   CHAT_APP_TOKEN: z.string().regex(/^xapp-[A-Za-z0-9-]+$/, { error: 'must be an app-level token (xapp-…) with connections:write' }).optional(),
   CHAT_CLIENT_ID: nonEmpty().optional(),
@@ -253,6 +267,8 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'PLANNER_API_KEY',
   'BROWSER_WS_ENDPOINT',
   'CHAT_SIGNING_SECRET',
+  'CODEHOST_WEBHOOK_SECRET',
+  'CODEHOST_WEBHOOK_SECRET_PREVIOUS',
   'CHAT_BOT_TOKEN',
   'CHAT_APP_TOKEN',
   'CHAT_CLIENT_SECRET',
@@ -348,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       authorizeUrl: vars.CHAT_AUTHORIZE_URL,
       receiptRetentionHours: vars.CHAT_RECEIPT_RETENTION_HOURS,
     },
+    codehost: { webhookSecret: vars.CODEHOST_WEBHOOK_SECRET, previousWebhookSecret: vars.CODEHOST_WEBHOOK_SECRET_PREVIOUS },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }

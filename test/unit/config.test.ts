@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { NO_CHAT } from '../support/service-config.js';
+import { NO_CHAT, NO_CODEHOST } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       planner: { kind: 'rule' },
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
       chat: NO_CHAT,
+      codehost: NO_CODEHOST,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -72,6 +73,8 @@ describe('loadConfig', () => {
         PLANNER_TIMEOUT_MS: '15000',
         PUBLIC_BASE_URL: 'https://qa.example.com/service/',
         NOTIFY_MIN_INTERVAL_MS: '3000',
+        CODEHOST_WEBHOOK_SECRET: 'codehost-secret',
+        CODEHOST_WEBHOOK_SECRET_PREVIOUS: 'codehost-secret-old',
       },
       { isTTY: true },
     );
@@ -96,6 +99,7 @@ describe('loadConfig', () => {
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
       notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
       chat: NO_CHAT,
+      codehost: { webhookSecret: 'codehost-secret', previousWebhookSecret: 'codehost-secret-old' },
     });
   });
 
