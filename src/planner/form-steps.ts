@@ -9,7 +9,7 @@ import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js'
 import { resolveValue, valueForField } from './resolve-value.js';
 import { describeTarget, readTarget } from './targets.js';
 import { describeValue, exactName, fieldValuePairs, isEvidentValue, isFieldName, isLiteralShape, type FieldValuePair } from './values.js';
-import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
+import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote, wordsOf } from './words.js';
 
 /**
  * Value first: "type X into Email", "enter X in the Email field", "enter X as the Email", "use X for the email",
@@ -26,6 +26,11 @@ const FORM_WITH = /^(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?:(?:the|a|an
 const FIELD_THEN_VALUE = /^(?:type|enter|input|use|fill in|fill|provide|supply|give)\s+(.+?)\s*[:=]?\s+("[^"]*"|'[^']*'|\S+)$/i;
 /** A field and nothing to put into it: "fill in the Email field", "enter your email", "type into Password". */
 const FIELD_ONLY = /^(?:fill(?:\s+in|\s+out)?|complete|populate|enter|input|provide|type\s+(?:in|into)|type)\s+(.+)$/i;
+/** A value and no field: "enter the demo password", "type demo@acme.test" (the field is the one its kind names). */
+const VALUE_ONLY = /^(?:type|enter|input|fill in|provide|supply|use)\s+(.+)$/i;
+const EMAIL_ADDRESS = /^[^\s@"']+@[^\s@"']+\.[^\s@"']+$/;
+/** The kind word a stored value's name ends with → the label of the field it goes into. */
+const KIND_FIELDS: Readonly<Record<string, string>> = { email: 'Email', password: 'Password', username: 'Username', phone: 'Phone' };
 const FIELD_NOUN = /\s(?:field|input|box|text ?box|text ?area)$/i;
 const SET_TO = /^(?:set|change|switch)\s+(.+?)\s+to\s+(.+)$/i;
 const CLEAR = /^(?:clear|empty)\s+(.+\s(?:field|input|box|text ?box))$/i;
@@ -103,7 +108,27 @@ export function readFormStep(clause: string, context: ReadingContext): Reading {
     if (!('value' in value)) return value.reading;
     return steps([{ action: 'fill', description: `Fill ${describeTarget(target)} with ${describeValue(value.value)}`, target, value: value.value }]);
   }
+
+  const valueOnly = matchOutsideQuotes(clause, VALUE_ONLY);
+  if (valueOnly !== undefined) {
+    const field = fieldOfKind(valueOnly[1]!);
+    if (field !== undefined) return valueInto('fill', valueOnly[1]!, field, context);
+  }
   return UNKNOWN;
+}
+
+/**
+ * The field a value names by its kind when the task names none: an e-mail address goes into "Email"; a stored
+ * value called by its kind ("the demo password", "demoPassword", "the admin email") into the field of that kind.
+ */
+function fieldOfKind(phrase: string): string | undefined {
+  const text = trimPunctuation(phrase);
+  if (unquote(text) !== undefined) return undefined;
+  if (EMAIL_ADDRESS.test(text)) return 'Email';
+  if (isLiteralShape(text)) return undefined;
+  const words = wordsOf(text);
+  const last = words.at(-1);
+  return words.length > 1 || /^(?:the|my|your|our)\s/i.test(text) || /[a-z][A-Z]|[_-]/.test(text) ? (last === undefined ? undefined : KIND_FIELDS[last]) : undefined;
 }
 
 /**

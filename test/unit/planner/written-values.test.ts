@@ -106,10 +106,16 @@ const PHRASINGS: Array<[task: string, expected: Expected]> = [
   ['sign in using email: demo@acme.test and password: demoPassword', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
   ['fill in the form with email demo@acme.test and password demoPassword', { fills: [['email', EMAIL], ['password', secret('demoPassword')]] }],
   ['fill out the sign-in form with Email: demo@acme.test, Password: demoPassword', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
+  // A value and no field: an address goes into Email, a stored value called by its kind into that kind's field.
+  ['enter the demo password, then click "Sign in"', { fills: [['Password', secret('demoPassword')]] }],
+  ['enter demo@acme.test and the demoPassword, and click "Sign in"', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
+  ['type demo@acme.test, then press Tab', { fills: [['Email', EMAIL]] }],
+  ['enter the admin password, then press Enter', { question: 'Which test value holds the admin password? Configure it in testValueSecretRefs.' }],
   // Only a field with no value at all, or a stored value that is not configured, is a question.
   ['fill in the Email field', { question: fieldQuestion('Email') }],
   ['enter your email', { question: fieldQuestion('email') }],
   ['type into the Password field', { question: fieldQuestion('Password') }],
+  ['type the password, then press Enter', { question: fieldQuestion('password') }],
   ['enter demo@acme.test as the Email and fill in the Password field', { question: fieldQuestion('Password') }],
   ['type the admin password into Password', { question: 'Which test value holds the admin password? Configure it in testValueSecretRefs.' }],
   ['sign in as the demo user', { question: "Which test value holds the demo user's email? Configure it in testValueSecretRefs." }],
