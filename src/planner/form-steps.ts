@@ -68,7 +68,7 @@ export function readFormStep(clause: string, context: ReadingContext): Reading {
   if (coupon !== undefined) return applyCoupon(coupon[1]!, coupon[2], context);
 
   const fieldThenValue = matchOutsideQuotes(clause, FIELD_THEN_VALUE);
-  if (fieldThenValue !== undefined && isFieldPhrase(fieldThenValue[1]!, context) && isEvidentValue(fieldThenValue[2]!, context.testValueNames)) {
+  if (fieldThenValue !== undefined && namesFieldFor(fieldThenValue[1]!, fieldThenValue[2]!, context)) {
     return valueInto('fill', fieldThenValue[2]!, fieldThenValue[1]!, context);
   }
 
@@ -145,6 +145,17 @@ function valueStrength(phrase: string, context: ReadingContext): number {
   const text = trimPunctuation(phrase);
   if (unquote(text) !== undefined || isLiteralShape(text)) return 2;
   return exactName(text, context.testValueNames) !== undefined ? 1 : 0;
+}
+
+/**
+ * "enter the email demo@acme.test", "enter the code 123456", "type the message 'hello'": the words before a value
+ * name its field when they are a field's name, or, before a quoted or value-shaped value, any short phrase.
+ */
+function namesFieldFor(fieldPhrase: string, valuePhrase: string, context: ReadingContext): boolean {
+  if (!isEvidentValue(valuePhrase, context.testValueNames)) return false;
+  if (isFieldPhrase(fieldPhrase, context)) return true;
+  const name = stripDeterminers(trimPunctuation(fieldPhrase));
+  return valueStrength(valuePhrase, context) === 2 && name !== '' && name.split(/\s+/).length <= 3 && !isEvidentValue(name, context.testValueNames);
 }
 
 /** A phrase that names a field: it ends with a field noun, or it is a field's plain name ("your email", "Quantity"). */

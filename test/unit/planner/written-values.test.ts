@@ -59,6 +59,8 @@ const PHRASINGS: Array<[task: string, expected: Expected]> = [
   ['use demo@acme.test as the email', { fills: [['email', EMAIL]] }],
   ['enter the email demo@acme.test', { fills: [['email', EMAIL]] }],
   ['enter email: demo@acme.test', { fills: [['email', EMAIL]] }],
+  ['enter the code 123456', { fills: [['code', lit('123456')]] }],
+  ['type the message "Hello there"', { fills: [['message', lit('Hello there')]] }],
   ['put demo@acme.test in Email', { fills: [['Email', EMAIL]] }],
   ['Please provide demo@acme.test for the Email', { fills: [['Email', EMAIL]] }],
   ['then key in demo@acme.test into the Email box', { fills: [['Email', EMAIL]] }],
