@@ -96,7 +96,8 @@ export function readValue(phrase: string, testValueNames: readonly string[]): Va
     if (containing.length > 1) return { kind: 'missing', phrase: text, candidates: containing };
   }
   if (named.length > 1) return { kind: 'missing', phrase: text, candidates: named };
-  if (reference && STORED_THING.test(text)) return { kind: 'missing', phrase: text, candidates: [] };
+  // Its words, so that "the demoPassword" (a name written out, not configured) is a reference too.
+  if (reference && (STORED_THING.test(text) || STORED_THING.test(wordsOf(text).join(' ')))) return { kind: 'missing', phrase: text, candidates: [] };
   return literal(text);
 }
 

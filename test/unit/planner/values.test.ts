@@ -45,7 +45,7 @@ describe('readValue', () => {
     expect(readValue(phrase, NAMES)).toEqual(reading);
   });
 
-  it.each(['the admin password', 'my API token', 'the gift card code', 'the secret'])('%j names a stored value that is not configured', (phrase) => {
+  it.each(['the admin password', 'my API token', 'the gift card code', 'the secret', 'the adminPassword', 'the api_token'])('%j names a stored value that is not configured', (phrase) => {
     expect(readValue(phrase, NAMES)).toEqual({ kind: 'missing', phrase, candidates: [] });
   });
 

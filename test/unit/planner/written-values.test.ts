@@ -19,6 +19,7 @@ type Expected = { fills: Fill[] } | { question: string };
 
 const fieldQuestion = (field: string) => `What should the run type into the ${JSON.stringify(field)} field? Give the value (in quotes if it has spaces) or the name of a configured test value.`;
 const EMAIL = lit('demo@acme.test');
+const ISSUE_EXAMPLE = 'enter demo@acme.test as the Email and the demoPassword as the Password, click "Sign in", and check that the page says "Welcome back"';
 
 function interpret(task: string, names: string[] = NAMES): Interpretation {
   return interpretTask(task, { testValueNames: names, evidenceCriteria: [] });
@@ -42,10 +43,7 @@ function expected(row: Expected): { fills: Fill[] } | { questions: string[] } {
 
 const PHRASINGS: Array<[task: string, expected: Expected]> = [
   // The issue's example, and its parts said other ways.
-  [
-    'enter demo@acme.test as the Email and the demoPassword as the Password, click "Sign in", and check that the page says "Welcome back"',
-    { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] },
-  ],
+  [ISSUE_EXAMPLE, { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
   ['enter demo@acme.test as the Email', { fills: [['Email', EMAIL]] }],
   ['enter the Email as demo@acme.test', { fills: [['Email', EMAIL]] }],
   ['type demo@acme.test into Email', { fills: [['Email', EMAIL]] }],
@@ -135,6 +133,10 @@ describe('values written in the task are used as written (issue 13, part 1)', ()
   it('signs in with what was written: the sign-in page, both fields, then the button', () => {
     const result = interpret('sign in as demo@acme.test with password demoPassword');
     expect(result.kind === 'runnable' ? result.plan.steps.map((step) => step.action) : result).toEqual(['navigate', 'fill', 'fill', 'click']);
+  });
+
+  it('asks about a name written out that the repository does not configure, instead of typing it', () => {
+    expect(outcome(interpret(ISSUE_EXAMPLE, []))).toEqual({ questions: ['Which test value holds the demoPassword? Configure it in testValueSecretRefs.'] });
   });
 
   it('keeps a configured value out of the plan: only its name is there, to be read at run time', () => {
