@@ -17,7 +17,7 @@ import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unqu
  * first.
  */
 const VALUE_INTO =
-  /^(?:type|enter|input|write|put|paste|key in|fill in|fill|insert|use|provide|supply|give)\s+(.+?)\s+(?:into|in|inside|in to|as|for)\s+(.+)$/i;
+  /^(?:type(?:\s+in)?|enter|input|write|put(?:\s+in)?|paste|key in|fill in|fill|insert|use|provide|supply|give)\s+(.+?)\s+(?:into|in|inside|in to|as|for)\s+(.+)$/i;
 /** Field first: "fill in Email with X", "fill the Email field with X", "populate Email with X". */
 const FIELD_WITH = /^(?:fill(?:\s+in|\s+out)?|complete|populate|enter|answer)\s+(.+?)\s+with\s+(.+)$/i;
 /** "fill in the form with email X and password Y", "fill out the sign-in form with Email: X, Password: Y". */

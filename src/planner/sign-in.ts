@@ -20,7 +20,9 @@ import { resolveValue } from './resolve-value.js';
 import { describeValue, fieldValuePairs, isEvidentValue, nameInAnswer } from './values.js';
 import { maskQuotes, matchOutsideQuotes, trimPunctuation, unquote, wordsOf } from './words.js';
 
-const SIGN_IN = /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s+(?:to|into|on|at)\s+(?:the\s+)?(?:site|app|application|shop|store|account|dashboard|portal))?(.*)$/i;
+// "log into the app": the "to" may follow "log in" without a space.
+const SIGN_IN =
+  /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s*(?:to|into|on|at)\s+(?:the\s+|my\s+|your\s+)?(?:site|website|web\s?app|app|application|shop|store|account|dashboard|portal|system|platform))?(.*)$/i;
 const WHO = /\bas\s+(.+?)(?=\s+(?:with|using|via)\s|$)/i;
 const CREDENTIALS = /\b(?:with|using|via)\s+(.+?)(?=\s+as\s|$)/i;
 const EMAIL = /[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+/;

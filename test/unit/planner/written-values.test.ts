@@ -60,6 +60,8 @@ const PHRASINGS: Array<[task: string, expected: Expected]> = [
   ['enter the code 123456', { fills: [['code', lit('123456')]] }],
   ['type the message "Hello there"', { fills: [['message', lit('Hello there')]] }],
   ['put demo@acme.test in Email', { fills: [['Email', EMAIL]] }],
+  ['put in demo@acme.test as the email', { fills: [['email', EMAIL]] }],
+  ['type in demo@acme.test for the Email', { fills: [['Email', EMAIL]] }],
   ['Please provide demo@acme.test for the Email', { fills: [['Email', EMAIL]] }],
   ['then key in demo@acme.test into the Email box', { fills: [['Email', EMAIL]] }],
   // Numbers, dates, phone numbers, URLs, amounts: self-evidently values.
@@ -102,6 +104,9 @@ const PHRASINGS: Array<[task: string, expected: Expected]> = [
   ['sign in as demo@acme.test with the demo password', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
   ['sign in as ada with password hunter2', { fills: [['Username', lit('ada')], ['Password', lit('hunter2')]] }],
   ['log in as admin/admin', { fills: [['Username', lit('admin')], ['Password', lit('admin')]] }],
+  ['log into the app as demo@acme.test with password demoPassword', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
+  ['sign in using demo@acme.test and demoPassword', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
+  ['authenticate as demo@acme.test / "pa ss"', { fills: [['Email', EMAIL], ['Password', lit('pa ss')]] }],
   ['sign in as demo@acme.test', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
   ['sign in using email: demo@acme.test and password: demoPassword', { fills: [['Email', EMAIL], ['Password', secret('demoPassword')]] }],
   ['fill in the form with email demo@acme.test and password demoPassword', { fills: [['email', EMAIL], ['password', secret('demoPassword')]] }],
