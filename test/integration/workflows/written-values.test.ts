@@ -105,6 +105,7 @@ describe('values written in the task, end to end on the demo shop (issue 13, par
     'sign in as demo@acme.test with password demoPassword, then check that the page says "Welcome back"',
     'sign in as demo@acme.test / demoPassword and check that the page says "Welcome back"',
     'go to /login, fill in Email with demo@acme.test and type demoPassword into the Password field, press Enter and verify the page says "Welcome back"',
+    'open the sign in page, enter demo@acme.test and the demo password, click "Sign in" and make sure the page says "Welcome back"',
   ])('runs %j', async (task) => {
     const created = await create(task);
     expect([created.status, created.body.resolution]).toEqual([202, undefined]);
