@@ -5,6 +5,8 @@ import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-rec
 import type { Logger } from '../logger.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
+import { createInstallationRecords } from '../repos/installation-records.js';
+import { codehostDeliveryHandler } from '../webhooks/codehost-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -21,6 +23,7 @@ export interface WebhookParts {
   queueJobs: QueueJobDefinition[];
 }
 
+/** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
 export function composeWebhooks(deps: { config: Config; logger: Logger; dataSource: DataSource; queue: Queue; writes: WriteBatch; handlers?: DeliveryHandlers }): WebhookParts {
   const { config, logger } = deps;
   const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue) });
@@ -31,9 +34,12 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
     const secrets: [string, ...string[]] = previousWebhookSecret ? [webhookSecret, previousWebhookSecret] : [webhookSecret];
     mounts.push({ path: '/api/webhooks/codehost', router: codehostReceiver(receipts, { secrets, bodyLimit: CODEHOST_BODY_LIMIT, logger: log }) });
   }
+  // The code host's installation reports are recorded under the provider name `qa installations connect` uses.
+  const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
+  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations }), ...deps.handlers };
   return {
     receipts,
     mounts,
-    queueJobs: [webhookDeliveryJob({ receipts, handlers: deps.handlers ?? {} }), webhookSweepJob({ receipts })],
+    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
   };
 }

@@ -149,6 +149,12 @@ export const ERROR_CATALOGUE = {
   WebhookDeliveryConflict: { code: 'webhook.delivery_conflict', kind: 'user', status: 409, meaning: 'A delivery id already received with another body; the first is kept' },
   WebhookReceiptNotFound: { code: 'webhook.receipt_not_found', kind: 'user', status: 404, meaning: 'Administrator CLI: no webhook receipt with that id or delivery id' },
   WebhookReceiptNotFailed: { code: 'webhook.receipt_not_failed', kind: 'user', status: 409, meaning: 'Administrator CLI: only a failed or dead receipt can be redelivered' },
+  WebhookPayloadInvalid: { code: 'webhook.payload_invalid', kind: 'user', meaning: 'A signed delivery whose payload is not the shape its event has (the receipt fails, then is dead for an operator)' },
+  CodehostUnauthorized: { code: 'codehost.unauthorized', kind: 'operational', meaning: 'The code host refused the app JWT or installation token (401/403): check CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY' },
+  CodehostRateLimited: { code: 'codehost.rate_limited', kind: 'operational', meaning: 'The code host answered 429 (or a rate-limit 403); details.retryAfterSeconds says when to try again' },
+  CodehostUnavailable: { code: 'codehost.unavailable', kind: 'operational', meaning: 'The code host answered 5xx or could not be reached; retried with back-off from the queue' },
+  CodehostRequestFailed: { code: 'codehost.request_failed', kind: 'operational', meaning: 'The code host refused a request (another 4xx); details.status is its answer' },
+  CodehostNotConfigured: { code: 'codehost.not_configured', kind: 'user', meaning: 'A code-host API call needs CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY' },
 
   // The CLI and its client of the API.
   CliUsage: { code: 'cli.usage', kind: 'user', status: 400, meaning: 'The command line combines options wrongly' },

@@ -20,6 +20,7 @@ import { MillisecondCreatedAt1763804000000 } from '../../migrations/176380400000
 import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
 import { AddJobSourceKeys1763810000000 } from '../../migrations/1763810000000-add-job-source-keys.js';
 import { CreateWebhookReceipts1763815000000 } from '../../migrations/1763815000000-create-webhook-receipts.js';
+import { CreateReportedInstallations1763820000000 } from '../../migrations/1763820000000-create-reported-installations.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -40,6 +41,8 @@ import { JobEvent } from './entities/job-event.entity.js';
 import { JobNotification } from './entities/job-notification.entity.js';
 import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
+import { ReportedInstallation } from './entities/reported-installation.entity.js';
+import { ReportedInstallationRepository } from './entities/reported-installation-repository.entity.js';
 import { Schedule } from './entities/schedule.entity.js';
 import { ScheduleFire } from './entities/schedule-fire.entity.js';
 import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
@@ -47,7 +50,7 @@ import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -68,4 +71,5 @@ export const migrations: ClassList = [
   IndexChatReceiptSettledAt1763806000000,
   AddJobSourceKeys1763810000000,
   CreateWebhookReceipts1763815000000,
+  CreateReportedInstallations1763820000000,
 ];
