@@ -20,6 +20,7 @@ const MAY_IMPORT = {
   probes: ['core'],
   repos: ['core', 'store'],
   identity: ['core', 'store'],
+  codehost: ['core'],
   jobs: ['core', 'store', 'queue', 'planner', 'artifacts'],
   webhooks: ['core', 'jobs', 'identity'],
   notify: ['core', 'jobs'],

@@ -119,6 +119,14 @@ export interface CodehostConfig {
   readonly webhookSecret: string | undefined;
   /** The secret being rotated out: deliveries signed with it are still accepted while the app's setting changes. */
   readonly previousWebhookSecret: string | undefined;
+  /** The GitHub App's id: the `iss` of its JWTs. With `privateKey`, the service can call the code host's API. */
+  readonly appId: number | undefined;
+  /** The app's private key: a PEM, or the path of a PEM file (read by src/codehost). */
+  readonly privateKey: string | undefined;
+  /** The REST API base; tests point it at a local fake. */
+  readonly apiUrl: string;
+  /** The app's name as commenters mention it (`@<bot> <task>`). */
+  readonly botName: string | undefined;
 }
 
 export interface Config {
@@ -242,6 +250,10 @@ const envSchema = z.object({
   CHAT_SIGNING_SECRET: nonEmpty().optional(),
   CODEHOST_WEBHOOK_SECRET: nonEmpty().optional(),
   CODEHOST_WEBHOOK_SECRET_PREVIOUS: nonEmpty().optional(),
+  CODEHOST_APP_ID: integer(1, Number.MAX_SAFE_INTEGER).optional(),
+  CODEHOST_PRIVATE_KEY: nonEmpty().optional(),
+  CODEHOST_API_URL: url(['http:', 'https:'], 'https://api.github.com', (parsed) => parsed.search === '' && parsed.hash === '').default('https://api.github.com'),
+  CODEHOST_BOT_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/, { error: 'must be a code-host login (letters, digits, hyphens)' }).optional(),
   CHAT_BOT_TOKEN: z.string().regex(/^xoxb-[A-Za-z0-9-]+$/, { error: 'must be a bot token (xoxb-…)' }).optional(),
   CHAT_APP_TOKEN: z.string().regex(/^xapp-[A-Za-z0-9-]+$/, { error: 'must be an app-level token (xapp-…) with connections:write' }).optional(),
   CHAT_CLIENT_ID: nonEmpty().optional(),
@@ -261,7 +273,7 @@ const envSchema = z.object({
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL', 'CODEHOST_API_URL']);
 /** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'PLANNER_API_KEY',
@@ -269,6 +281,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'CHAT_SIGNING_SECRET',
   'CODEHOST_WEBHOOK_SECRET',
   'CODEHOST_WEBHOOK_SECRET_PREVIOUS',
+  'CODEHOST_PRIVATE_KEY',
   'CHAT_BOT_TOKEN',
   'CHAT_APP_TOKEN',
   'CHAT_CLIENT_SECRET',
@@ -364,7 +377,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       authorizeUrl: vars.CHAT_AUTHORIZE_URL,
       receiptRetentionHours: vars.CHAT_RECEIPT_RETENTION_HOURS,
     },
-    codehost: { webhookSecret: vars.CODEHOST_WEBHOOK_SECRET, previousWebhookSecret: vars.CODEHOST_WEBHOOK_SECRET_PREVIOUS },
+    codehost: {
+      webhookSecret: vars.CODEHOST_WEBHOOK_SECRET,
+      previousWebhookSecret: vars.CODEHOST_WEBHOOK_SECRET_PREVIOUS,
+      appId: vars.CODEHOST_APP_ID,
+      privateKey: vars.CODEHOST_PRIVATE_KEY,
+      apiUrl: vars.CODEHOST_API_URL.replace(/\/+$/, ''),
+      botName: vars.CODEHOST_BOT_NAME,
+    },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }

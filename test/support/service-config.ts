@@ -15,7 +15,14 @@ export const NO_CHAT: Config['chat'] = {
 };
 
 /** No code-host receiver: what `loadConfig` gives with no CODEHOST_* variable set. */
-export const NO_CODEHOST: Config['codehost'] = { webhookSecret: undefined, previousWebhookSecret: undefined };
+export const NO_CODEHOST: Config['codehost'] = {
+  webhookSecret: undefined,
+  previousWebhookSecret: undefined,
+  appId: undefined,
+  privateKey: undefined,
+  apiUrl: 'https://api.github.com',
+  botName: undefined,
+};
 
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
   database?: DatabaseConfig;

@@ -75,6 +75,10 @@ describe('loadConfig', () => {
         NOTIFY_MIN_INTERVAL_MS: '3000',
         CODEHOST_WEBHOOK_SECRET: 'codehost-secret',
         CODEHOST_WEBHOOK_SECRET_PREVIOUS: 'codehost-secret-old',
+        CODEHOST_APP_ID: '4711',
+        CODEHOST_PRIVATE_KEY: '/etc/qa/codehost-app.pem',
+        CODEHOST_API_URL: 'https://git.example.com/api/v3/',
+        CODEHOST_BOT_NAME: 'qa-bot',
       },
       { isTTY: true },
     );
@@ -99,7 +103,14 @@ describe('loadConfig', () => {
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
       notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
       chat: NO_CHAT,
-      codehost: { webhookSecret: 'codehost-secret', previousWebhookSecret: 'codehost-secret-old' },
+      codehost: {
+        webhookSecret: 'codehost-secret',
+        previousWebhookSecret: 'codehost-secret-old',
+        appId: 4711,
+        privateKey: '/etc/qa/codehost-app.pem',
+        apiUrl: 'https://git.example.com/api/v3',
+        botName: 'qa-bot',
+      },
     });
   });
 
