@@ -164,6 +164,11 @@ describe('loadConfig', () => {
     ['PLANNER_URL', 'https://llm.example/v1?key=1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got "https://llm.example/v1?key=1")'],
     ['PLANNER_URL', 'llm.example/v1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got a value that is not a URL)'],
     ['PLANNER_MODEL', ' ', 'PLANNER_MODEL must not be blank (got " ")'],
+    ['CODEHOST_APP_ID', 'my-app', 'CODEHOST_APP_ID must be an integer between 1 and 9007199254740991 (got "my-app")'],
+    ['CODEHOST_PRIVATE_KEY', '  ', 'CODEHOST_PRIVATE_KEY must not be blank (got a value that is not shown)'],
+    ['CODEHOST_API_URL', 'ftp://git.example/api/v3', 'CODEHOST_API_URL must be a URL like https://api.github.com (got "ftp://git.example/api/v3")'],
+    ['CODEHOST_API_URL', 'https://git.example/api/v3?x=1', 'CODEHOST_API_URL must be a URL like https://api.github.com (got "https://git.example/api/v3?x=1")'],
+    ['CODEHOST_BOT_NAME', 'qa bot', 'CODEHOST_BOT_NAME must be a code-host login (letters, digits, hyphens) (got "qa bot")'],
     ['BROWSER_WS_ENDPOINT', 'http://grid.internal:3000/?token=t0k3n', 'BROWSER_WS_ENDPOINT must be a URL like ws://browsers.internal:3000/playwright (got a value that is not shown)'],
     ['BROWSER_WS_ENDPOINT', 'grid.internal:3000', 'BROWSER_WS_ENDPOINT must be a URL like ws://browsers.internal:3000/playwright (got a value that is not shown)'],
     [
