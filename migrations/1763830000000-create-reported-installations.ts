@@ -6,8 +6,8 @@ import { createDateColumn, datetimeColumn } from './support/columns.js';
  * reported-installation-repository in src/store/entities/). Apart from `installations`, which holds only the ones an
  * administrator connected to an organization.
  */
-export class CreateReportedInstallations1763820000000 implements MigrationInterface {
-  name = 'CreateReportedInstallations1763820000000';
+export class CreateReportedInstallations1763830000000 implements MigrationInterface {
+  name = 'CreateReportedInstallations1763830000000';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.createTable(
