@@ -8,7 +8,7 @@ import type { SideEffectKind } from './side-effects.js';
 
 const PURCHASE_OBJECT = /\b(?:orders?|bookings?|reservations?|purchases?|payments?|appointments?|deliver(?:y|ies)|shipments?|flights?|tickets?|transactions?)\b/;
 const ACCOUNT_OBJECT =
-  /\b(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|2fa|two[- ]factor|mfa)\b/;
+  /\b(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|keys?|tokens?|sessions?|integrations?|webhooks?|2fa|two[- ]factor|mfa)\b/;
 const MONEY_OBJECT = /\b(?:money|funds|cash|payouts?|payments?|refunds?|transfers?|wires?|[$€£]\s?\d[\d.,]*)\b/;
 const HARMLESS_OBJECT = /\b(?:filters?|search|query|selection|sorting|highlight|focus|banner|popup|pop-up|overlay|tooltip|dialog|modal|menu|toast)\b/;
 const IN_CART = /\bfrom\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b/;
@@ -40,6 +40,8 @@ const CAUSATIVE = new RegExp(
   'g',
 );
 const NEGATED = /(?:\bnot|n't|\bnever|\bcannot|\bno)\s+(?:\w+\s+)?$/;
+/** Reported text: "the terms say subscriptions can be cancelled at any time" is read, not done. */
+const REPORTED = /\b(?:says?|said|states?|reads?|mentions?|explains?|shows?|displays?|tells?|notes?|lists?|describes?|warns?|promises?)\b/;
 /** The few words before the auxiliary: the object of a passive ("the demo user's subscription"). */
 const OBJECT_WINDOW = /(?:\S+\s+){0,6}$/;
 
@@ -54,7 +56,7 @@ export function passiveSideEffects(lower: string, quotes: ReadonlyArray<[number,
   const found: PassiveMatch[] = [];
   const consider = (start: number, end: number, participle: string, object: string) => {
     if (quotes.some(([from, to]) => start > from && start < to)) return;
-    if (NEGATED.test(lower.slice(0, start))) return;
+    if (NEGATED.test(lower.slice(0, start)) || REPORTED.test(lower.slice(0, start))) return;
     const entry = PARTICIPLES.find(([pattern]) => pattern.test(participle));
     const kind = entry?.[1](object, lower.slice(end));
     if (kind !== undefined) found.push({ kind, start, end });

@@ -247,9 +247,9 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         `${OWNER}{0,3}\\s+${ACCOUNT_THING}`,
       ),
       ...verb(
-        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating|turn off|turns off|turning off|switch off|switches off|switching off|block|blocks|blocking|ban|bans|banning|unblock|unblocks|unblocking|unban|unbans|unbanning|reactivate|reactivates|reactivating',
-        'closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated|turned off|switched off|blocked|banned|unblocked|unbanned|reactivated',
-        `${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|auto-?renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
+        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating|turn off|turns off|turning off|switch off|switches off|switching off|block|blocks|blocking|ban|bans|banning|unblock|unblocks|unblocking|unban|unbans|unbanning|reactivate|reactivates|reactivating|kick|kicks|kicking|kick out|kicks out|kicking out',
+        'kicked|kicked out|closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated|turned off|switched off|blocked|banned|unblocked|unbanned|reactivated',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|auto-?renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|(?:api\\s+|access\\s+|oauth\\s+)?(?:keys?|tokens?)|sessions?|integrations?|webhooks?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
       ),
       // A plan change said as a move: "switch the workspace to the Team plan", "move the account from Pro to Starter".
       ...verb(
