@@ -6,6 +6,7 @@ import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
 import { blockedNavigation } from './navigation-guard.js';
+import { sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
 
 export interface StepContext {
   /** Relative navigations resolve against it. */
@@ -18,6 +19,8 @@ export interface StepContext {
   locator?: ResolvedLocator;
   /** What the run may reach (the session's): a step whose navigation ends elsewhere fails as `navigation_blocked`. */
   allowlist: HostAllowlist;
+  /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
+  sideEffects?: SideEffectGuard;
 }
 
 export type StepResult =
@@ -86,9 +89,21 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     return text;
   };
 
+  // A click or key press is checked on the element it resolved to, just before it acts.
+  const guard = context.sideEffects;
+  const acting = guard !== undefined && (step.action === 'click' || step.action === 'press');
+  const findChecked = !acting
+    ? find
+    : async (target: Target): Promise<Locator> => {
+        const element = await find(target);
+        const blocked = await sideEffectBlocked(element, guard);
+        if (blocked !== undefined) throw new StepFailure('side_effect_blocked', blocked);
+        return element;
+      };
+
   page.on('requestfailed', onRequestFailed);
   try {
-    await perform(page, step, context, find, valueOf);
+    await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
     return outside === undefined ? { status: 'passed', locator } : { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
   } catch (error) {

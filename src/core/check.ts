@@ -3,7 +3,7 @@
  * needs no planner and no guessing. Values stay semantic (`testValue` names), never secret values.
  */
 import { z } from 'zod';
-import { criterionSchema, sideEffectsSchema, stepSchema } from './plan.js';
+import { allowedSideEffectsSchema, criterionSchema, sideEffectsSchema, stepSchema } from './plan.js';
 
 /** How the runner found an element: a Playwright locator strategy and its arguments. */
 export const resolvedLocatorSchema = z.strictObject({
@@ -25,5 +25,6 @@ export const compiledCheckSchema = z.strictObject({
   steps: z.array(compiledStepSchema).min(1).max(100),
   successCriteria: z.array(criterionSchema).max(50),
   sideEffects: sideEffectsSchema,
+  allowedSideEffects: allowedSideEffectsSchema,
 });
 export type CompiledCheck = z.infer<typeof compiledCheckSchema>;

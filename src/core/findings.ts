@@ -14,6 +14,9 @@ export const FINDING_KINDS = [
   'navigation_failed',
   // A navigation that ended outside the run's allowed origins (a redirect elsewhere): an error, the step failed.
   'navigation_blocked',
+  // A click or key press whose target names a side effect (by its accessible name or its form's action) that no
+  // answer allowed: the run stopped before it, so nothing happened; an error, never settled by a dispute.
+  'side_effect_blocked',
   'time_limit',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];

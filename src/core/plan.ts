@@ -85,10 +85,24 @@ export type SuccessCriterion = z.infer<typeof criterionSchema>;
  */
 export const sideEffectsSchema = z.boolean().optional();
 
+/**
+ * The side-effect kinds (planner/side-effects.ts: `purchase`, `delete`, …) the task's answers allowed. At run time a
+ * click whose target names any other side effect stops the run (`side_effect_blocked`). Absent on plans written
+ * before it existed: then `sideEffects: true` allows every kind and anything else allows none.
+ */
+export const allowedSideEffectsSchema = z.array(z.string().regex(/^[a-z_]{1,40}$/)).max(20).optional();
+
+/** The kinds a plan or check allows, or 'all' for one written before the list existed that allowed side effects. */
+export function allowedSideEffectsOf(plan: { sideEffects?: boolean; allowedSideEffects?: string[] }): readonly string[] | 'all' {
+  if (plan.allowedSideEffects !== undefined) return plan.allowedSideEffects;
+  return plan.sideEffects === true ? 'all' : [];
+}
+
 export const planSchema = z.strictObject({
   steps: z.array(stepSchema).min(1).max(100),
   successCriteria: z.array(criterionSchema).max(50),
   sideEffects: sideEffectsSchema,
+  allowedSideEffects: allowedSideEffectsSchema,
 });
 export type Plan = z.infer<typeof planSchema>;
 

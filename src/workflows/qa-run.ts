@@ -77,7 +77,7 @@ async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secret
   const planned = await plannedSteps(deps.dataSource, job);
   if (planned && resumed && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run: PlannedRunResult | VisitResult = planned
-    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned.steps, context))
+    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned, context))
     : await steps.run('visit', () => visitStep(deps, job, secrets, context));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;

@@ -2,6 +2,7 @@ import type { Locator } from 'playwright';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
+import type { SideEffectGuard } from '../browser/side-effect-guard.js';
 import { locatorOf } from '../browser/locate.js';
 import { runStep, type StepResult } from '../browser/step-runner.js';
 import type { CompiledStep } from '../core/check.js';
@@ -26,6 +27,8 @@ export interface PlanRunInput {
   accessibility: AccessibilityAudit;
   /** Secret values: masked wherever they show as text in a screenshot ("Signed in as …"). */
   secretValues: readonly string[];
+  /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
+  sideEffects: SideEffectGuard;
   /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
   stop: AbortSignal;
 }
@@ -81,7 +84,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     const result: StepResult & { evidence?: string } =
       step.action === 'probe'
         ? await runProbe(deps.probes, step.criterion, input, job)
-        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist });
+        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist, sideEffects: input.sideEffects });
     const ms = Math.round(performance.now() - started);
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };

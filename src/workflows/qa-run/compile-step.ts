@@ -35,6 +35,7 @@ export async function compileStep(deps: { dataSource: DataSource; generateSource
     steps: input.resolved,
     successCriteria: plan.successCriteria,
     ...(plan.sideEffects === true ? { sideEffects: true } : {}),
+    ...(plan.allowedSideEffects !== undefined ? { allowedSideEffects: plan.allowedSideEffects } : {}),
   };
   const source = deps.generateSource({
     name: job.task ?? 'Compiled check',

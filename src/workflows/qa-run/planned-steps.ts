@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { compiledCheckSchema, type CompiledStep } from '../../core/check.js';
+import { allowedSideEffectsOf } from '../../core/plan.js';
 import { ErrorCode, userError } from '../../core/errors.js';
 import { CheckVersion } from '../../store/entities/check-version.entity.js';
 import { JobEvent } from '../../store/entities/job-event.entity.js';
@@ -9,16 +10,20 @@ export interface Planned {
   steps: CompiledStep[];
   /** The task's answers allowed a real side effect (plan.ts `sideEffects`). */
   sideEffects: boolean;
+  /** The side-effect kinds the answers allowed (plan.ts `allowedSideEffects`); a click naming another is blocked. */
+  allowedSideEffects: readonly string[] | 'all';
 }
 
 /** The steps a job runs: its plan (a natural-language job) or its check's latest compiled version (a replay). */
 export async function plannedSteps(dataSource: DataSource, job: Job): Promise<Planned | null> {
-  if (job.plan !== null) return { steps: job.plan.steps.map((step) => ({ step })), sideEffects: job.plan.sideEffects === true };
+  if (job.plan !== null) {
+    return { steps: job.plan.steps.map((step) => ({ step })), sideEffects: job.plan.sideEffects === true, allowedSideEffects: allowedSideEffectsOf(job.plan) };
+  }
   if (job.checkId === null) return null;
   const latest = await dataSource.getRepository(CheckVersion).findOne({ where: { checkId: job.checkId }, order: { version: 'DESC' } });
   if (!latest) return null;
   const compiled = compiledCheckSchema.parse(latest.compiled);
-  return { steps: compiled.steps, sideEffects: compiled.sideEffects === true };
+  return { steps: compiled.steps, sideEffects: compiled.sideEffects === true, allowedSideEffects: allowedSideEffectsOf(compiled) };
 }
 
 /**
