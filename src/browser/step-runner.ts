@@ -89,9 +89,10 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     return text;
   };
 
-  // A click or key press is checked on the element it resolved to, just before it acts.
+  // A click, or a key that activates (Enter submits a field's form, Space presses a button), is checked on the
+  // element it resolved to, just before it acts.
   const guard = context.sideEffects;
-  const acting = guard !== undefined && (step.action === 'click' || step.action === 'press');
+  const acting = guard !== undefined && (step.action === 'click' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
   const findChecked = !acting
     ? find
     : async (target: Target): Promise<Locator> => {

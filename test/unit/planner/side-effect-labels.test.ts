@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { accessibleName, kindsOfAction, phrasesOfPath } from '../../../src/browser/side-effect-guard.js';
-import { kindsNamedByLabel } from '../../../src/planner/side-effect-floor.js';
+import { taskWithAnswers } from '../../../src/core/interpretation.js';
+import { allowedSideEffectsOf, planSchema } from '../../../src/core/plan.js';
+import { interpretTask } from '../../../src/planner/rule-planner.js';
+import { applySideEffectFloor, kindsNamedByLabel } from '../../../src/planner/side-effect-floor.js';
+import { SIDE_EFFECTS } from '../../../src/planner/side-effects.js';
 
 const kindsOf = (action: string) => kindsOfAction(action, { kindsNamedBy: kindsNamedByLabel });
 
@@ -90,5 +94,45 @@ describe('accessibleName', () => {
     ['', undefined],
   ])('%j → %j', (snapshot, name) => {
     expect(accessibleName(snapshot)).toBe(name);
+  });
+});
+
+describe('plans carry the side-effect kinds the answers allowed, for the run-time guard', () => {
+  const context = { testValueNames: [], evidenceCriteria: [] };
+  const kind = (name: string) => SIDE_EFFECTS.find((rule) => rule.kind === name)!.question;
+
+  it('an allowed side effect: only its kind', () => {
+    const task = taskWithAnswers('Open /account/subscription and click "Cancel subscription"', { questions: [kind('account_change')], answers: ['Yes, a test workspace'] });
+    const result = interpretTask(task, context);
+
+    expect(result).toMatchObject({ kind: 'runnable', plan: { sideEffects: true, allowedSideEffects: ['account_change'] } });
+  });
+
+  it('a declined side effect, and a read-only task: none', () => {
+    const declined = taskWithAnswers('Open /account/subscription and click "Cancel subscription"', { questions: [kind('account_change')], answers: ['No, stop before that'] });
+    for (const task of [declined, 'Open /account/subscription and check that the page says "Plan: Pro"']) {
+      const result = interpretTask(task, context);
+      if (result.kind !== 'runnable') throw new Error(`expected a plan for ${task}`);
+      expect(allowedSideEffectsOf(result.plan)).toEqual([]);
+    }
+  });
+
+  it("the model's plan: the kinds the floor let through", () => {
+    const plan = planSchema.parse({
+      steps: [
+        { action: 'navigate', description: 'Open the cart', url: '/cart' },
+        { action: 'click', description: 'Place the order', target: { by: 'role', role: 'button', name: 'Place order' } },
+      ],
+      successCriteria: [],
+    });
+    const floor = applySideEffectFloor(plan, [{ questions: [kind('purchase')], answers: ['Yes'] }]);
+
+    expect(floor).toMatchObject({ kind: 'plan', allowedKinds: ['purchase'] });
+  });
+
+  it('a plan written before the list existed: every kind if its answers allowed side effects, else none', () => {
+    expect(allowedSideEffectsOf({ sideEffects: true })).toBe('all');
+    expect(allowedSideEffectsOf({})).toEqual([]);
+    expect(allowedSideEffectsOf({ sideEffects: true, allowedSideEffects: ['purchase'] })).toEqual(['purchase']);
   });
 });
