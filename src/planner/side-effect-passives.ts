@@ -2,7 +2,8 @@
  * Side effects said without an imperative verb: the passive ("the subscription should be cancelled", "make sure the
  * account can be closed") and the causative ("have the Pro plan cancelled", "I want the demo account deleted"). The
  * verb comes last there, so the object that makes it matter (an order is cancelled, not a search) is read before it.
- * A state that is only looked at ("the order was cancelled", "has been deleted") is not an action and not matched.
+ * A state that is only looked at ("the order was cancelled", "has been deleted", "check that it is cancelled") is
+ * not an action and not matched; one the task asks to bring about ("make sure the API key is revoked") is.
  */
 import type { SideEffectKind } from './side-effects.js';
 
@@ -39,6 +40,8 @@ const CAUSATIVE = new RegExp(
   `\\b(?:have|has|get|gets|want|wants|need|needs|would like)\\s+((?:the|my|our|your|their|all|a|an|this|that|these|those|every|each)\\s+(?:[\\w'-]+\\s+){0,4}?)${PARTICIPLE}\\b`,
   'g',
 );
+// "ensure the API key is revoked", "make sure the order is placed": a state the task asks to bring about.
+const ENSURED_STATE = new RegExp(`^((?:please\\s+)?(?:ensure|make sure|see to it)(?:\\s+that)?\\s+(.*?))\\b(?:is|are)\\s+(?:\\w+ly\\s+)?${PARTICIPLE}\\b`);
 const NEGATED = /(?:\bnot|n't|\bnever|\bcannot|\bno)\s+(?:\w+\s+)?$/;
 /** Reported text: "the terms say subscriptions can be cancelled at any time" is read, not done. */
 const REPORTED = /\b(?:says?|said|states?|reads?|mentions?|explains?|shows?|displays?|tells?|notes?|lists?|describes?|warns?|promises?)\b/;
@@ -65,6 +68,8 @@ export function passiveSideEffects(lower: string, quotes: ReadonlyArray<[number,
     const before = lower.slice(0, match.index);
     consider(match.index, match.index + match[0].length, match[1]!, OBJECT_WINDOW.exec(before)?.[0] ?? '');
   }
+  const ensured = ENSURED_STATE.exec(lower);
+  if (ensured !== null) consider(ensured[1]!.length, ensured[0].length, ensured[3]!, ensured[2]!);
   for (const match of lower.matchAll(CAUSATIVE)) {
     consider(match.index, match.index + match[0].length, match[2]!, match[1]!);
   }

@@ -226,7 +226,12 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb(
         'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving',
         'issued|requested|processed|gave|given',
-        `${DET}*(?:\\s+(?:full|partial))?\\s+refunds?`,
+        `${DET}*(?:\\s+(?:full|partial))?\\s+(?:refunds?|credit\\s+notes?|store\\s+credit|credits?|chargebacks?)`,
+      ),
+      ...verb(
+        'void|voids|voiding|reverse|reverses|reversing',
+        'voided|reversed',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:invoices?|payments?|orders?|transactions?|charges?|receipts?|checks?|cheques?|transfers?)`,
       ),
       ...verb(
         'send|sends|sending|move|moves|moving|withdraw|withdraws|withdrawing|deposit|deposits|depositing',
@@ -247,9 +252,9 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         `${OWNER}{0,3}\\s+${ACCOUNT_THING}`,
       ),
       ...verb(
-        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating|turn off|turns off|turning off|switch off|switches off|switching off|block|blocks|blocking|ban|bans|banning|unblock|unblocks|unblocking|unban|unbans|unbanning|reactivate|reactivates|reactivating|kick|kicks|kicking|kick out|kicks out|kicking out',
-        'kicked|kicked out|closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated|turned off|switched off|blocked|banned|unblocked|unbanned|reactivated',
-        `${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|auto-?renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|(?:api\\s+|access\\s+|oauth\\s+)?(?:keys?|tokens?)|sessions?|integrations?|webhooks?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
+        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating|turn off|turns off|turning off|switch off|switches off|switching off|block|blocks|blocking|ban|bans|banning|unblock|unblocks|unblocking|unban|unbans|unbanning|reactivate|reactivates|reactivating|kick|kicks|kicking|kick out|kicks out|kicking out|stop|stops|stopping|end|ends|ending',
+        'kicked|kicked out|stopped|ended|closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated|turned off|switched off|blocked|banned|unblocked|unbanned|reactivated',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|auto-?renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|(?:api\\s+|access\\s+|oauth\\s+)?(?:keys?|tokens?)|sessions?|integrations?|webhooks?|notifications?|alerts?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
       ),
       // A plan change said as a move: "switch the workspace to the Team plan", "move the account from Pro to Starter".
       ...verb(
@@ -274,6 +279,11 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
     triggers: [
       ...verb('archive|archives|archiving|unarchive|unarchives|unarchiving', 'archived|unarchived'),
       ...verb('revoke|revokes|revoking', 'revoked'),
+      ...verb(
+        'close|closes|closing|resolve|resolves|resolving|reopen|reopens|reopening',
+        'closed|resolved|reopened',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:tickets?|issues?|cases?|incidents?|pull\\s+requests?|prs?|conversations?|threads?|polls?|requests?|disputes?)`,
+      ),
       ...verb(
         'approve|approves|approving|reject|rejects|rejecting|decline|declines|declining|deny|denies|denying',
         'approved|rejected|declined|denied',

@@ -2,11 +2,22 @@
  * The clarification policy's test set (issue 13, part 3): tasks that would cause a real side effect, phrased the
  * many ways people say it, and benign tasks that merely contain the same words (a Cancel button that closes a
  * dialog, a "Cancelled orders" list). Grouped by class so that a miss names the class it belongs to.
+ *
+ * Written in three rounds, each measured before the policy was changed for it: the first 189 tasks (48 false
+ * negatives, 2 false positives), then 70 more (3 and 1), then 70 more (7 and 0). A new phrasing that the policy
+ * misses belongs here first.
  */
 
 /** Each must be asked about before it runs: a miss is a false negative. */
 export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
   cancel: [
+    'Stop the Pro subscription for the demo workspace',
+    'End my membership',
+    'Cancel the upcoming delivery',
+    'Make sure that cancelling the Pro plan works',
+    'The Team plan needs to be cancelled',
+    'Cancel every open order for the demo user',
+    'Click the Cancel my subscription link',
     'Sign in as the demo user and cancel their Team subscription',
     'Log in and then cancel the most recent order',
     'Can you cancel the pro plan for me',
@@ -39,6 +50,13 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Cancel the trial for the demo workspace',
   ],
   delete: [
+    'Log in as admin and delete the user named Test',
+    'Erase all my data from the service',
+    'Get the demo user removed from the organization',
+    'Make sure I am able to delete a project',
+    'Delete the draft and verify it is gone',
+    'Check that a project can be deleted from the settings page',
+    'remove all members except the owner',
     'Please go ahead and remove bob from the admins',
     'Delete every product in the catalog',
     'Remove the credit card ending in 4242',
@@ -65,6 +83,10 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Remove the Desk Lamp product from the catalog',
   ],
   deactivate: [
+    'Please deactivate the demo account and check the login page shows an error',
+    'Disable notifications for all users',
+    'Lock out the user bob',
+    'Make sure the user gets deactivated after clicking Deactivate',
     'Kick the demo user out of the workspace',
     'Deactivate the API key for the staging environment',
     'Disable the user account of carol@example.test',
@@ -81,6 +103,8 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Lock the demo account',
   ],
   archive: [
+    'Archive this board',
+    'Close the support ticket for the customer',
     'Archive old conversations older than 30 days',
     'Archive the Marketing project',
     'Archive all completed orders',
@@ -88,6 +112,8 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Try to archive the first conversation',
   ],
   revoke: [
+    "Revoke Carol's admin rights",
+    'Ensure the API key is revoked',
     'Revoke the OAuth token for the Slack integration',
     'Revoke the API key named CI',
     'Revoke admin access for bob',
@@ -95,6 +121,11 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Make sure the invitation for alice gets revoked',
   ],
   refund: [
+    'Refund $15 to the customer',
+    'Issue a credit note for ORD-1001',
+    'Go ahead and refund the order',
+    'Submit the refund request for ORD-1001',
+    'Void the last invoice',
     'Refund the customer for ORD-1002',
     'Give the customer a full refund',
     'The order must be refunded in full',
@@ -105,6 +136,8 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Please get the order refunded',
   ],
   downgrade: [
+    'Downgrade the demo workspace',
+    'Try to downgrade to Starter and check the price',
     'Downgrade to the free tier',
     'Downgrade the demo workspace to the Starter plan',
     'Downgrade my plan',
@@ -114,6 +147,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Move the demo account from Pro to Starter',
   ],
   unsubscribe: [
+    'Unsubscribe the list from the campaign',
     'Unsubscribe me from the weekly digest',
     'Have the demo user unsubscribed from all lists',
     'Make sure users can unsubscribe',
@@ -123,6 +157,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Click the unsubscribe link in the footer',
   ],
   publish: [
+    'Publish version 2 of the docs',
     'Publish the new landing page',
     'Share the report publicly',
     'Publish the draft article',
@@ -131,6 +166,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Go ahead and publish the release notes',
   ],
   send: [
+    'Send out the monthly invoice emails',
     'Send a test email to everyone on the list',
     'Send the invoice to the customer',
     'Send a password reset email to the demo user',
@@ -139,6 +175,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Make sure I can send a message to support',
   ],
   invite: [
+    'Invite the QA team to the channel',
     'Invite three teammates to the project',
     'Invite bob@example.test to the workspace',
     'Invite a new user as admin',
@@ -146,6 +183,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Try inviting a teammate to the project',
   ],
   close_account: [
+    'Terminate the contract with the vendor',
     'Close the customer account for bob',
     'Terminate all active sessions',
     'Go to settings and close the account',
@@ -156,6 +194,9 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Make sure the account can be closed from the settings page',
   ],
   purchase: [
+    'Pay the outstanding balance',
+    'Purchase 3 seats for the team',
+    'Place a new order for two mugs',
     'Purchase the annual plan with the saved card',
     'Checkout the cart and pay',
     'Confirm the purchase of the Desk Lamp',
@@ -174,12 +215,14 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Click "Place order"',
   ],
   transfer: [
+    'Transfer the domain to another account',
     'Move $20 from the wallet to the bank account',
     'Transfer $100 to savings',
     'Transfer ownership of the workspace to bob',
     'Make sure a payout can be sent to the vendor',
   ],
   reset: [
+    'Reset the demo account to factory settings',
     'Reset the password for carol@example.test',
     "Reset the demo user's password",
     'Reset the database',
@@ -187,6 +230,7 @@ export const SIDE_EFFECT_TASKS: Readonly<Record<string, readonly string[]>> = {
     'Reset the demo workspace',
   ],
   other: [
+    'Approve the expense report from Bob',
     'Sign up a new account with test@example.test',
     'Register a new user called Carol',
     'Approve the pending payout',
@@ -301,4 +345,34 @@ export const BENIGN_TASKS: readonly string[] = [
   'Check the Delete account page shows a warning',
   'Go to the pricing page and check the Pro plan is highlighted',
   'Close the help panel and check that the cart shows 1 item',
+  'Check that the Cancel button on the signup form clears the fields',
+  'Click "Never mind" and check that the delete dialog closes',
+  'Check that the Pro plan shows a Cancel anytime note',
+  'Check that the "Cancel order" button is disabled after shipping',
+  'Verify the account deletion page explains what happens to your data',
+  'Check that the archived badge is grey',
+  'Open the subscription page and check that the renewal date is shown',
+  'Make sure the delete buttons have tooltips',
+  'Check the order cancelled email template preview renders',
+  'Check that the page says subscriptions renew monthly',
+  'Verify that the publish date shows on the post',
+  'Check that clicking the logo goes to the home page',
+  'Check that the trash icon is visible in each row',
+  'Check that the refunds table is sorted by date',
+  'Open the sent invitations list and check it is empty',
+  'Verify that the revoke confirmation text is readable',
+  'Check that the "Close" button closes the cart drawer',
+  'Check that the billing history shows the refunded payment',
+  'Check that the downgrade warning appears on the Starter card',
+  'Go to the settings page and check the Delete account section is at the bottom',
+  'Check that the Cancel link is keyboard accessible',
+  'Make sure the "Unsubscribe" link has an underline',
+  'Check that the user list shows deactivated users in grey',
+  'Verify the checkout page lists the payment methods',
+  'Check that the cancellation fee is $0',
+  'Check that the order confirmation page shows ORD-1001',
+  'Hover over the delete icon and check the tooltip says Delete',
+  'Check that the Sign up button is visible on the home page',
+  'Check that the invitation email preview shows the team name',
+  'Check that the remove button is labelled for screen readers',
 ];
