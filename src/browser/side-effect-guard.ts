@@ -42,10 +42,19 @@ export async function sideEffectBlocked(element: Locator, guard: SideEffectGuard
   );
 }
 
+/**
+ * The control a target belongs to: a text target resolves to the innermost element with the text, which can be a
+ * span inside the button ("<button><span>Delete account</span></button>"), and the button is what acts.
+ */
+const CONTROL =
+  'xpath=ancestor-or-self::*[self::button or self::a[@href] or self::input or self::summary or @role="button" or @role="link" or @role="menuitem" or @role="tab" or @role="option" or @role="switch"][1]';
+
 async function readFacts(element: Locator): Promise<TargetFacts> {
+  // The nearest control at or above the target, else the target itself (the first in document order is the ancestor).
+  const control = element.locator(CONTROL).or(element).first();
   const [snapshot, formAction] = await Promise.all([
-    element.ariaSnapshot({ timeout: 5_000 }).catch(() => ''),
-    element.evaluate((node) => {
+    control.ariaSnapshot({ timeout: 5_000 }).catch(() => ''),
+    control.evaluate((node) => {
       // Runs in the page; the project compiles without the DOM library, so the element is typed by hand.
       type Form = { action: string; method: string };
       type Control = { form?: Form | null; type?: string; tagName: string; getAttribute(name: string): string | null };

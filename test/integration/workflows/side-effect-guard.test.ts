@@ -111,14 +111,14 @@ describe('side effects at run time: the guard on the demo shop subscription page
 
   it('model planner: a click the model named harmlessly is stopped by what the page calls it', async () => {
     // "Cancel sub" names no side effect to the floor, which reads the plan's words; on the page it resolves to the
-    // "Cancel subscription" button, and the guard reads the page's.
+    // span that holds the "Cancel subscription" button's label, and the guard reads the button it belongs to.
     fake.script({
       content: {
         kind: 'plan',
         plan: {
           steps: [
             { action: 'navigate', description: 'Open the subscription page', url: '/account/subscription' },
-            { action: 'click', description: 'Press the first button', target: { by: 'role', role: 'button', name: 'Cancel sub', exact: false } },
+            { action: 'click', description: 'Press the first button', target: { by: 'text', role: null, name: 'Cancel sub', exact: false } },
           ],
           successCriteria: [],
         },
