@@ -67,6 +67,14 @@ async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs
   }
 }
 
+/** Waits until the outbox records the job's final state as delivered (the commit follows Slack's answer). */
+async function finalRecorded(store: DataSource, jobId: string): Promise<void> {
+  await eventually(async () => {
+    const [row] = (await store.query('SELECT final_delivered FROM job_notifications WHERE job_id = ?', [jobId])) as { final_delivered: number | string }[];
+    return Number(row?.final_delivered) === 1;
+  }, `job ${jobId}'s final state recorded as delivered`);
+}
+
 /** The progress message of the thread once it shows a final state; on time-out, says what the thread and the store show. */
 async function finalMessage(slack: FakeSlack, store: DataSource, threadTs: string, timeoutMs: number): Promise<StoredMessage> {
   try {
@@ -245,8 +253,9 @@ describe('chat faults: one service (qa start)', () => {
     expect(final.text).toMatch(/passed/);
     const [job] = (await store().query('SELECT status FROM jobs WHERE id = ?', [jobId])) as { status: string }[];
     expect(job!.status).toBe('passed');
-    const [outbox] = (await store().query('SELECT final_delivered, attempts, last_error FROM job_notifications WHERE job_id = ?', [jobId])) as { final_delivered: number; attempts: number; last_error: string | null }[];
-    expect([Number(outbox!.final_delivered), Number(outbox!.attempts), outbox!.last_error]).toEqual([1, 0, null]);
+    await finalRecorded(store(), jobId);
+    const [outbox] = (await store().query('SELECT attempts, last_error FROM job_notifications WHERE job_id = ?', [jobId])) as { attempts: number; last_error: string | null }[];
+    expect([Number(outbox!.attempts), outbox!.last_error]).toEqual([0, null]);
 
     // Every planned failure happened, in order, and still: one progress message, its final state delivered once.
     const updates = slack.callsOf('chat.update');
@@ -258,7 +267,7 @@ describe('chat faults: one service (qa start)', () => {
     expect(updates[2]!.at.getTime() - updates[1]!.at.getTime()).toBeGreaterThanOrEqual(1_000);
   }, 90_000);
 
-  it('gives up a delivery Slack refuses for good (channel_not_found) with a log line, and the job is unaffected', async () => {
+  it('gives up a progress message or reply Slack refuses for good (channel_not_found) with a log line, and the job is unaffected', async () => {
     slack.failNext('chat.postMessage', { error: 'channel_not_found', times: 5 });
     const ts = slackTs();
     expect((await post(base, JSON.stringify(mentionBody(`on ${demo.url}: ${QUICK_TASK}`, { ts })))).status).toBe(200);
@@ -266,24 +275,27 @@ describe('chat faults: one service (qa start)', () => {
     expect(JSON.stringify(stopped)).toContain('channel_not_found');
 
     const [job] = (await store().query('SELECT id FROM jobs')) as { id: string }[];
-    const finished = await waitForStatus(job!.id);
-    expect(finished).toBe('passed');
+    await eventually(async () => ['passed', 'failed', 'errored'].includes(await statusOf(job!.id)), 'the job to finish', 60_000);
+    expect(await statusOf(job!.id)).toBe('passed');
     // One attempt, no retries: the delivery's queue job is done and the outbox says why.
     expect(outcomes(slack.callsOf('chat.postMessage'))).toEqual(['chat.postMessage:channel_not_found']);
     const [outbox] = (await store().query('SELECT final_delivered, last_error FROM job_notifications WHERE job_id = ?', [job!.id])) as { final_delivered: number; last_error: string | null }[];
     expect(outbox!.last_error).toMatch(/channel_not_found/);
-    const pending = await count("SELECT COUNT(*) AS n FROM agenda_jobs WHERE name = 'notify-delivery' AND next_run_at IS NOT NULL");
-    expect(pending).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM agenda_jobs WHERE name = 'notify-delivery' AND next_run_at IS NOT NULL")).toBe(0);
+
+    // A reply refused so is not retried either: its chat-event job fails once, with a log line, and is not run again.
+    const helpTs = slackTs();
+    expect((await post(base, JSON.stringify(mentionBody('help', { ts: helpTs })))).status).toBe(200);
+    const failed = await slack.waitFor(() => logLines.find((line) => line.msg === 'job failed' && JSON.stringify(line).includes('channel_not_found')), 20_000);
+    expect(failed.kind).toBe('user');
+    await eventually(async () => (await count("SELECT COUNT(*) AS n FROM agenda_jobs WHERE name = 'chat-event' AND failed_at IS NOT NULL AND next_run_at IS NULL")) === 1, 'the reply given up');
+    expect(outcomes(slack.callsOf('chat.postMessage').filter((call) => call.params.thread_ts === helpTs))).toEqual(['chat.postMessage:channel_not_found']);
+    expect(await count('SELECT COUNT(*) AS n FROM chat_event_receipts WHERE replied_at IS NOT NULL')).toBe(0);
   }, 90_000);
 
-  async function waitForStatus(jobId: string): Promise<string> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const [row] = (await store().query('SELECT status FROM jobs WHERE id = ?', [jobId])) as { status: string }[];
-      if (row && ['passed', 'failed', 'errored', 'cancelled'].includes(row.status)) return row.status;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${row?.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  async function statusOf(jobId: string): Promise<string> {
+    const [row] = (await store().query('SELECT status FROM jobs WHERE id = ?', [jobId])) as { status: string }[];
+    return row?.status ?? 'missing';
   }
 });
 
@@ -317,8 +329,12 @@ describe('chat faults: several processes (qa serve, qa start, qa worker)', () =>
   }, 120_000);
   afterAll(async () => {
     for (const { process: running } of spawned) {
-      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
+      if (running.child.exitCode !== null || running.child.signalCode !== null) continue;
+      // A graceful stop closes the browsers it launched; a process that hangs is killed.
+      running.child.kill('SIGTERM');
+      const timer = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
       await running.exited;
+      clearTimeout(timer);
     }
     rmSync(artifactsDir, { recursive: true, force: true });
   });
@@ -326,6 +342,7 @@ describe('chat faults: several processes (qa serve, qa start, qa worker)', () =>
     slack.reset();
     await seedAcmeShop(store(), demo.url, teamId);
   });
+  const count = async (sql: string, params: unknown[] = []) => Number(((await store().query(sql, params)) as { n: number | string }[])[0]!.n);
 
   it('starts one job and posts one message for a mention Slack retried to three different processes at once', async () => {
     const ts = slackTs();
@@ -338,7 +355,8 @@ describe('chat faults: several processes (qa serve, qa start, qa worker)', () =>
 
     const final = await finalMessage(slack, store(), ts, 60_000);
     expect(final.text).toMatch(/passed/);
-    const jobs = (await store().query('SELECT id, channel_context FROM jobs')) as { id: string }[];
+    await finalRecorded(store(), jobIdOf(final));
+    const jobs = (await store().query('SELECT id FROM jobs')) as { id: string }[];
     expect(jobs.map((job) => job.id)).toEqual([jobIdOf(final)]);
     expect(progressOf(slack, ts)).toHaveLength(1);
     expect(okProgressPosts(slack)).toHaveLength(1);
@@ -361,10 +379,13 @@ describe('chat faults: several processes (qa serve, qa start, qa worker)', () =>
     const final = await finalMessage(slack, store(), ts, 90_000);
     expect(jobIdOf(final)).toBe(jobIdOf(running));
     expect(final.text).toMatch(/passed/);
+    await finalRecorded(store(), jobIdOf(final));
+    // It was the run's second attempt that finished it: the new worker resumed the job the dead one had started.
+    const [job] = (await store().query('SELECT run_attempt FROM jobs WHERE id = ?', [jobIdOf(final)])) as { run_attempt: number }[];
+    expect(Number(job!.run_attempt)).toBeGreaterThanOrEqual(2);
+    expect(await count("SELECT COUNT(*) AS n FROM job_events WHERE job_id = ? AND type = 'job.resumed'", [jobIdOf(final)])).toBeGreaterThanOrEqual(1);
     expect(progressOf(slack, ts)).toHaveLength(1);
     expect(okProgressPosts(slack)).toHaveLength(1);
     expect(finalDeliveries(slack)).toHaveLength(1);
-    const [outbox] = (await store().query('SELECT final_delivered FROM job_notifications WHERE job_id = ?', [jobIdOf(final)])) as { final_delivered: number }[];
-    expect(Number(outbox!.final_delivered)).toBe(1);
   }, 150_000);
 });
