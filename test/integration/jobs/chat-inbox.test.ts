@@ -73,6 +73,17 @@ forEachDialect('chat inbox', (dialect) => {
     expect(await queued()).toHaveLength(1);
   });
 
+  it('keeps a delivery whose text has lone surrogates, with U+FFFD in their place, and recognises its redelivery', async () => {
+    const inbox = inboxWith();
+    const odd: ChatDelivery = { ...mention, eventId: 'Ev0SURROGATE', payload: { event: { text: 'status abc\ud83d and \udc00, 😀', blocks: ['\ud800'] } } };
+
+    expect(await inbox.accept(odd)).toBe('accepted');
+    expect(await inbox.accept(odd)).toBe('duplicate');
+
+    expect((await inbox.load(odd.eventId))?.payload).toEqual({ event: { text: 'status abc\ufffd and \ufffd, 😀', blocks: ['\ufffd'] } });
+    expect(await queued()).toHaveLength(1);
+  });
+
   it('refuses a delivery without a key or with one longer than the column, and queues nothing', async () => {
     const inbox = inboxWith();
     for (const bad of [{ ...mention, eventId: '' }, { ...mention, eventId: `cmd:T100:${'1'.repeat(160)}` }, { ...mention, teamId: 'T'.repeat(33) }]) {
