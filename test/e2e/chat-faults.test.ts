@@ -171,7 +171,7 @@ describe('chat faults: one service (qa start)', () => {
     expect(await jobCount()).toBe(0);
   });
 
-  it('keeps and answers a mention whose text has lone surrogates, control bytes, credentials or is huge: nothing is lost', async () => {
+  it('keeps and answers a mention with lone surrogates, control bytes, deeply nested blocks, credentials or a huge text: nothing is lost', async () => {
     // Slack's JSON may carry a lone UTF-16 surrogate as an escape; it is valid JSON but no valid Unicode.
     const surrogate = await ask('status abc\ud83d');
     expect(surrogate.text).toContain('abc\ufffd');
@@ -180,6 +180,15 @@ describe('chat faults: one service (qa start)', () => {
     expect(reversed.text).toContain('\ufffdx\ufffd');
 
     const control = await ask('status a\u0000b\u0007c\u001b[31m');
+    expect(control.text).toContain('is not a job id');
+
+    // Rich-text blocks nested deeper than MariaDB's JSON takes (32 levels): the text still gets its answer.
+    const deepTs = slackTs();
+    let deep: unknown = { type: 'text', text: 'deep' };
+    for (let level = 0; level < 40; level += 1) deep = { type: 'rich_text_section', elements: [deep] };
+    const nested = mentionBody('status deep-blocks', { ts: deepTs });
+    expect((await post(base, JSON.stringify({ ...nested, event: { ...nested.event, blocks: [deep] } }))).status).toBe(200);
+    expect((await slack.waitFor(() => botReplies(slack, deepTs)[0], 20_000)).text).toContain('`deep-blocks` is not a job id');
     expect(control.text).toContain('is not a job id');
 
     // An address with credentials in it is refused, without the password being repeated in the thread.
@@ -191,8 +200,8 @@ describe('chat faults: one service (qa start)', () => {
     expect(huge.text).toMatch(/That task is \d+ characters long; the most is 4000/);
 
     // Every delivery was stored and handled once; none started a job.
-    await eventually(async () => (await count('SELECT COUNT(*) AS n FROM chat_event_receipts WHERE settled_at IS NOT NULL AND replied_at IS NOT NULL')) === 5, 'every delivery answered');
-    expect(await count('SELECT COUNT(*) AS n FROM chat_event_receipts')).toBe(5);
+    await eventually(async () => (await count('SELECT COUNT(*) AS n FROM chat_event_receipts WHERE settled_at IS NOT NULL AND replied_at IS NOT NULL')) === 6, 'every delivery answered');
+    expect(await count('SELECT COUNT(*) AS n FROM chat_event_receipts')).toBe(6);
     expect(await jobCount()).toBe(0);
   });
 
