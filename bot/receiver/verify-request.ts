@@ -2,6 +2,7 @@ import { verifySlackRequest } from '@slack/bolt';
 import { parse as parseQuery } from 'node:querystring';
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode } from '../../src/core/errors.js';
+import { envelopeProblem } from './envelope.js';
 
 /** Slack refuses to sign for longer; a request older (or newer) than this is a replay or a wrong clock. */
 export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
@@ -56,7 +57,8 @@ export function verifySlackSignature(signingSecret: string, { bodyLimit, now = (
 
 /**
  * Why Bolt's receiver could not use the body, read the way it reads it (a form body's `payload` field is JSON, other
- * form bodies are their fields, anything else is JSON), or null when it can. Everything Slack sends is an object.
+ * form bodies are their fields, anything else is JSON), or null when it can. Everything Slack sends is an object
+ * with the keys of its kind (`envelopeProblem`).
  */
 function unusableBody(contentType: string | undefined, raw: Buffer): AppError | null {
   const text = raw.toString('utf8');
@@ -75,5 +77,6 @@ function unusableBody(contentType: string | undefined, raw: Buffer): AppError | 
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return new AppError({ kind: 'user', code: ErrorCode.RequestInvalid, status: 400, message: 'The request is not a JSON object: Slack sends events, interactions and commands as objects' });
   }
-  return null;
+  const problem = envelopeProblem(body as Record<string, unknown>);
+  return problem === null ? null : new AppError({ kind: 'user', code: ErrorCode.RequestInvalid, status: 400, message: `The request is no Slack event, interaction or command the bot can file: ${problem}` });
 }

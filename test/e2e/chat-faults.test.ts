@@ -157,6 +157,8 @@ describe('chat faults: one service (qa start)', () => {
       ['JSON null', 'null', 'application/json', 'request.invalid'],
       ['a JSON string', '"event_callback"', 'application/json', 'request.invalid'],
       ['a form sent as text', 'payload=%7B%7D', 'text/plain', 'request.invalid_json'],
+      ['an object of no kind (Bolt would hold it 3 s, then answer 404)', '{}', 'application/json', 'request.invalid'],
+      ['an event without its event_id', JSON.stringify({ ...mentionBody(QUICK_TASK), event_id: undefined }), 'application/json', 'request.invalid'],
     ];
     for (const [what, body, contentType, code] of garbage) {
       const answer = await post(base, body, { contentType });
