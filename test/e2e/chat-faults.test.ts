@@ -4,18 +4,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { CHAT_WEBHOOK_PATH } from '../../bot/app.js';
+import { ANSWER_YES } from '../../bot/blocks/actions.js';
 import { createLogger } from '../../src/logger.js';
 import type { DemoApp } from '../fixtures/demo-app/index.js';
 import { FAKE_WORKSPACE, type FakeSlack, type RecordedCall, type StoredMessage } from '../fakes/slack-api.js';
 import { seedAcmeShop, startChatProcess, useChatEndToEnd, type ChatProcess } from '../support/chat-service.js';
 import { testMysqlUrl } from '../support/databases.js';
-import { appMention, channelMessage, eventCallback, FORM_CONTENT_TYPE, signSlackRequest, slackTs } from '../support/slack-requests.js';
+import { appMention, blockActionsPayload, channelMessage, eventCallback, FORM_CONTENT_TYPE, signSlackRequest, slackTs } from '../support/slack-requests.js';
 
 const SECRET = 'e2e-chat-faults-signing-secret';
 const { teamId, channelId, userId, botUserId, botToken } = FAKE_WORKSPACE;
 const CHAT = { signingSecret: SECRET, botToken };
 /** One short browser run against the demo shop (one page, one assertion). */
 const QUICK_TASK = 'Check that the pricing page lists three plans';
+/** The rule planner asks one yes/no side-effect question before it would run this. */
+const REVIEW_TASK = 'Delete the demo account';
 /** Several steps (sign-in, cart, coupon): long enough to stop its worker in the middle of it. */
 const LONG_TASK = 'Sign in as the demo user, add the Desk Lamp to the cart, apply the coupon SAVE10 and check that the total shows $90';
 /** The final text of a job's progress message (bot/blocks/progress.ts): `QA job <id> passed …`. */
@@ -233,6 +236,30 @@ describe('chat faults: one service (qa start)', () => {
     expect(botReplies(slack, thread)).toEqual([]);
     expect(slack.callsOf('chat.postMessage').map((call) => call.params.thread_ts).sort()).toEqual([outsiderTs, help.thread_ts].sort());
     expect(await jobCount()).toBe(0);
+  });
+
+  it('refuses an outsider who answers a side-effect question, by reply or by button: the job keeps waiting for a member', async () => {
+    const ts = slackTs();
+    expect((await post(base, JSON.stringify(mentionBody(`on ${demo.url}: ${REVIEW_TASK}`, { ts })))).status).toBe(200);
+    const asking = await slack.waitFor(() => progressOf(slack, ts).find((message) => /needs answers/.test(message.text)), 30_000);
+    const jobId = jobIdOf(asking);
+
+    // A guest of another workspace in the shared channel answers in the thread, then clicks Yes.
+    const stranger = { user: 'U0STRANGER', teamId: 'T0OUTSIDE' };
+    const reply = eventCallback(channelMessage({ user: stranger.user, text: 'yes', channel: channelId, teamId: stranger.teamId, threadTs: ts }), { teamId });
+    expect((await post(base, JSON.stringify(reply))).status).toBe(200);
+    const click = blockActionsPayload({ teamId, channelId, userId: stranger.user, messageTs: asking.ts, threadTs: ts, actions: [{ actionId: ANSWER_YES, value: jobId }] });
+    const clickBody = new URLSearchParams({ payload: JSON.stringify({ ...click, user: { ...click.user, team_id: stranger.teamId } }) }).toString();
+    expect((await post(base, clickBody, { contentType: FORM_CONTENT_TYPE })).status).toBe(200);
+
+    const refusals = await slack.waitFor(() => {
+      const found = botReplies(slack, ts).filter((message) => /only members of the workspace/.test(message.text));
+      return found.length === 2 ? found : undefined;
+    }, 20_000);
+    expect(refusals).toHaveLength(2);
+    await eventually(async () => (await count('SELECT COUNT(*) AS n FROM chat_event_receipts WHERE replied_at IS NOT NULL')) === 2, 'both refusals recorded');
+    expect(await statusOf(jobId)).toBe('review_required');
+    expect(await jobCount()).toBe(1);
   });
 
   it('gives a workspace connected to no organization one polite reply, however often Slack delivers the mention', async () => {
