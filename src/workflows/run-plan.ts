@@ -114,6 +114,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             stepIndex: index,
             title: `Step ${index + 1} failed: ${step.description}`,
             detail: result.message,
+            // A failed expectation: what it expected and what the page showed (this step's screenshot shows it too).
+            ...(result.comparison ? { expected: result.comparison.expected, actual: result.comparison.actual } : {}),
           })
         : undefined;
     // A failure the check's disputes hold ("not a bug") is recorded as a warning, and the run goes on past it.
