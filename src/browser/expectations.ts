@@ -38,7 +38,8 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
   const timeout = tools.timeoutMs;
   switch (step.action) {
     case 'expectText':
-      return step.target ? textOfElement(await tools.find(step.target), step.text, timeout) : step.role ? textAmongRole(page, step.role, step.text, timeout) : textOnPage(page, step.text, timeout);
+      if (step.target) return textOfElement(await tools.find(step.target), step.target.name, step.text, timeout);
+      return step.role ? textAmongRole(page, step.role, step.text, timeout) : textOnPage(page, step.text, timeout);
     case 'expectTitle': {
       const seen = await poll(timeout, () => page.title(), (title) => contains(title, step.text));
       if (!seen.held) throw failed(`The title is "${oneLine(seen.last ?? '')}", which does not contain "${step.text}"`, step.text, [seen.last ?? '']);
@@ -75,9 +76,9 @@ async function textOnPage(page: Page, text: string, timeout: number): Promise<vo
   throw failed(`The page does not show "${text}"`, text, actual);
 }
 
-async function textOfElement(element: Locator, text: string, timeout: number): Promise<void> {
+async function textOfElement(element: Locator, name: string, text: string, timeout: number): Promise<void> {
   const seen = await poll(timeout, () => element.innerText(), (shown) => contains(shown, text));
-  if (!seen.held) throw failed(`It shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
+  if (!seen.held) throw failed(`"${name}" shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
 }
 
 /** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */

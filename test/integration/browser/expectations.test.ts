@@ -74,6 +74,11 @@ describe('failed expectations on the demo shop', () => {
     if (last.status === 'failed') expect([...last.comparison!.actual].sort()).toEqual([...PRICING_HEADINGS].sort());
   });
 
+  it('a named heading that shows other text: expected the text, actual what it shows', async () => {
+    const { last } = await run('Go to /pricing and check that the Pro heading says "$30"');
+    expect(last).toMatchObject({ status: 'failed', kind: 'assertion_failed', message: '"Pro" shows "Pro", which does not contain "$30"', comparison: { expected: '$30', actual: ['Pro'] } });
+  });
+
   it('the title: expected the text, actual the page title', async () => {
     const { last } = await run('Go to /pricing and check that the title is "Gadgets Galore"');
     expect(last).toMatchObject({ status: 'failed', kind: 'assertion_failed', comparison: { expected: 'Gadgets Galore', actual: ['Pricing · Demo Shop'] } });

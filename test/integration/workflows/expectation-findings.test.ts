@@ -53,14 +53,17 @@ forEachDialect('findings of failed expectations', (dialect) => {
     expect(created.status).toBe(202);
     const jobId = created.body.jobId as string;
     // The stream ends when the job does.
-    await (await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
+    const streamed = await (await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
+    const events = streamed.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
     const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
-    return { jobId, job: view.body.job as { status: string }, findings: view.body.findings as FindingBody[], artifacts: view.body.artifacts as { id: string; kind: string; stepIndex: number | null }[] };
+    return { jobId, events, job: view.body.job as { status: string }, findings: view.body.findings as FindingBody[], artifacts: view.body.artifacts as { id: string; kind: string; stepIndex: number | null }[] };
   }
 
   it('records what a heading was expected to say and what the headings say, with the screenshot of that step', async () => {
-    const { jobId, job, findings, artifacts } = await runJob('Go to /pricing and check that the heading says "Gadgets Galore"');
+    const { jobId, events, job, findings, artifacts } = await runJob('Go to /pricing and check that the heading says "Gadgets Galore"');
     expect(job.status).toBe('failed');
+    // The progress stream says it too, for whoever follows the job.
+    expect(events.find((event) => event.type === 'step.failed')?.data).toMatchObject({ index: 1, kind: 'assertion_failed', expected: 'Gadgets Galore', actual: expect.arrayContaining(['Pricing']) });
     const failed = findings.find((finding) => finding.stepIndex === 1)!;
     expect(failed).toMatchObject({
       kind: 'assertion_failed',
