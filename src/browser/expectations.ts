@@ -165,9 +165,9 @@ async function count(page: Page, step: CountStep, tools: ExpectationTools): Prom
     if (seen.held) return;
     const found = seen.last ?? 0;
     const texts = await items.allInnerTexts().catch(() => []);
-    const word = itemWord(step.itemRole);
-    throw failed(`Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`, plural(step.count, word), [
-      `${plural(found, word)}${texts.length > 0 ? `: ${quotedList(texts.map((text) => oneLine(text.split('\n')[0] ?? '', 40)))}` : ''}`,
+    const firstLines = texts.map((text) => oneLine(text.split('\n')[0] ?? '', 40));
+    throw failed(`Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`, counted(step.count, step.itemRole), [
+      `${counted(found, step.itemRole)}${texts.length > 0 ? `: ${quotedList(firstLines)}` : ''}`,
     ]);
   }
   const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
@@ -232,12 +232,9 @@ function roleWord(role: string, howMany = 1): string {
   return howMany === 1 ? one : many;
 }
 
-function itemWord(role: string): string {
-  return roleWord(role, 1);
-}
-
-function plural(howMany: number, word: string): string {
-  return `${howMany} ${howMany === 1 ? word : (Object.values(ROLE_WORDS).find(([one]) => one === word)?.[1] ?? `${word}s`)}`;
+/** `3 items`, `1 heading`. */
+function counted(howMany: number, role: string): string {
+  return `${howMany} ${roleWord(role, howMany)}`;
 }
 
 /** `"A", "B" and 3 more`: a failure message's short list. */
