@@ -26,6 +26,7 @@ function bigrams(text: string): Map<string, number> {
 
 /** How alike two texts are, 0 to 1: the Dice coefficient of their character pairs (case and spacing ignored). */
 export function similarity(a: string, b: string): number {
+  if (normalizedText(a) === '' || normalizedText(b) === '') return 0;
   const left = bigrams(a);
   const right = bigrams(b);
   let shared = 0;
