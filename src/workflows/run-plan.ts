@@ -5,7 +5,7 @@ import type { BrowserSession } from '../browser/browser-pool.js';
 import { locatorOf } from '../browser/locate.js';
 import { runStep, type StepResult } from '../browser/step-runner.js';
 import type { CompiledStep } from '../core/check.js';
-import type { FindingDraft } from '../core/findings.js';
+import { boundedComparison, type FindingDraft } from '../core/findings.js';
 import type { ProbeClient } from '../probes/probe-client.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Job } from '../store/entities/job.entity.js';
@@ -117,6 +117,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             stepIndex: index,
             title: `Step ${index + 1} failed: ${step.description}`,
             detail: result.message,
+            // A failed expectation: what it expected and what the page showed (this step's screenshot shows it too).
+            ...(result.comparison ? { expected: result.comparison.expected, actual: result.comparison.actual } : {}),
           })
         : undefined;
     // A failure the check's disputes hold ("not a bug") is recorded as a warning, and the run goes on past it.
@@ -136,6 +138,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
+        // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
+        ...(result.status === 'failed' && result.comparison ? boundedComparison(result.comparison) : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
       });
       if (next !== undefined) await announce(writes, next);
