@@ -18,6 +18,8 @@ export interface StepContext {
   locator?: ResolvedLocator;
   /** What the run may reach (the session's): a step whose navigation ends elsewhere fails as `navigation_blocked`. */
   allowlist: HostAllowlist;
+  /** Told of each target the step resolves on the live page, before acting on it (heal.ts records it). */
+  found?: (element: Locator, locator: ResolvedLocator) => Promise<void>;
 }
 
 export type StepResult =
@@ -77,6 +79,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       );
     }
     locator = resolution.locator;
+    await context.found?.(resolution.element, resolution.locator);
     return resolution.element;
   };
   const valueOf = (value: PlanValue): string => {

@@ -16,6 +16,7 @@ import { AddJobRunAttempt1763780000000 } from '../../migrations/1763780000000-ad
 import { CreateChatTables1763790000000 } from '../../migrations/1763790000000-create-chat-tables.js';
 import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
+import { AddCheckVersionStates1763813000000 } from '../../migrations/1763813000000-add-check-version-states.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -59,4 +60,5 @@ export const migrations: ClassList = [
   CreateChatTables1763790000000,
   CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
+  AddCheckVersionStates1763813000000,
 ];
