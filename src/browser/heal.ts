@@ -171,7 +171,7 @@ export type HealAttempt =
  */
 export async function healTarget(page: Page, stored: ResolvedLocator, record: HealingRecord): Promise<HealAttempt> {
   const primary = await locatorOf(page, stored).filter({ visible: true }).count().catch(() => 0);
-  if (primary > 0) return { healed: false, reason: `the stored locator matches ${primary} elements, and only a target that is gone is healed` };
+  if (primary > 0) return { healed: false, reason: `the stored locator matches ${primary} element${primary === 1 ? '' : 's'}, and only a target that is gone is healed` };
   const distinct: { handle: ElementHandle; locator: Locator }[] = [];
   const votes: AlternativeVote[] = [];
   try {
