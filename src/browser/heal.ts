@@ -227,7 +227,19 @@ export type HealingStepResult = StepResult & {
  * the step has a healing record, the alternatives are weighed; a heal they agree on runs the step again with the
  * proposed locator and says so, anything less fails the step as before, with the reason added.
  */
-export async function runStepWithHealing(page: Page, compiled: CompiledStep, context: StepContext, options: { record: boolean }): Promise<HealingStepResult> {
+export async function runStepWithHealing(
+  page: Page,
+  compiled: CompiledStep,
+  context: StepContext,
+  options: {
+    record: boolean;
+    /**
+     * Whether a record or a proposed locator may be stored: false when it shows a secret value (a heading that reads
+     * "Signed in as <secret>"). Such a record is not kept, and such a heal is refused, since a check holds no secret.
+     */
+    storable: (value: object) => boolean;
+  },
+): Promise<HealingStepResult> {
   if (options.record) {
     let recorded: Promise<HealingRecord | undefined> | undefined;
     const result = await runStep(page, compiled.step, {
@@ -239,7 +251,7 @@ export async function runStepWithHealing(page: Page, compiled: CompiledStep, con
       },
     });
     const healing = await recorded;
-    return result.status === 'passed' && healing !== undefined ? { ...result, healing } : result;
+    return result.status === 'passed' && healing !== undefined && options.storable(healing) ? { ...result, healing } : result;
   }
   const result = await runStep(page, compiled.step, context);
   const { locator, healing } = compiled;
@@ -247,6 +259,9 @@ export async function runStepWithHealing(page: Page, compiled: CompiledStep, con
     return healing !== undefined ? { ...result, healing } : result;
   }
   const attempt = await healTarget(page, locator, healing).catch((error: unknown) => ({ healed: false as const, reason: `healing could not look (${error instanceof Error ? error.message.split('\n')[0]! : String(error)})` }));
+  if (attempt.healed && !options.storable({ locator: attempt.locator, record: attempt.record })) {
+    return { ...result, message: `${result.message}. Not healed: the element it found shows a secret value, which a check never stores` };
+  }
   if (!attempt.healed) return { ...result, message: `${result.message}. Not healed: ${attempt.reason}` };
   const retried = await runStep(page, compiled.step, { ...context, locator: attempt.locator });
   if (retried.status !== 'passed') {

@@ -91,7 +91,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             compiled,
             { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist },
             // A natural-language run records what each target looked like; a replay heals with that record.
-            { record: job.plan !== null },
+            // Nothing the scrubber would change is stored in a check (it keeps no secret value).
+            { record: job.plan !== null, storable: (value) => JSON.stringify(recorder.scrubber.value(value)) === JSON.stringify(value) },
           );
     const ms = Math.round(performance.now() - started);
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.

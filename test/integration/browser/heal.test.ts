@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createBrowserPool, type BrowserPool, type BrowserSession } from '../../../src/browser/browser-pool.js';
-import { healTarget, recordTarget } from '../../../src/browser/heal.js';
+import { healTarget, recordTarget, runStepWithHealing } from '../../../src/browser/heal.js';
 import { createHostAllowlist } from '../../../src/browser/host-allowlist.js';
 import { resolveTarget } from '../../../src/browser/locate.js';
 import type { ResolvedLocator } from '../../../src/core/check.js';
 import type { HealingRecord } from '../../../src/core/healing.js';
+import { createScrubber } from '../../../src/core/secrets.js';
 import type { PlanStep, Target } from '../../../src/core/plan.js';
 import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp, type MarkupVariant } from '../../fixtures/demo-app/index.js';
@@ -115,6 +116,20 @@ describe('healing a stored locator on changed demo-shop markup', () => {
     const lamp = await compile('/products', 'click', LAMP);
     const refused = await replay('/products', 'reordered', lamp);
     expect(refused).toEqual({ healed: false, reason: 'only its CSS path still matches, and the page structure alone is no evidence' });
+  });
+
+  it('keeps no record of a target that shows a secret value (a check never stores one)', async () => {
+    await session.page.goto(`${demo.url}/products`);
+    const step: PlanStep = { action: 'waitFor', description: 'Wait for the signed-in line', target: { by: 'text', name: 'Signed in as', exact: false } };
+    const context = { baseUrl: demo.url, timeoutMs: 3_000, testValue: () => undefined, allowlist: session.allowlist };
+    const storableWith = (secrets: string[]) => {
+      const scrubber = createScrubber(secrets);
+      return (value: object) => JSON.stringify(scrubber.value(value)) === JSON.stringify(value);
+    };
+    const withSecret = await runStepWithHealing(session.page, { step }, context, { record: true, storable: storableWith([DEFAULT_ACCOUNT.email]) });
+    expect([withSecret.status, withSecret.healing]).toEqual(['passed', undefined]);
+    const without = await runStepWithHealing(session.page, { step }, context, { record: true, storable: storableWith([]) });
+    expect(without.healing?.element.text).toBe(`Signed in as ${DEFAULT_ACCOUNT.email}`);
   });
 
   it('leaves a stored locator that still finds its target alone', async () => {
