@@ -36,17 +36,19 @@ interface ElementFacts {
   css: string;
 }
 
-/** Read in the page: the element's own facts and a short CSS path (an id ends it; at most five levels). */
+/**
+ * Read in the page: the element's own facts and a short CSS path (an id ends it; at most five levels). No named
+ * inner functions: esbuild (tsx, the benches) wraps those in a `__name` helper the page does not have.
+ */
 function readFacts(node: unknown): ElementFacts {
   const element = node as DomElement;
-  const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const escape = (text: string) => (globalThis as unknown as { CSS: { escape(text: string): string } }).CSS.escape(text);
+  const css = (globalThis as unknown as { CSS: { escape(text: string): string } }).CSS;
   const tag = element.tagName.toLowerCase();
   const parts: string[] = [];
   let current: DomElement | null = element;
   while (current !== null && parts.length < 5) {
     if (current.id !== '') {
-      parts.unshift(`#${escape(current.id)}`);
+      parts.unshift(`#${css.escape(current.id)}`);
       break;
     }
     const name = current.tagName.toLowerCase();
@@ -56,7 +58,7 @@ function readFacts(node: unknown): ElementFacts {
     }
     // Generated class names (with runs of digits) change with every build: no evidence.
     const stable = [...current.classList].find((name) => !/\d{3,}/.test(name));
-    let part = stable === undefined ? name : `${name}.${escape(stable)}`;
+    let part = stable === undefined ? name : `${name}.${css.escape(stable)}`;
     const parent: DomElement | null = current.parentElement;
     if (parent !== null) {
       const tagName = current.tagName;
@@ -66,14 +68,15 @@ function readFacts(node: unknown): ElementFacts {
     parts.unshift(part);
     current = parent;
   }
-  const attribute = (name: string) => element.getAttribute(name) ?? undefined;
+  const placeholder = element.getAttribute('placeholder');
+  const testId = element.getAttribute('data-testid');
   return {
     tag,
-    text: squeeze(element.innerText ?? element.textContent ?? '').slice(0, 120),
-    ...(tag === 'input' ? { type: (attribute('type') ?? 'text').toLowerCase() } : {}),
-    ...(attribute('placeholder') !== undefined ? { placeholder: attribute('placeholder') } : {}),
-    ...(attribute('data-testid') !== undefined ? { testId: attribute('data-testid') } : {}),
-    labels: element.labels ? [...element.labels].map((label) => squeeze(label.innerText)).filter((text) => text !== '') : [],
+    text: (element.innerText ?? element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 120),
+    ...(tag === 'input' ? { type: (element.getAttribute('type') ?? 'text').toLowerCase() } : {}),
+    ...(placeholder !== null ? { placeholder } : {}),
+    ...(testId !== null ? { testId } : {}),
+    labels: element.labels ? [...element.labels].map((label) => label.innerText.replace(/\s+/g, ' ').trim()).filter((text) => text !== '') : [],
     css: parts.join(' > '),
   };
 }
@@ -92,8 +95,13 @@ async function roleAndName(element: Locator): Promise<{ role: string; name: stri
   return { role: first[1]!, name };
 }
 
-async function describe(element: Locator): Promise<{ description: ElementDescription; facts: ElementFacts }> {
-  const [facts, { role, name }] = await Promise.all([element.evaluate(readFacts, undefined, { timeout: 2_000 }), roleAndName(element)]);
+/**
+ * What the element looks like: its facts read through `handle` and Playwright's role and name through `locator`
+ * (which finds it alone). A handle's evaluate does not wait for the element the way a locator's does (a frame, about
+ * 16 ms a call), so a step records in a few round trips.
+ */
+async function describe(handle: ElementHandle, locator: Locator, known?: { role: string; name: string }): Promise<{ description: ElementDescription; facts: ElementFacts }> {
+  const [facts, { role, name }] = await Promise.all([handle.evaluate(readFacts), known ?? roleAndName(locator)]);
   const description: ElementDescription = {
     tag: facts.tag,
     role,
@@ -103,6 +111,14 @@ async function describe(element: Locator): Promise<{ description: ElementDescrip
     ...(facts.placeholder !== undefined ? { placeholder: facts.placeholder.slice(0, 300) } : {}),
   };
   return { description, facts };
+}
+
+/** The one element a locator finds now, or how many it finds; handles of a count other than one are let go. */
+async function onlyElement(locator: Locator): Promise<{ matches: number; handle?: ElementHandle }> {
+  const handles = await locator.elementHandles().catch((): ElementHandle[] => []);
+  if (handles.length === 1) return { matches: 1, handle: handles[0]! };
+  await Promise.all(handles.map((handle) => handle.dispose().catch(() => undefined)));
+  return { matches: handles.length };
 }
 
 /** The Playwright locator of an alternative; every one matches exactly. */
@@ -124,40 +140,40 @@ export function alternativeLocator(page: Page, alternative: Alternative): Locato
   }
 }
 
-const sameElement = (a: ElementHandle, b: ElementHandle) => a.evaluate((node, other) => node === other, b);
-
 /**
  * Records what `element` looks like and every independent way that finds exactly it now (role and name, label,
  * placeholder, test id, text, a short CSS path). A way that matches several elements is no evidence and is left out.
+ * The ways are checked at once (one round trip each, in parallel).
  */
 export async function recordTarget(page: Page, element: Locator): Promise<HealingRecord> {
-  const { description, facts } = await describe(element);
-  const candidates: Alternative[] = [];
-  const add = (alternative: Omit<Alternative, 'value'> & { value: string | undefined }) => {
-    const value = alternative.value?.trim();
-    if (value !== undefined && value !== '' && value.length <= 300) candidates.push({ ...alternative, value } as Alternative);
-  };
-  if (description.role !== '') add({ strategy: 'role', role: description.role, value: description.name });
-  add({ strategy: 'label', value: facts.labels[0] });
-  add({ strategy: 'placeholder', value: facts.placeholder });
-  add({ strategy: 'testId', value: facts.testId });
-  if (!['input', 'select', 'textarea'].includes(facts.tag) && facts.text.length <= 80) add({ strategy: 'text', value: facts.text });
-  add({ strategy: 'css', value: facts.css });
-  const target = await element.elementHandle({ timeout: 2_000 });
-  const alternatives: Alternative[] = [];
+  const [only, roleName] = await Promise.all([onlyElement(element), roleAndName(element)]);
+  if (only.handle === undefined) throw new Error(`the target matches ${only.matches} elements`);
+  const target = only.handle;
   try {
-    for (const candidate of candidates) {
-      const found = alternativeLocator(page, candidate).filter({ visible: true });
-      if ((await found.count().catch(() => 0)) !== 1) continue;
-      const handle = await found.elementHandle({ timeout: 1_000 }).catch(() => null);
-      if (handle === null) continue;
-      if (await sameElement(handle, target).catch(() => false)) alternatives.push(candidate);
-      await handle.dispose();
-    }
+    const { description, facts } = await describe(target, element, roleName);
+    const candidates: Alternative[] = [];
+    const add = (alternative: Omit<Alternative, 'value'> & { value: string | undefined }) => {
+      const value = alternative.value?.trim();
+      if (value !== undefined && value !== '' && value.length <= 300) candidates.push({ ...alternative, value } as Alternative);
+    };
+    if (description.role !== '') add({ strategy: 'role', role: description.role, value: description.name });
+    add({ strategy: 'label', value: facts.labels[0] });
+    add({ strategy: 'placeholder', value: facts.placeholder });
+    add({ strategy: 'testId', value: facts.testId });
+    if (!['input', 'select', 'textarea'].includes(facts.tag) && facts.text.length <= 80) add({ strategy: 'text', value: facts.text });
+    add({ strategy: 'css', value: facts.css });
+    const alone = await Promise.all(
+      candidates.map((candidate) =>
+        alternativeLocator(page, candidate)
+          .filter({ visible: true })
+          .evaluateAll((nodes, wanted) => nodes.length === 1 && nodes[0] === wanted, target)
+          .catch(() => false),
+      ),
+    );
+    return { element: description, alternatives: candidates.filter((_, index) => alone[index]) };
   } finally {
-    await target.dispose();
+    await target.dispose().catch(() => undefined);
   }
-  return { element: description, alternatives };
 }
 
 export type HealAttempt =
@@ -172,45 +188,34 @@ export type HealAttempt =
 export async function healTarget(page: Page, stored: ResolvedLocator, record: HealingRecord): Promise<HealAttempt> {
   const primary = await locatorOf(page, stored).filter({ visible: true }).count().catch(() => 0);
   if (primary > 0) return { healed: false, reason: `the stored locator matches ${primary} element${primary === 1 ? '' : 's'}, and only a target that is gone is healed` };
-  const distinct: { handle: ElementHandle; locator: Locator }[] = [];
-  const votes: AlternativeVote[] = [];
+  const found = await Promise.all(
+    record.alternatives.map(async (alternative) => {
+      const locator = alternativeLocator(page, alternative).filter({ visible: true });
+      return { alternative, locator, ...(await onlyElement(locator)) };
+    }),
+  );
+  const single = found.filter((vote) => vote.handle !== undefined);
   try {
-    for (const alternative of record.alternatives) {
-      const found = alternativeLocator(page, alternative).filter({ visible: true });
-      const matches = await found.count().catch(() => 0);
-      if (matches !== 1) {
-        votes.push({ alternative, matches });
-        continue;
-      }
-      const handle = await found.elementHandle({ timeout: 1_000 }).catch(() => null);
-      if (handle === null) {
-        votes.push({ alternative, matches: 0 });
-        continue;
-      }
-      let element = -1;
-      for (const [index, known] of distinct.entries()) {
-        if (await sameElement(handle, known.handle).catch(() => false)) element = index;
-      }
-      if (element === -1) {
-        element = distinct.length;
-        distinct.push({ handle, locator: found.first() });
-      } else {
-        await handle.dispose();
-      }
-      votes.push({ alternative, matches, element });
-    }
-    const descriptions = await Promise.all(distinct.map(({ locator }) => describe(locator).then((read) => read.description, () => undefined)));
+    // The same element twice is the same node in the page: number each by the first alternative that found it.
+    const first = single.length === 0 ? [] : await page.evaluate((nodes) => nodes.map((node) => nodes.indexOf(node)), single.map((vote) => vote.handle!));
+    const distinct = [...new Set(first)];
+    const votes: AlternativeVote[] = found.map((vote) => {
+      const at = single.indexOf(vote);
+      return at === -1 ? { alternative: vote.alternative, matches: vote.matches } : { alternative: vote.alternative, matches: 1, element: distinct.indexOf(first[at]!) };
+    });
+    const descriptions = await Promise.all(
+      distinct.map((index) => describe(single[index]!.handle!, single[index]!.locator).then((read) => read.description, () => undefined)),
+    );
     const verdict = judgeVotes(record, votes, (element) => descriptions[element]);
     if (!verdict.healed) return verdict;
-    const chosen = distinct[verdict.element]!.locator;
-    const fresh = await recordTarget(page, chosen);
+    const fresh = await recordTarget(page, single[distinct[verdict.element]!]!.locator);
     const locator = proposedLocator(stored, fresh.element, fresh.alternatives);
     if (locator === undefined) {
       return { healed: false, reason: `no role, label, placeholder or text finds ${describeElement(fresh.element)} alone, so no locator can replace the stored one` };
     }
     return { healed: true, locator, record: fresh, agreeing: verdict.agreeing, element: fresh.element };
   } finally {
-    await Promise.all(distinct.map(({ handle }) => handle.dispose().catch(() => undefined)));
+    await Promise.all(single.map((vote) => vote.handle!.dispose().catch(() => undefined)));
   }
 }
 
