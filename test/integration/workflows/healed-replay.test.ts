@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { useTestStore } from '../../support/dialects.js';
+import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 
 const TASK = 'Sign in as the demo user, add the Desk Lamp to the cart, apply the coupon SAVE10 and check that the total shows $90';
@@ -37,7 +37,7 @@ interface VersionBody {
  * replay passes healed, warns with the old and new locator and a screenshot, and proposes a version that replays
  * only after a person accepts it.
  */
-describe('a replay that heals only with evidence (real browser, demo shop)', () => {
+forEachDialect('a replay that heals only with evidence (real browser, demo shop)', (dialect) => {
   let shop: DemoApp;
   let worker: TestWorker;
   let api: TestApi;
@@ -47,7 +47,7 @@ describe('a replay that heals only with evidence (real browser, demo shop)', () 
     await worker?.stop();
     await shop?.close();
   });
-  const store = useTestStore('mysql');
+  const store = useTestStore(dialect);
 
   beforeAll(async () => {
     shop = await startDemoApp();
