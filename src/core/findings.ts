@@ -15,8 +15,9 @@ export const FINDING_KINDS = [
   // A navigation that ended outside the run's allowed origins (a redirect elsewhere): an error, the step failed.
   'navigation_blocked',
   'time_limit',
-  // A replay step whose stored locator found nothing passed on agreeing evidence (a warning; a new version is proposed).
-  'check_healed',
+  // A replay step whose stored locator found nothing passed on agreeing evidence (a warning; a new version is
+  // proposed). Named as issue 13 names it, in the namespace of the check's events (`check.compiled`, `check.proposed`).
+  'check.healed',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 

@@ -182,7 +182,7 @@ async function runProbe(probes: ProbeClient, criterion: string, input: PlanRunIn
  */
 function healedFindingOf(index: number, description: string, healed: NonNullable<HealingStepResult['healed']>): FindingDraft {
   return {
-    kind: 'check_healed',
+    kind: 'check.healed',
     severity: 'warning',
     stepIndex: index,
     title: `Step ${index + 1} healed: ${description}`,

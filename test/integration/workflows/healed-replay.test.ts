@@ -92,14 +92,14 @@ forEachDialect('a replay that heals only with evidence (real browser, demo shop)
     const failed = disagreeing.findings.filter((finding) => finding.severity === 'error');
     expect(failed).toEqual([expect.objectContaining({ kind: 'step_unresolvable', stepIndex: LAMP_STEP })]);
     expect(failed[0]!.detail).toMatch(/Not healed: the other recorded ways to find it disagree/);
-    expect(disagreeing.findings.some((finding) => finding.kind === 'check_healed')).toBe(false);
+    expect(disagreeing.findings.some((finding) => finding.kind === 'check.healed')).toBe(false);
     expect((await versions()).versions).toHaveLength(1);
 
     // Only the wording changed: the replay passes healed, with a warning and a proposal.
     shop.setMarkup('reworded');
     const healed = await replay();
     expect(healed.status).toBe('passed');
-    const warning = healed.findings.find((finding) => finding.kind === 'check_healed');
+    const warning = healed.findings.find((finding) => finding.kind === 'check.healed');
     expect(warning).toMatchObject({ severity: 'warning', stepIndex: LAMP_STEP, title: 'Step 5 healed: Click the button that adds "Desk Lamp" to the cart' });
     expect(warning!.detail).toContain('The stored locator (role button named "Desk Lamp") finds nothing now. testId "add-desk-lamp", css ');
     expect(warning!.detail).toContain('so the step ran with role button named "Add the lamp to cart"');
@@ -118,7 +118,7 @@ forEachDialect('a replay that heals only with evidence (real browser, demo shop)
     // Not applied silently: the next replay still runs version 1, heals again, and points to the same proposal.
     const again = await replay();
     expect(again.status).toBe('passed');
-    expect(again.findings.filter((finding) => finding.kind === 'check_healed')).toHaveLength(1);
+    expect(again.findings.filter((finding) => finding.kind === 'check.healed')).toHaveLength(1);
     expect(again.events.find((event) => event.type === 'check.proposed')?.data).toEqual({ checkId, version: 2, basedOn: 1, healedSteps: [LAMP_STEP], existing: true });
     expect((await versions()).versions).toHaveLength(2);
 
@@ -141,7 +141,7 @@ forEachDialect('a replay that heals only with evidence (real browser, demo shop)
 
     const clean = await replay();
     expect(clean.status).toBe('passed');
-    expect(clean.findings.filter((finding) => finding.kind === 'check_healed')).toEqual([]);
+    expect(clean.findings.filter((finding) => finding.kind === 'check.healed')).toEqual([]);
     expect(clean.events.some((event) => event.type === 'check.proposed')).toBe(false);
   });
 });
