@@ -12,6 +12,7 @@ import type { ProbeClient } from '../probes/probe-client.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Job } from '../store/entities/job.entity.js';
 import type { RunRecorder, RunWrites } from './run-recorder.js';
+import { FIRST_RUN_EVIDENCE, keepsStepScreenshot, type EvidencePolicy } from './qa-run/evidence.js';
 import { storeArtifact } from './run-records.js';
 
 /** Where a probe step's call goes: the URL and token read from the secrets its criterion's refs name. */
@@ -30,6 +31,8 @@ export interface PlanRunInput {
   secretValues: readonly string[];
   /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
   stop: AbortSignal;
+  /** Which steps keep a screenshot (qa-run/evidence.ts); every step when not given. */
+  evidence?: EvidencePolicy;
 }
 
 export interface PlanRunDeps {
@@ -101,9 +104,11 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
       secretFields.push(locatorOf(session.page, result.locator));
     }
 
-    const screenshot = await session.page
-      .screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' })
-      .catch(() => undefined);
+    // A healed step keeps its screenshot as a failed one does: a person looks at it before accepting the proposal.
+    const needsPicture = result.status === 'failed' || result.healed !== undefined;
+    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, index, input.steps.length, needsPicture)
+      ? await session.page.screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' }).catch(() => undefined)
+      : undefined;
     // Artifact files are written while the browser does the rest of the step (snapshot, audit).
     const storing: Promise<Artifact>[] = [];
     if (screenshot) {

@@ -98,6 +98,21 @@ forEachDialect('chat inbox', (dialect) => {
     expect((await inbox.load(mention.eventId))?.repliedAt).toBeInstanceOf(Date);
   });
 
+  it('records the opening message of a delivery once: who began posting first, and the first recorded wins for both runs', async () => {
+    const inbox = inboxWith();
+    await inbox.accept(mention);
+    expect(await inbox.opening(mention.eventId)).toBeNull();
+    // The first run to begin posting is told it is first; a later one that an opening may already exist.
+    expect(await inbox.startOpening(mention.eventId)).toBe(false);
+    expect(await inbox.startOpening(mention.eventId)).toBe(true);
+
+    expect(await inbox.recordOpening(mention.eventId, '1700000001.000200')).toBe('1700000001.000200');
+    expect(await inbox.recordOpening(mention.eventId, '1700000002.000300')).toBe('1700000001.000200');
+
+    expect(await inbox.opening(mention.eventId)).toBe('1700000001.000200');
+    await expect(inbox.recordOpening('Ev-never-seen', '1700000003.000400')).rejects.toThrow(/not stored/);
+  });
+
   it('settles a delivery that needs no reply, and a later settle does not add one', async () => {
     const inbox = inboxWith();
     await inbox.accept(mention);

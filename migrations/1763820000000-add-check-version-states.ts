@@ -6,8 +6,8 @@ import { datetimeColumn } from './support/columns.js';
  * healed a step proposes a version, which a person accepts before it replays. Versions compiled before are
  * `compiled`.
  */
-export class AddCheckVersionStates1763813000000 implements MigrationInterface {
-  name = 'AddCheckVersionStates1763813000000';
+export class AddCheckVersionStates1763820000000 implements MigrationInterface {
+  name = 'AddCheckVersionStates1763820000000';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.addColumns('check_versions', [
