@@ -71,6 +71,11 @@ export function createCheckService(dataSource: DataSource) {
     async accept(principal: Principal, checkId: string, version: number): Promise<{ check: Check; version: CheckVersion }> {
       const { organizationId } = principal;
       return dataSource.transaction(async (manager) => {
+        // Accepts of one check take turns on its row (two open proposals accepted at once would otherwise each wait
+        // on the other's version row). SQLite runs one write transaction at a time and has no FOR UPDATE.
+        if (manager.connection.options.type !== 'better-sqlite3') {
+          await manager.query(`SELECT id FROM checks WHERE id = ? AND organization_id = ? FOR UPDATE`, [checkId, organizationId]);
+        }
         const check = await manager.getRepository(Check).findOneBy({ id: checkId, organizationId });
         if (!check) throw notFoundError('check');
         const versions = manager.getRepository(CheckVersion);
