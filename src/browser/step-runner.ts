@@ -23,6 +23,8 @@ export interface StepContext {
   allowlist: HostAllowlist;
   /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
   sideEffects?: SideEffectGuard;
+  /** Told of each target the step resolves on the live page, before acting on it (heal.ts records it). */
+  found?: (element: Locator, locator: ResolvedLocator) => Promise<void>;
 }
 
 export type StepResult =
@@ -72,6 +74,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       );
     }
     locator = resolution.locator;
+    await context.found?.(resolution.element, resolution.locator);
     return resolution.element;
   };
   const valueOf = (value: PlanValue): string => {

@@ -18,6 +18,9 @@ export const FINDING_KINDS = [
   // answer allowed: the run stopped before it, so nothing happened; an error, never settled by a dispute.
   'side_effect_blocked',
   'time_limit',
+  // A replay step whose stored locator found nothing passed on agreeing evidence (a warning; a new version is
+  // proposed). Named as issue 13 names it, in the namespace of the check's events (`check.compiled`, `check.proposed`).
+  'check.healed',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 

@@ -53,7 +53,7 @@ export async function runPlannedStep(
     );
     if (context.signal.aborted) throw context.signal.reason;
     if (run.stopped === STOP_CANCELLED) {
-      return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved }, record: async () => undefined };
+      return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved, healed: [] }, record: async () => undefined };
     }
     const observed = findingsFromObservations(session.observations, null);
     if (run.stopped === STOP_TIME_LIMIT) {
@@ -73,6 +73,7 @@ export async function runPlannedStep(
       findings: run.findings + settled.length,
       errors: (run.passed ? 0 : 1) + settled.filter((finding) => finding.severity === 'error').length,
       resolved: run.resolved,
+      healed: run.healed,
     };
     return {
       result,
