@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ANSWER_NO } from '../../bot/blocks/actions.js';
 import { HELP_TEXT } from '../../bot/blocks/replies.js';
 import { createApiKey } from '../../src/identity/api-keys.js';
+import { setCapabilityPaused } from '../../src/store/execution-flags.js';
 import type { DemoApp } from '../fixtures/demo-app/index.js';
 import { FAKE_WORKSPACE, type FakeSlack, type StoredMessage } from '../fakes/slack-api.js';
 import { insertCheck, insertRepository } from '../support/check-fixtures.js';
@@ -102,13 +103,19 @@ describe('chat commands, end to end over HTTP', () => {
     expect((await jobRow(jobIdOf(final)))!.status).toBe('passed');
   }, 90_000);
 
-  it('`/qa <task>` in an unbound channel is refused inside the thread it opened, not loose in the channel', async () => {
+  it('`/qa <task>` is refused inside the thread it opened, not loose in the channel: no repository bound, AI paused', async () => {
     await person.slash(HOME_TASK);
+    const unbound = await slack.waitFor(() => person.topLevel().find((message) => message.text.includes('asked:')));
+    expect((await person.answerIn(unbound.ts)).text).toMatch(/Which app should I check\? Bind this channel with `@qa use/);
 
-    const opening = await slack.waitFor(() => person.topLevel().find((message) => message.text.includes('asked:')));
-    const refusal = await person.answerIn(opening.ts);
-    expect(refusal.text).toMatch(/Which app should I check\? Bind this channel with `@qa use/);
-    expect(person.topLevel()).toHaveLength(1);
+    // The job core's own refusal: an operator paused AI execution for the organization (`qa flags pause ai --org acme`).
+    await person.mention('use acme/shop').then((thread) => person.answerIn(thread));
+    await setCapabilityPaused(store(), 'ai', true, organizationId);
+    await person.slash(HOME_TASK);
+    const paused = await slack.waitFor(() => person.topLevel().find((message) => message.text.includes('asked:') && message.ts !== unbound.ts));
+    expect((await person.answerIn(paused.ts)).text).toBe('Sorry, I couldn’t do that: AI execution is paused; try again once an operator resumes it.');
+
+    expect(person.topLevel().map((message) => message.ts)).toEqual([unbound.ts, paused.ts]);
     expect(await store().query('SELECT id FROM jobs')).toEqual([]);
   }, 30_000);
 
