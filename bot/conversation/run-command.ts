@@ -13,7 +13,7 @@ type Say = (content: replies.MessageContent) => ChatReply;
 type CheckLine = Awaited<ReturnType<CheckService['list']>>[number];
 
 /** Turns the job core's refusal `code` into null, for a reply that explains it; anything else goes on up. */
-const unless =
+const nullWhen =
   (code: ErrorCode) =>
   (error: unknown): null => {
     if (isAppError(error) && error.code === code) return null;
@@ -44,7 +44,7 @@ export async function runCommand(command: ChatCommand, conversation: Conversatio
     case 'status': {
       if (!UUID.test(command.jobId)) return say(replies.notAJobId(command.jobId));
       const jobId = command.jobId.toLowerCase();
-      const view = await deps.jobs.get(principal, jobId).catch(unless(ErrorCode.JobNotFound));
+      const view = await deps.jobs.get(principal, jobId).catch(nullWhen(ErrorCode.JobNotFound));
       if (!view) return say(replies.unknownJob(jobId));
       const link = `${deps.publicBaseUrl}/api/jobs/${view.job.id}`;
       return say(replies.jobStatus({ id: view.job.id, status: view.job.status, task: view.job.task, findings: view.findings.length, link }));
@@ -60,7 +60,7 @@ export async function runCommand(command: ChatCommand, conversation: Conversatio
           ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
           boundBy: conversation.userId,
         })
-        .catch(unless(ErrorCode.RepositoryNotFound));
+        .catch(nullWhen(ErrorCode.RepositoryNotFound));
       return say(target ? replies.bound(target.repository, target.baseUrl) : replies.unknownRepository(command.repository));
     }
     case 'dispute':
@@ -114,7 +114,7 @@ async function cancel(wanted: string, principal: Principal, deps: ConversationDe
   } catch (error) {
     if (!isAppError(error) || (error.code !== ErrorCode.JobNotFound && error.code !== ErrorCode.JobNotCancellable)) throw error;
     // A finished job is said to be so, with its status; an unknown one gets the words of an id nobody has.
-    const view = error.code === ErrorCode.JobNotCancellable ? await deps.jobs.get(principal, jobId).catch(unless(ErrorCode.JobNotFound)) : null;
+    const view = error.code === ErrorCode.JobNotCancellable ? await deps.jobs.get(principal, jobId).catch(nullWhen(ErrorCode.JobNotFound)) : null;
     return say(view ? replies.notCancellable(jobId, view.job.status) : replies.unknownJob(jobId));
   }
 }
@@ -146,7 +146,7 @@ async function threadFor(conversation: Conversation, opening: string, deps: Conv
 async function findCheck(wanted: string, repositoryId: string | undefined, principal: Principal, deps: ConversationDeps): Promise<{ check: CheckLine } | { reply: replies.MessageContent }> {
   const needle = wanted.trim().toLowerCase();
   if (UUID.test(needle)) {
-    const view = await deps.checks.get(principal, needle).catch(unless(ErrorCode.CheckNotFound));
+    const view = await deps.checks.get(principal, needle).catch(nullWhen(ErrorCode.CheckNotFound));
     return view ? { check: view.check } : { reply: replies.unknownCheck(wanted) };
   }
   const checks = await deps.checks.list(principal, { repositoryId, limit: 200 });
