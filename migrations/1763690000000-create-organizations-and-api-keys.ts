@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 /** Tenants and their API keys (entities in src/store/entities/). */
 export class CreateOrganizationsAndApiKeys1763690000000 implements MigrationInterface {
@@ -13,7 +13,7 @@ export class CreateOrganizationsAndApiKeys1763690000000 implements MigrationInte
           { name: 'id', type: 'varchar', length: '36', isPrimary: true },
           { name: 'slug', type: 'varchar', length: '64' },
           { name: 'name', type: 'varchar', length: '255' },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'UQ_organizations_slug', columnNames: ['slug'], isUnique: true })],
       }),
@@ -28,7 +28,7 @@ export class CreateOrganizationsAndApiKeys1763690000000 implements MigrationInte
           { name: 'prefix', type: 'varchar', length: '32' },
           { name: 'secret_hash', type: 'varchar', length: '64' },
           { name: 'label', type: 'varchar', length: '255', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
           datetimeColumn('last_used_at', { nullable: true }),
           datetimeColumn('revoked_at', { nullable: true }),
         ],

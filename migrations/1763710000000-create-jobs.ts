@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 const fk = (table: string, column: string, referenced: string, onDelete: 'CASCADE' | 'SET NULL') =>
   new TableForeignKey({
@@ -33,7 +33,7 @@ export class CreateJobs1763710000000 implements MigrationInterface {
           { name: 'test_value_secret_refs', type: 'json' },
           { name: 'evidence_probe_refs', type: 'json' },
           { name: 'revision', type: 'varchar', length: '64', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'IDX_repositories_organization_id', columnNames: ['organization_id'] })],
         foreignKeys: [fk('repositories', 'organization_id', 'organizations', 'CASCADE')],
@@ -49,7 +49,7 @@ export class CreateJobs1763710000000 implements MigrationInterface {
           { name: 'status', type: 'varchar', length: '16' },
           { name: 'task', type: 'text' },
           { name: 'version', type: 'integer', default: 0 },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [
           new TableIndex({ name: 'IDX_checks_organization_id', columnNames: ['organization_id'] }),
@@ -79,7 +79,7 @@ export class CreateJobs1763710000000 implements MigrationInterface {
           { name: 'channel_context', type: 'json', isNullable: true },
           { name: 'resolution', type: 'json', isNullable: true },
           { name: 'workflow_id', type: 'varchar', length: '36', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [
           new TableIndex({ name: 'IDX_jobs_organization_id', columnNames: ['organization_id'] }),

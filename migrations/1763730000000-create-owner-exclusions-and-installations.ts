@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from './support/columns.js';
+import { legacyCreateDateColumn } from './support/columns.js';
 
 /** Excluded code-host owners and connected installations (entities in src/store/entities/). */
 export class CreateOwnerExclusionsAndInstallations1763730000000 implements MigrationInterface {
@@ -9,7 +9,7 @@ export class CreateOwnerExclusionsAndInstallations1763730000000 implements Migra
     await runner.createTable(
       new Table({
         name: 'excluded_owners',
-        columns: [{ name: 'owner', type: 'varchar', length: '100', isPrimary: true }, createDateColumn(runner)],
+        columns: [{ name: 'owner', type: 'varchar', length: '100', isPrimary: true }, legacyCreateDateColumn(runner)],
       }),
     );
     await runner.createTable(
@@ -19,7 +19,7 @@ export class CreateOwnerExclusionsAndInstallations1763730000000 implements Migra
           { name: 'provider', type: 'varchar', length: '32', isPrimary: true },
           { name: 'provider_installation_id', type: 'varchar', length: '64', isPrimary: true },
           { name: 'organization_id', type: 'varchar', length: '36' },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'IDX_installations_organization_id', columnNames: ['organization_id'] })],
         foreignKeys: [

@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from './support/columns.js';
+import { legacyCreateDateColumn } from './support/columns.js';
 
 const fk = (column: string, referenced: string) =>
   new TableForeignKey({
@@ -26,7 +26,7 @@ export class CreateIngestionRuns1763740000000 implements MigrationInterface {
           { name: 'status', type: 'varchar', length: '16' },
           { name: 'revision', type: 'varchar', length: '64', isNullable: true },
           { name: 'workflow_id', type: 'varchar', length: '36', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'IDX_ingestion_runs_repository_id', columnNames: ['repository_id'] })],
         foreignKeys: [fk('organization_id', 'organizations'), fk('repository_id', 'repositories')],

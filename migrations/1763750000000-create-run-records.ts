@@ -1,5 +1,5 @@
 import { Table, TableColumn, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 const jobFk = (table: string) =>
   new TableForeignKey({
@@ -37,7 +37,7 @@ export class CreateRunRecords1763750000000 implements MigrationInterface {
           { name: 'sha256', type: 'varchar', length: '64' },
           { name: 'storage_key', type: 'varchar', length: '512' },
           { name: 'step_index', type: 'integer', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'IDX_artifacts_job_id', columnNames: ['job_id'] })],
         foreignKeys: [jobFk('artifacts')],
@@ -57,7 +57,7 @@ export class CreateRunRecords1763750000000 implements MigrationInterface {
           { name: 'detail', type: 'text' },
           { name: 'step_index', type: 'integer', isNullable: true },
           { name: 'artifact_ids', type: 'json' },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'UQ_findings_job_id_position', columnNames: ['job_id', 'position'], isUnique: true })],
         foreignKeys: [jobFk('findings')],

@@ -1,5 +1,5 @@
 import { Table, TableColumn, TableForeignKey, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn } from './support/columns.js';
+import { legacyCreateDateColumn } from './support/columns.js';
 
 /**
  * Plans and compiled checks (entities: job and check-version in src/store/entities/): the plan a job runs, written
@@ -19,7 +19,7 @@ export class CreatePlansAndCheckVersions1763760000000 implements MigrationInterf
           { name: 'compiled', type: 'json' },
           { name: 'source', type: 'text' },
           { name: 'job_id', type: 'varchar', length: '36', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         foreignKeys: [
           new TableForeignKey({

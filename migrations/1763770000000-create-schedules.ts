@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 const fk = (table: string, column: string, referenced: string, onDelete: 'CASCADE' | 'SET NULL') =>
   new TableForeignKey({
@@ -32,7 +32,7 @@ export class CreateSchedules1763770000000 implements MigrationInterface {
           { name: 'network_allowlist', type: 'json' },
           { name: 'enabled', type: 'boolean' },
           { name: 'queue_job_id', type: 'varchar', length: '36', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [
           new TableIndex({ name: 'IDX_schedules_organization_id', columnNames: ['organization_id'] }),

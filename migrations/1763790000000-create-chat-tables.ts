@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 function foreignKey(table: string, column: string, referenced: string, onDelete: 'CASCADE' | 'SET NULL'): TableForeignKey {
   return new TableForeignKey({ name: `FK_${table}_${column}`, columnNames: [column], referencedTableName: referenced, referencedColumnNames: ['id'], onDelete, onUpdate: 'NO ACTION' });
@@ -29,7 +29,7 @@ export class CreateChatTables1763790000000 implements MigrationInterface {
           { name: 'bot_token_ciphertext', type: 'text', isNullable: true },
           { name: 'installed_by', type: 'varchar', length: '32', isNullable: true },
           { name: 'source', type: 'varchar', length: '16' },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
           datetimeColumn('updated_at', { nullable: false }),
         ],
         foreignKeys: [foreignKey('chat_workspaces', 'organization_id', 'organizations', 'SET NULL')],

@@ -1,5 +1,5 @@
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 /**
  * The notification outbox (entity: job-notification in src/store/entities/): one row per job that reports its
@@ -27,7 +27,7 @@ export class CreateJobNotifications1763795000000 implements MigrationInterface {
           { name: 'attempts', type: 'integer', default: 0 },
           { name: 'last_error', type: 'varchar', length: '1000', isNullable: true },
           datetimeColumn('last_delivered_at', { nullable: true }),
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
           datetimeColumn('updated_at', { nullable: false }),
         ],
         indices: [new TableIndex({ name: 'IDX_job_notifications_thread_key', columnNames: ['thread_key'] })],

@@ -1,5 +1,5 @@
 import { Table, TableColumn, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { createDateColumn, datetimeColumn } from './support/columns.js';
+import { legacyCreateDateColumn, datetimeColumn } from './support/columns.js';
 
 const fk = (column: string, referenced: string, onDelete: 'CASCADE' | 'SET NULL') =>
   new TableForeignKey({
@@ -40,7 +40,7 @@ export class AddFindingDisputes1763800000000 implements MigrationInterface {
           { name: 'reason', type: 'varchar', length: '1000' },
           { name: 'job_id', type: 'varchar', length: '36', isNullable: true },
           { name: 'finding_id', type: 'varchar', length: '36', isNullable: true },
-          createDateColumn(runner),
+          legacyCreateDateColumn(runner),
         ],
         indices: [new TableIndex({ name: 'UQ_check_disputes_check_id_fingerprint', columnNames: ['check_id', 'fingerprint'], isUnique: true })],
         foreignKeys: [

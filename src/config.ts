@@ -103,6 +103,22 @@ export interface ChatConfig {
   readonly apiUrl: string;
   /** Slack's OAuth authorize page. */
   readonly authorizeUrl: string;
+  /**
+   * How long a settled delivery's receipt is kept (it is what makes Slack's retries of that delivery no-ops), before
+   * the periodic purge deletes it. Unsettled receipts are never purged.
+   */
+  readonly receiptRetentionHours: number;
+}
+
+/**
+ * The code host (a GitHub App; headers renamed `x-codehost-*`). With no CODEHOST_WEBHOOK_SECRET the service has no
+ * code-host receiver. Secrets here are never echoed in a config error.
+ */
+export interface CodehostConfig {
+  /** Checks `x-codehost-signature-256` on `POST /api/webhooks/codehost`. */
+  readonly webhookSecret: string | undefined;
+  /** The secret being rotated out: deliveries signed with it are still accepted while the app's setting changes. */
+  readonly previousWebhookSecret: string | undefined;
 }
 
 export interface Config {
@@ -119,6 +135,7 @@ export interface Config {
   readonly planner: PlannerConfig;
   readonly notify: NotifyConfig;
   readonly chat: ChatConfig;
+  readonly codehost: CodehostConfig;
 }
 
 export interface LoadConfigOptions {
@@ -223,6 +240,8 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://qa.example.com', (parsed) => parsed.search === '' && parsed.hash === '').optional(),
   NOTIFY_MIN_INTERVAL_MS: integer(200, 600_000).default(1_500),
   CHAT_SIGNING_SECRET: nonEmpty().optional(),
+  CODEHOST_WEBHOOK_SECRET: nonEmpty().optional(),
+  CODEHOST_WEBHOOK_SECRET_PREVIOUS: nonEmpty().optional(),
   CHAT_BOT_TOKEN: z.string().regex(/^xoxb-[A-Za-z0-9-]+$/, { error: 'must be a bot token (xoxb-…)' }).optional(),
   CHAT_APP_TOKEN: z.string().regex(/^xapp-[A-Za-z0-9-]+$/, { error: 'must be an app-level token (xapp-…) with connections:write' }).optional(),
   CHAT_CLIENT_ID: nonEmpty().optional(),
@@ -235,6 +254,9 @@ const envSchema = z.object({
     .optional(),
   CHAT_API_URL: url(['http:', 'https:'], 'https://slack.com/api/', (parsed) => parsed.search === '' && parsed.hash === '').default('https://slack.com/api/'),
   CHAT_AUTHORIZE_URL: url(['http:', 'https:'], 'https://slack.com/oauth/v2/authorize').default('https://slack.com/oauth/v2/authorize'),
+  // At least an hour: Slack retries a delivery for minutes (3 times, the last about 5 minutes after the first), and a
+  // receipt purged before its retries stop would let a retry start the work again.
+  CHAT_RECEIPT_RETENTION_HOURS: integer(1, 8_760).default(72),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
@@ -245,6 +267,8 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'PLANNER_API_KEY',
   'BROWSER_WS_ENDPOINT',
   'CHAT_SIGNING_SECRET',
+  'CODEHOST_WEBHOOK_SECRET',
+  'CODEHOST_WEBHOOK_SECRET_PREVIOUS',
   'CHAT_BOT_TOKEN',
   'CHAT_APP_TOKEN',
   'CHAT_CLIENT_SECRET',
@@ -338,7 +362,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       tokenKey: vars.CHAT_TOKEN_KEY,
       apiUrl: vars.CHAT_API_URL.endsWith('/') ? vars.CHAT_API_URL : `${vars.CHAT_API_URL}/`,
       authorizeUrl: vars.CHAT_AUTHORIZE_URL,
+      receiptRetentionHours: vars.CHAT_RECEIPT_RETENTION_HOURS,
     },
+    codehost: { webhookSecret: vars.CODEHOST_WEBHOOK_SECRET, previousWebhookSecret: vars.CODEHOST_WEBHOOK_SECRET_PREVIOUS },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }

@@ -2,6 +2,8 @@ import { chatThreadKey } from '../../src/core/channel-context.js';
 
 /** Where a request came from and where the bot answers it. */
 export interface Conversation {
+  /** The stored delivery this turn came from: what the bot does about it is done once under its key (`chatJobKey`). */
+  eventId: string;
   teamId: string;
   channelId: string;
   /** The thread the request was made in (a mention starts one at its own ts); null for a slash command. */

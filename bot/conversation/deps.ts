@@ -17,17 +17,25 @@ export interface ChatReply {
   threadTs: string | null;
   text: string;
   blocks?: Record<string, unknown>[];
+  /** Slack message metadata that lets the message be found again when the answer to its post was lost. */
+  tag?: MessageTag;
+}
+
+/** Message metadata (`event_type`, `event_payload`) the bot marks a message with, to find it again. */
+export interface MessageTag {
+  eventType: string;
+  eventPayload: Record<string, string>;
 }
 
 export type { ChannelTarget, ChatWorkspaceView as ChatWorkspace };
 
 /** The job core's chat use cases (src/jobs), as the conversation uses them. */
 export interface ConversationDeps {
-  events: Pick<ChatInbox, 'load' | 'settle' | 'markReplied'>;
+  events: Pick<ChatInbox, 'load' | 'settle' | 'markReplied' | 'opening' | 'startOpening' | 'recordOpening'>;
   workspaces: Pick<ChatWorkspaces, 'find'>;
   bindings: ChannelBindings;
   threads: Pick<NotificationOutbox, 'inThread'>;
-  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings'>;
+  jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings' | 'madeFor'>;
   checks: Pick<CheckService, 'list' | 'get'>;
   /** The token for a workspace with none of its own (single-workspace mode), if configured. */
   defaultBotToken: string | null;

@@ -1,5 +1,6 @@
 import { isAppError } from '../../src/core/errors.js';
 import { chatPrincipal, type Principal } from '../../src/core/principal.js';
+import { chatJobKey } from '../../src/jobs/chat-inbox.js';
 import * as replies from '../blocks/replies.js';
 import { ANSWER_YES } from '../blocks/actions.js';
 import { runCommand } from './run-command.js';
@@ -17,6 +18,7 @@ function conversationOf(event: StoredChatEvent): Conversation | null {
       const message = body.event ?? {};
       if (typeof message.channel !== 'string' || typeof message.user !== 'string' || typeof message.ts !== 'string') return null;
       return {
+        eventId: event.eventId,
         teamId: event.teamId,
         channelId: message.channel,
         threadTs: typeof message.thread_ts === 'string' ? message.thread_ts : message.ts,
@@ -27,12 +29,12 @@ function conversationOf(event: StoredChatEvent): Conversation | null {
     }
     case 'slash_command':
       if (typeof body.channel_id !== 'string' || typeof body.user_id !== 'string') return null;
-      return { teamId: event.teamId, channelId: body.channel_id, threadTs: null, userId: body.user_id, userTeamId: body.team_id ?? event.teamId, text: String(body.text ?? '') };
+      return { eventId: event.eventId, teamId: event.teamId, channelId: body.channel_id, threadTs: null, userId: body.user_id, userTeamId: body.team_id ?? event.teamId, text: String(body.text ?? '') };
     case 'answer_button': {
       const channelId = body.channel?.id ?? body.container?.channel_id;
       const threadTs = body.container?.thread_ts ?? body.message?.thread_ts ?? body.container?.message_ts;
       if (typeof channelId !== 'string' || typeof body.user?.id !== 'string' || typeof threadTs !== 'string') return null;
-      return { teamId: event.teamId, channelId, threadTs, userId: body.user.id, userTeamId: body.user.team_id ?? event.teamId, text: '' };
+      return { eventId: event.eventId, teamId: event.teamId, channelId, threadTs, userId: body.user.id, userTeamId: body.user.team_id ?? event.teamId, text: '' };
     }
   }
 }
@@ -40,7 +42,9 @@ function conversationOf(event: StoredChatEvent): Conversation | null {
 /**
  * The `chat-event` job: what the bot does about one stored delivery. It decides once (`settle`: the job started, the
  * binding saved, the reply to post), then posts the reply once (`markReplied`); a rerun after a crash or a failed
- * post skips what is already done. A Slack failure is thrown to the queue, which retries with back-off.
+ * post skips what is already done. A rerun whose first run died after starting a job but before settling finds that
+ * job under the delivery's key (`chatJobKey`) and settles with no reply instead of starting another. A Slack failure
+ * is thrown to the queue, which retries with back-off.
  */
 export async function handleChatEvent(eventId: string, deps: ConversationDeps): Promise<void> {
   const event = await deps.events.load(eventId);
@@ -95,6 +99,10 @@ async function decide(
   }
   const principal = chatPrincipal(workspace.organizationId, event.teamId, conversation.userId);
   const member = conversation.userTeamId === event.teamId;
+  // A first run that started a job (or answered with one) and died before settling did the delivery's work: the
+  // job's progress message is its answer. Deciding again would read a thread that job has changed (its questions
+  // look answered, its buttons stale) and say so.
+  if (await deps.jobs.madeFor(principal, chatJobKey(event.eventId))) return null;
   try {
     if (event.kind === 'thread_reply') return await answerFromReply(conversation, principal, member, deps);
     if (!member) return reply(conversation, replies.outsider());
@@ -123,7 +131,7 @@ async function answerFromReply(conversation: Conversation, principal: Principal,
   const questions = job.resolution!.questions;
   const parsed = parseAnswers(conversation.text, questions.length);
   if ('problem' in parsed) return reply(conversation, replies.answerProblem(parsed.problem, questions));
-  await deps.jobs.answer(principal, job.id, parsed.answers);
+  await deps.jobs.answer(principal, job.id, parsed.answers, { sourceKey: chatJobKey(conversation.eventId) });
   return null;
 }
 
@@ -136,6 +144,6 @@ async function answerFromButton(event: StoredChatEvent, conversation: Conversati
   }
   const questions = job.resolution!.questions;
   if (questions.length !== 1) return reply(conversation, replies.answerProblem('This job asks more than one question; answer them in a reply, one line each.', questions));
-  await deps.jobs.answer(principal, job.id, [action.action_id === ANSWER_YES ? 'yes' : 'no']);
+  await deps.jobs.answer(principal, job.id, [action.action_id === ANSWER_YES ? 'yes' : 'no'], { sourceKey: chatJobKey(conversation.eventId) });
   return null;
 }

@@ -1,6 +1,7 @@
 import { ErrorCode, isAppError } from '../../src/core/errors.js';
 import { actorName, type Principal } from '../../src/core/principal.js';
 import type { CheckService } from '../../src/jobs/check-service.js';
+import { chatJobKey } from '../../src/jobs/chat-inbox.js';
 import type { CreateJobInput } from '../../src/jobs/job-service.js';
 import * as replies from '../blocks/replies.js';
 import type { ChatCommand } from './commands.js';
@@ -81,6 +82,7 @@ export async function runCommand(command: ChatCommand, conversation: Conversatio
           networkAllowlist: target.networkAllowlist,
           trigger: 'chat',
           channelContext: chatChannelContext(conversation, thread),
+          sourceKey: chatJobKey(conversation.eventId),
         },
         inThread,
         deps,
@@ -126,16 +128,31 @@ async function targetOf(baseUrl: string | null, conversation: Conversation, prin
   return baseUrl ? deps.bindings.forUrl(principal, baseUrl) : null;
 }
 
+/** The metadata of a slash command's opening message: the delivery it opens a thread for. */
+export const OPENING_EVENT_TYPE = 'qa_chat_opening';
+
 /**
  * The thread a job's messages go in: the request's own. A slash command has none, so the bot posts what was asked
- * at the top of the channel and the job's thread hangs from that message.
+ * at the top of the channel and the job's thread hangs from that message. The message is recorded before the job is
+ * created, so a rerun after a crash reuses it; a run that died between the post and the record left a mark before
+ * posting, and the rerun then finds the message by its metadata instead of posting a second opening.
  */
 async function threadFor(conversation: Conversation, opening: string, deps: ConversationDeps): Promise<string> {
   if (conversation.threadTs) return conversation.threadTs;
+  const { eventId, channelId } = conversation;
+  const recorded = await deps.events.opening(eventId);
+  if (recorded !== null) return recorded;
   const workspace = await deps.workspaces.find(conversation.teamId);
   const token = workspace?.botToken ?? deps.defaultBotToken;
   if (!token) throw new Error('no bot token to open a thread with');
-  return deps.poster(token).post({ channelId: conversation.channelId, threadTs: null, ...replies.plain(opening) });
+  const poster = deps.poster(token);
+  const tag = { eventType: OPENING_EVENT_TYPE, eventPayload: { event_id: eventId } };
+  if (await deps.events.startOpening(eventId)) {
+    const found = await poster.findTagged(channelId, tag);
+    if (found !== null) return deps.events.recordOpening(eventId, found);
+  }
+  const ts = await poster.post({ channelId, threadTs: null, ...replies.plain(opening), tag });
+  return deps.events.recordOpening(eventId, ts);
 }
 
 /**
@@ -175,6 +192,7 @@ async function replay(wanted: string, conversation: Conversation, principal: Pri
       networkAllowlist: repository.networkAllowlist,
       trigger: 'chat',
       channelContext: chatChannelContext(conversation, thread),
+      sourceKey: chatJobKey(conversation.eventId),
     },
     inThread,
     deps,

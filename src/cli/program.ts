@@ -5,6 +5,7 @@ import { registerChat } from './commands/chat.js';
 import { registerFlags } from './commands/flags.js';
 import { registerFollow } from './commands/follow.js';
 import { registerInstallations } from './commands/installations.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
@@ -43,6 +44,7 @@ export function createProgram(
   registerOwners(program, context, print);
   registerInstallations(program, context, print);
   registerChat(program, context, print);
+  registerWebhooks(program, context, print);
   // Client verbs: they call the running service's REST API (QA_API_URL, QA_API_KEY), never the database.
   registerJobs(program, context, terminal);
   registerRuns(program, context, terminal);

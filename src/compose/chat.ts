@@ -19,6 +19,7 @@ import { defineQueueJob, type Queue, type QueueJobDefinition, type RetryPolicy }
 import type { DataSource } from 'typeorm';
 import type { WriteBatch } from '../store/write-batch.js';
 import { CHAT_EVENT_JOB, chatEventPayload, chatEventStarter } from '../workflows/chat-event-starter.js';
+import { chatReceiptPurgeJob } from '../workflows/chat-receipt-purge.js';
 
 /** A chat delivery whose reply Slack refused for now is tried again for about an hour, then given up (and logged). */
 export const CHAT_EVENT_RETRY: RetryPolicy = { baseDelayMs: 1_000, factor: 2, maxDelayMs: 5 * 60_000, maxRetries: 12, jitter: 0.2 };
@@ -31,7 +32,7 @@ export interface ChatParts {
   mounts: Mount[];
   /** Socket Mode, when CHAT_APP_TOKEN is set: started by the serving roles, like the HTTP server. */
   socket: SocketModeChatApp | undefined;
-  /** The `chat-event` queue job, for the processors. */
+  /** The `chat-event` queue job and the hourly receipt purge, for the processors. */
   queueJobs: QueueJobDefinition[];
   /** Where chat jobs' progress goes (src/notify's port). */
   sink: ProgressSink;
@@ -121,6 +122,8 @@ export function composeChat(deps: ChatPartsDeps): ChatParts {
         light: true,
         handle: ({ eventId }) => handleChatEvent(eventId, conversation),
       }),
+      // Receipts would otherwise pile up forever, one per delivery.
+      chatReceiptPurgeJob(dataSource, { retentionHours: chat.receiptRetentionHours }),
     ],
     sink: new SlackProgressSink({ apiUrl: chat.apiUrl, tokenFor }),
   };

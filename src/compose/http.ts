@@ -10,7 +10,7 @@ export interface RunningHttp {
 
 /**
  * The HTTP side on the graph's services: the API, and raw-body receivers in front of its JSON routers (the chat
- * receiver and install routes when chat is configured, then `mounts`).
+ * receiver and install routes when chat is configured, the code-host receiver when its secret is, then `mounts`).
  */
 export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
   const { config, logger, feed } = services;
@@ -24,7 +24,7 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       schedules: services.schedules,
       logger,
     },
-    { mounts: [...(services.chat?.mounts ?? []), ...mounts] },
+    { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, ...mounts] },
   );
   const http = await startHttpServer(config.http, app);
   logger.info({ host: config.http.host, port: http.port }, 'listening');

@@ -39,7 +39,7 @@ export async function startProcessors(services: Services): Promise<Worker> {
   });
   // Progress deliveries run where their channel's sink is; a worker without any leaves them queued for one that has it.
   const deliveries = Object.keys(services.progressSinks).length > 0 ? [notifyDeliveryJob({ dataSource, sinks: services.progressSinks, settings: config.notify, logger })] : [];
-  const worker = createWorker(queue, [...workflows, ...deliveries, ...(services.chat?.queueJobs ?? [])], logger, config.worker.shutdownGraceMs);
+  const worker = createWorker(queue, [...workflows, ...deliveries, ...(services.chat?.queueJobs ?? []), ...services.webhooks.queueJobs], logger, config.worker.shutdownGraceMs);
   await worker.start();
   return {
     start: () => worker.start(),

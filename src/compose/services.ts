@@ -22,6 +22,7 @@ import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 import { chatConfigured, composeChat, type ChatParts } from './chat.js';
+import { composeWebhooks, type WebhookParts } from './webhooks.js';
 import type { ComposeOverrides } from './overrides.js';
 
 /**
@@ -50,6 +51,8 @@ export interface Services {
   progressSinks: ProgressSinks;
   /** The Slack bot, when any CHAT_* setting is given: receivers, install routes, the `chat-event` job, the sink. */
   chat: ChatParts | undefined;
+  /** Signed webhooks (the code host): receipts, receivers, and their queue jobs. */
+  webhooks: WebhookParts;
   /** Commits a few rows in one round trip (job creation, the chat inbox). */
   writes: WriteBatch;
   /** Shared pollers behind GET …/:id/events; the job processors of this process wake it after each commit. */
@@ -85,6 +88,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = chatConfigured(config) ? composeChat({ config, logger, dataSource, queue, writes, jobs, checks, notifications }) : undefined;
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes });
   return {
     config,
     logger,
@@ -101,6 +105,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     notifications,
     progressSinks: overrides.progressSinks ?? (chat ? { chat: chat.sink } : {}),
     chat,
+    webhooks,
     writes,
     feed,
     async close() {

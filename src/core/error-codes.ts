@@ -141,6 +141,15 @@ export const ERROR_CATALOGUE = {
   ChatInvalidBaseUrl: { code: 'chat.invalid_base_url', kind: 'user', status: 400, meaning: 'A channel binding address that is not an http(s) URL' },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
+  // Signed webhooks (the code host; the identity provider's later) and their durable receipts.
+  WebhookSignatureMissing: { code: 'webhook.signature_missing', kind: 'user', status: 401, meaning: 'A webhook delivery without its signature header (x-codehost-signature-256)' },
+  WebhookSignatureInvalid: { code: 'webhook.signature_invalid', kind: 'user', status: 401, meaning: "The delivery's signature matches its body under none of the webhook secrets" },
+  WebhookHeaderMissing: { code: 'webhook.header_missing', kind: 'user', status: 400, meaning: 'A required delivery header is missing (x-codehost-event, x-codehost-delivery); details.header names it' },
+  WebhookHeaderInvalid: { code: 'webhook.header_invalid', kind: 'user', status: 400, meaning: 'A delivery header is not an event name or a delivery id; details.header names it' },
+  WebhookDeliveryConflict: { code: 'webhook.delivery_conflict', kind: 'user', status: 409, meaning: 'A delivery id already received with another body; the first is kept' },
+  WebhookReceiptNotFound: { code: 'webhook.receipt_not_found', kind: 'user', status: 404, meaning: 'Administrator CLI: no webhook receipt with that id or delivery id' },
+  WebhookReceiptNotFailed: { code: 'webhook.receipt_not_failed', kind: 'user', status: 409, meaning: 'Administrator CLI: only a failed or dead receipt can be redelivered' },
+
   // The CLI and its client of the API.
   CliUsage: { code: 'cli.usage', kind: 'user', status: 400, meaning: 'The command line combines options wrongly' },
   CliApiKeyMissing: { code: 'cli.api_key_missing', kind: 'user', status: 400, meaning: 'QA_API_KEY is not set for a command that calls the API' },

@@ -42,8 +42,22 @@ export const stepSchema = z.discriminatedUnion('action', [
   /** A key such as `Enter`, on the target or the page. */
   z.strictObject({ action: z.literal('press'), description, key: z.string().min(1).max(40), target: targetSchema.optional() }),
   z.strictObject({ action: z.literal('waitFor'), description, target: targetSchema }),
-  /** The page (or the target) shows `text`. */
-  z.strictObject({ action: z.literal('expectText'), description, text: z.string().min(1).max(500), target: targetSchema.optional(), criterion: z.string().optional() }),
+  /**
+   * The page (or the target) shows `text`. With `role` and no target: one of the page's elements of that role shows
+   * it ("the heading says 'Pricing'": one of the headings), and a failure lists what they show instead.
+   */
+  z.strictObject({
+    action: z.literal('expectText'),
+    description,
+    text: z.string().min(1).max(500),
+    target: targetSchema.optional(),
+    role: z.string().min(1).max(40).optional(),
+    criterion: z.string().optional(),
+  }),
+  /** The document's title contains `text` (case-insensitive, white space collapsed, as expectText). */
+  z.strictObject({ action: z.literal('expectTitle'), description, text: z.string().min(1).max(500), criterion: z.string().optional() }),
+  /** The field's current value is exactly `text` (empty for "the Coupon field is empty"). */
+  z.strictObject({ action: z.literal('expectValue'), description, target: targetSchema, text: z.string().max(2_000), criterion: z.string().optional() }),
   /** The URL contains `contains`. */
   z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), criterion: z.string().optional() }),
   z.strictObject({

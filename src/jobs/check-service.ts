@@ -47,11 +47,6 @@ export function createCheckService(dataSource: DataSource) {
           order: { createdAt: 'ASC', id: 'ASC' },
         }),
       ]);
-      // On SQLite created_at has whole seconds; within one, a job that produced a version goes first (every replay
-      // needs a version, so it cannot have come before the job that produced it).
-      const produced = new Set(versions.map((version) => version.jobId));
-      const rank = (job: (typeof jobs)[number]) => (produced.has(job.id) ? 0 : 1);
-      jobs.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || rank(a) - rank(b));
       return { check, versions, jobs };
     },
 

@@ -27,7 +27,18 @@ export interface JobForNotification {
   /** How many steps the run has: its plan's, or its check's latest version's; null before there is either. */
   stepCount: number | null;
   events: { seq: number; type: string; at: Date; data: Record<string, unknown> }[];
-  findings: { id: string; kind: string; severity: string; title: string; detail: string; stepIndex: number | null; artifactIds: string[] }[];
+  findings: {
+    id: string;
+    kind: string;
+    severity: string;
+    title: string;
+    detail: string;
+    stepIndex: number | null;
+    artifactIds: string[];
+    /** A failed expectation's comparison (src/core/findings.ts); absent for other findings. */
+    expected?: string | null;
+    actual?: string[] | null;
+  }[];
   artifacts: { id: string; kind: string; name: string; stepIndex: number | null }[];
 }
 
@@ -73,7 +84,7 @@ async function readSnapshot(manager: EntityManager, jobId: string): Promise<JobF
     checkTask: check?.task ?? null,
     stepCount: job.plan?.steps.length ?? version?.compiled.steps.length ?? null,
     events: events.map((event) => ({ seq: event.seq, type: event.type, at: event.at, data: event.data as Record<string, unknown> })),
-    findings: findings.map(({ id, kind, severity, title, detail, stepIndex, artifactIds }) => ({ id, kind, severity, title, detail, stepIndex, artifactIds })),
+    findings: findings.map(({ id, kind, severity, title, detail, stepIndex, artifactIds, expected, actual }) => ({ id, kind, severity, title, detail, stepIndex, artifactIds, expected, actual })),
     artifacts: artifacts.map(({ id, kind, name, stepIndex }) => ({ id, kind, name, stepIndex })),
   };
 }

@@ -13,6 +13,7 @@ import { Check } from '../store/entities/check.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
+import { isDuplicateKey } from '../store/duplicate-key.js';
 import { readJobCreationContext, type JobCreationContext } from '../store/job-creation-context.js';
 import { insertRows, type StagedWorkflow, type Statement, type WriteBatch } from '../store/write-batch.js';
 import { createFindingDisputes } from './finding-disputes.js';
@@ -30,7 +31,16 @@ export interface CreateJobInput {
   networkAllowlist: string[];
   trigger: JobTrigger;
   channelContext?: Record<string, unknown>;
+  /**
+   * The key of the request that asks for the job, when the same request may come again (a chat delivery rerun after
+   * a crash: `chat:<event id>`). A job already created under it, in the organization, is returned instead of making
+   * a second; the key is written with the job, in its transaction.
+   */
+  sourceKey?: string;
 }
+
+/** The longest source key `jobs.source_key` holds. */
+export const MAX_SOURCE_KEY = 200;
 
 /** What creating a job led to: a started workflow, or questions to answer first. */
 export type CreatedJob =
@@ -97,12 +107,34 @@ function jobRow(organizationId: string, input: CreateJobInput, parentJobId: stri
     networkAllowlist: input.networkAllowlist,
     channelContext: input.channelContext ?? null,
     workflowId: null,
+    sourceKey: input.sourceKey ?? null,
   };
 }
+
+/** The 502 of a planner that could not read a task; the errored job it left is named in the details. */
+function plannerFailed(jobId: string, reason: string, cause?: unknown): AppError {
+  return new AppError({
+    kind: 'operational',
+    code: ErrorCode.PlannerFailed,
+    status: 502,
+    message: `The planner could not read the task: ${reason}. The job is recorded as errored; try again`,
+    details: { jobId, reason },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+const PLANNER_FAILED_PREFIX = 'planner failed: ';
 
 interface FirstEvent {
   type: JobEventType;
   data: Record<string, unknown>;
+}
+
+/** A source key is the caller's own (never a client's), so one that does not fit the column is a bug there. */
+function checkSourceKey(sourceKey: string | undefined): void {
+  if (sourceKey !== undefined && (sourceKey.length === 0 || sourceKey.length > MAX_SOURCE_KEY)) {
+    throw new RangeError(`job source key out of bounds: ${sourceKey.slice(0, 40)}`);
+  }
 }
 
 function callEvents(calls: PlannerCall[]): FirstEvent[] {
@@ -129,14 +161,41 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     } catch (error) {
       if (!(error instanceof PlannerFailure)) throw error;
       const jobId = await recordPlannerFailure(organizationId, input, error, parentJobId);
-      throw new AppError({
-        kind: 'operational',
-        code: ErrorCode.PlannerFailed,
-        status: 502,
-        message: `The planner could not read the task: ${error.reason}. The job is recorded as errored; try again`,
-        details: { jobId, reason: error.reason },
-        cause: error,
-      });
+      throw plannerFailed(jobId, error.reason, error);
+    }
+  }
+
+  /**
+   * The job an earlier run of the same request created under `sourceKey`, as that run's `create` answered (a planner
+   * failure is thrown again, naming the errored job); undefined when there is none, or no key.
+   */
+  async function createdBefore(organizationId: string, sourceKey: string | undefined): Promise<CreatedJob | undefined> {
+    if (sourceKey === undefined) return undefined;
+    const job = await dataSource.getRepository(Job).findOneBy({ organizationId, sourceKey });
+    if (!job) return undefined;
+    const { id: jobId, parentJobId } = job;
+    if (job.resolution) return { kind: 'review_required', jobId, resolution: job.resolution, parentJobId };
+    if (job.workflowId !== null) return { kind: 'runnable', jobId, workflowId: job.workflowId, checkId: job.checkId ?? '', parentJobId };
+    // Neither questions nor a workflow: the planner failed on the first run, and that job says why.
+    const errored = await dataSource.getRepository(JobEvent).findOneBy({ jobId, type: 'job.errored' });
+    const recorded = (errored?.data as { reason?: unknown } | undefined)?.reason;
+    const reason = typeof recorded === 'string' ? recorded : 'unknown';
+    throw plannerFailed(jobId, reason.startsWith(PLANNER_FAILED_PREFIX) ? reason.slice(PLANNER_FAILED_PREFIX.length) : reason);
+  }
+
+  /**
+   * Commits a new job's statements. When another run of the same request committed its job first (the unique
+   * source key), that job is the answer and this one's rows are rolled back with their transaction.
+   */
+  async function commitOnce(organizationId: string, sourceKey: string | undefined, statements: Statement[]): Promise<CreatedJob | undefined> {
+    try {
+      await writes.commit(statements);
+      return undefined;
+    } catch (error) {
+      if (sourceKey === undefined || !isDuplicateKey(error)) throw error;
+      const earlier = await createdBefore(organizationId, sourceKey);
+      if (!earlier) throw error;
+      return earlier;
     }
   }
 
@@ -144,17 +203,18 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     const jobId = randomUUID();
     // The thread hears of the failure too: the outbox row and its delivery commit with the errored job.
     const notification = await stageNotificationOf(organizationId, jobId, input);
-    await writes.commit([
+    const earlier = await commitOnce(organizationId, input.sourceKey, [
       ...newJob(
         { ...jobRow(organizationId, input, parentJobId), id: jobId, checkId: null, status: 'errored', resolution: null, plan: null, finishedAt: new Date() },
         [
           { type: 'job.created', data: { trigger: input.trigger, parentJobId } },
           ...callEvents(failure.calls),
-          { type: 'job.errored', data: { reason: `planner failed: ${failure.reason}` } },
+          { type: 'job.errored', data: { reason: `${PLANNER_FAILED_PREFIX}${failure.reason}` } },
         ],
       ),
       ...(notification?.statements ?? []),
     ]);
+    if (earlier) return earlier.jobId;
     await notification?.announce();
     return jobId;
   }
@@ -211,7 +271,8 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       ),
     );
     // The outbox row refers to the job row, so it follows it.
-    await writes.commit([...statements, ...(notification?.statements ?? [])]);
+    const earlier = await commitOnce(organizationId, input.sourceKey, [...statements, ...(notification?.statements ?? [])]);
+    if (earlier) return earlier;
     await notification?.announce();
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
     await run!.announce();
@@ -253,6 +314,21 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     }
   }
 
+  /**
+   * The parent's `job.answered` event for its child, once: a rerun that found the child already made adds it only if
+   * the first run stopped before writing it.
+   */
+  async function noteAnswered(parentId: string, childId: string): Promise<void> {
+    const wake = await dataSource.transaction(async (manager) => {
+      const answered = await manager.find(JobEvent, { where: { jobId: parentId, type: 'job.answered' } });
+      if (answered.some((event) => (event.data as { childJobId?: unknown }).childJobId === childId)) return undefined;
+      await appendJobEvent(manager, parentId, 'job.answered', { childJobId: childId });
+      // The parent's message shows the answer (and loses its buttons) once more.
+      return notifications ? reopenNotification(manager, notifications, parentId) : undefined;
+    });
+    await wake?.();
+  }
+
   return {
     /** `disputeFindings(principal, jobId, { by, reason, findingIds? })`: "not a bug" (finding-disputes.ts). */
     ...createFindingDisputes(dataSource),
@@ -260,6 +336,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
     async create(principal: Principal, input: CreateJobInput): Promise<CreatedJob> {
       const { organizationId } = principal;
+      checkSourceKey(input.sourceKey);
+      // A request made again gets the job it made, whatever has changed since (a pause, the check, the planner).
+      const earlier = await createdBefore(organizationId, input.sourceKey);
+      if (earlier) return earlier;
       // A context its channel cannot deliver to is refused before the planner spends anything on the task.
       notificationTarget(input.channelContext);
       // A replay needs the browser only; a natural-language task needs the planner too.
@@ -279,8 +359,16 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
      * Answers a review_required job: the job stays as it is, and a linked child job carries the task with the
      * questions and answers. The child is runnable, or itself review_required if the answers do not settle it.
      */
-    async answer(principal: Principal, jobId: string, answers: string[]): Promise<CreatedJob> {
+    async answer(principal: Principal, jobId: string, answers: string[], options: { sourceKey?: string } = {}): Promise<CreatedJob> {
       const { organizationId } = principal;
+      checkSourceKey(options.sourceKey);
+      // The same answers given again (a rerun of the chat reply) get the child they made; the parent may look
+      // different by now (the child is the thread's newest job), so this comes before any check of it.
+      const earlier = await createdBefore(organizationId, options.sourceKey);
+      if (earlier) {
+        if (earlier.parentJobId !== null) await noteAnswered(earlier.parentJobId, earlier.jobId);
+        return earlier;
+      }
       const parent = await dataSource.getRepository(Job).findOneBy({ id: jobId, organizationId });
       if (!parent) throw notFound('job');
       if (parent.status !== 'review_required' || !parent.resolution || parent.task === null) {
@@ -307,14 +395,10 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
         networkAllowlist: parent.networkAllowlist,
         trigger: parent.trigger as JobTrigger,
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
+        ...(options.sourceKey === undefined ? {} : { sourceKey: options.sourceKey }),
       };
       const child = await record(organizationId, input, await interpret(organizationId, input, parent.id, context), parent.id);
-      const wake = await dataSource.transaction(async (manager) => {
-        await appendJobEvent(manager, parent.id, 'job.answered', { childJobId: child.jobId });
-        // The parent's message shows the answer (and loses its buttons) once more.
-        return notifications ? reopenNotification(manager, notifications, parent.id) : undefined;
-      });
-      await wake?.();
+      await noteAnswered(parent.id, child.jobId);
       return child;
     },
 
@@ -353,6 +437,13 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
       });
       await wake?.();
       return { jobId, status: 'cancelled' };
+    },
+
+    /** The id of the organization's job made under `sourceKey` (a request that may come again), or null. */
+    async madeFor(principal: Principal, sourceKey: string): Promise<string | null> {
+      checkSourceKey(sourceKey);
+      const job = await dataSource.getRepository(Job).findOne({ select: { id: true }, where: { organizationId: principal.organizationId, sourceKey } });
+      return job?.id ?? null;
     },
 
     /** A job with its children, ordered history, artifacts and findings. */

@@ -7,17 +7,29 @@
  * identity-like when they include email, mail, username, user or login and it is not password-like. The words of
  * "as …" and "with …" other than user/account/email/password/credentials ("demo", "admin") must all be words of the
  * name. One candidate each is used; none asks to configure it; several ask which (an answer naming one decides).
+ *
+ * Values written in the task are used as written (explicitCredentials): "sign in as demo@acme.test with password
+ * 'hunter2'", "log in as demo@acme.test / demoPassword", "sign in with email X and password Y", "log in as ada with
+ * password Y". A value phrase is read like any other (resolve-value.ts): quoted or value-shaped is a literal, a
+ * configured name is that test value, read from its secret at run time.
  */
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
 import { onSignInPage } from './pages.js';
 import { question, steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
-import { describeValue, nameInAnswer } from './values.js';
-import { matchOutsideQuotes, wordsOf } from './words.js';
+import { resolveValue } from './resolve-value.js';
+import { describeValue, fieldValuePairs, isEvidentValue, nameInAnswer } from './values.js';
+import { maskQuotes, matchOutsideQuotes, trimPunctuation, unquote, wordsOf } from './words.js';
 
-const SIGN_IN = /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s+(?:to|into|on|at)\s+(?:the\s+)?(?:site|app|application|shop|store|account|dashboard|portal))?(.*)$/i;
+// "log into the app": the "to" may follow "log in" without a space.
+const SIGN_IN =
+  /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s*(?:to|into|on|at)\s+(?:the\s+|my\s+|your\s+)?(?:site|website|web\s?app|app|application|shop|store|account|dashboard|portal|system|platform))?(.*)$/i;
 const WHO = /\bas\s+(.+?)(?=\s+(?:with|using|via)\s|$)/i;
 const CREDENTIALS = /\b(?:with|using|via)\s+(.+?)(?=\s+as\s|$)/i;
 const EMAIL = /[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+/;
+
+const IDENTITY_FIELD = /^(?:e-?mail(?:\s+address)?|username|user\s*name|user|login|account)$/i;
+const PASSWORD_FIELD = /^(?:password|passcode|passphrase|pwd|pass|pin)$/i;
+const DETERMINER = /^(?:the|a|an|my|your|our|their|this|that)\s/i;
 
 const GENERIC = new Set(['user', 'users', 'account', 'credentials', 'credential', 'login', 'details', 'email', 'password', 'username', 'and', 'the', 'a', 'an', 'my', 'our', 'your', 'their', 'of', 'in', 'test', 'value', 'values', 'address']);
 const IDENTITY_WORDS = ['email', 'username', 'user', 'login'];
@@ -29,16 +41,29 @@ export function readSignIn(clause: string, context: ReadingContext): Reading {
   const [, verb = '', rest = ''] = match;
   if (rest.trim() !== '' && !/^\s+(?:as|with|using|via)\s/i.test(rest)) return UNKNOWN;
 
-  const who = WHO.exec(rest)?.[1]?.trim();
-  const credentials = CREDENTIALS.exec(rest)?.[1]?.trim();
-  const literalEmail = EMAIL.exec(`${who ?? ''} ${credentials ?? ''}`)?.[0];
+  const masked = maskQuotes(rest);
+  const explicit = explicitCredentials(WHO.exec(masked) === null ? undefined : cut(rest, WHO.exec(masked)!), CREDENTIALS.exec(masked) === null ? undefined : cut(rest, CREDENTIALS.exec(masked)!), context);
+  if ('reading' in explicit) return explicit.reading;
+  const { who, credentials } = explicit;
+  const literalEmail = explicit.identity === undefined ? EMAIL.exec(`${who ?? ''} ${credentials ?? ''}`)?.[0] : undefined;
   const qualifiers = wordsOf(`${who ?? ''} ${credentials ?? ''}`.replace(EMAIL, ' ')).filter((word) => !GENERIC.has(word));
-  const whose = who !== undefined && literalEmail === undefined ? `${who}'s` : 'the sign-in';
+  const whose = who !== undefined && literalEmail === undefined && explicit.identity === undefined ? `${who}'s` : 'the sign-in';
 
-  const identity: Pick = literalEmail !== undefined ? { value: { kind: 'literal', text: literalEmail } } : pick('email', IDENTITY_WORDS, qualifiers, whose, context);
+  let identity: Pick =
+    explicit.identity !== undefined
+      ? { value: explicit.identity }
+      : literalEmail !== undefined
+        ? { value: { kind: 'literal', text: literalEmail } }
+        : pick('email', IDENTITY_WORDS, qualifiers, whose, context);
+  // "log in as ada with password 'x'": with the password written out, a plain name that no test value fits is the
+  // username as written ("the demo user" still refers to a stored one).
+  if (identity.value === undefined && explicit.password !== undefined && who !== undefined && !DETERMINER.test(who) && !/\s/.test(who)) {
+    identity = { value: { kind: 'literal', text: unquote(who) ?? who } };
+  }
   // Once the identity is a named test value, its other words ("demo", "admin") choose among passwords too.
   const identityWords = identity.value?.kind === 'testValue' ? wordsOf(identity.value.name).filter((word) => !IDENTITY_WORDS.includes(word)) : [];
-  const password = pickPreferring(identityWords, (words) => pick('password', PASSWORD_WORDS, words, whose, context), qualifiers);
+  const password: Pick =
+    explicit.password !== undefined ? { value: explicit.password } : pickPreferring(identityWords, (words) => pick('password', PASSWORD_WORDS, words, whose, context), qualifiers);
   if (identity.missing && password.missing) {
     const subject = whose === 'the sign-in' ? 'the sign-in email and password' : `${whose} email and password`;
     return question(
@@ -60,6 +85,74 @@ export function readSignIn(clause: string, context: ReadingContext): Reading {
     { action: 'click', description: `Click the ${JSON.stringify(button)} button`, target: { by: 'role', role: 'button', name: button, exact: false } },
   );
   return steps(plan);
+}
+
+interface Explicit {
+  /** What is left of "as …" and "with …" for choosing configured test values by their words. */
+  who?: string;
+  credentials?: string;
+  identity?: PlanValue;
+  password?: PlanValue;
+}
+
+/**
+ * The credentials the task writes out: "as X / Y" (identity and password), "as X" when X is a value (an address,
+ * a quoted name, a configured name), "with password Y", "with email X and password Y", "with X and 'Y'". Parts
+ * that are not written-out values stay in `who` and `credentials`, for choosing test values by their words.
+ */
+function explicitCredentials(who: string | undefined, credentials: string | undefined, context: ReadingContext): Explicit | { reading: Reading } {
+  const found: Explicit = { who, credentials };
+  let identityPhrase: string | undefined;
+  let passwordPhrase: string | undefined;
+  if (who !== undefined) {
+    const pair = /^(.+?)\s*\/\s*(.+)$/.exec(who);
+    if (pair !== null && !/^https?:/i.test(who)) {
+      identityPhrase = pair[1];
+      passwordPhrase = pair[2];
+      found.who = undefined;
+    } else if (isEvidentValue(who, context.testValueNames)) {
+      identityPhrase = who;
+      found.who = undefined;
+    }
+  }
+  if (credentials !== undefined) {
+    const pairs = fieldValuePairs(credentials, context.testValueNames);
+    const rest: string[] = [];
+    for (const part of pairs ?? []) {
+      if (IDENTITY_FIELD.test(part.field)) identityPhrase ??= part.value;
+      else if (PASSWORD_FIELD.test(part.field)) passwordPhrase ??= part.value;
+      else rest.push(`${part.field} ${part.value}`);
+    }
+    if (pairs === undefined) {
+      // "with demo@acme.test and 'hunter2'": values without field names, the identity first.
+      const values = credentials.split(/\s+and\s+|\s*[,/]\s*/i).map((part) => trimPunctuation(part));
+      if (values.length > 0 && values.every((value) => isEvidentValue(value, context.testValueNames))) {
+        if (identityPhrase === undefined && values.length === 2) [identityPhrase, passwordPhrase] = values;
+        else if (values.length === 1 && identityPhrase === undefined && EMAIL.test(values[0]!)) identityPhrase = values[0];
+        else if (values.length === 1) passwordPhrase ??= values[0];
+        else rest.push(credentials);
+      } else {
+        rest.push(credentials);
+      }
+    }
+    found.credentials = rest.length === 0 ? undefined : rest.join(' ');
+  }
+  for (const [phrase, key] of [
+    [identityPhrase, 'identity'],
+    [passwordPhrase, 'password'],
+  ] as const) {
+    if (phrase === undefined) continue;
+    const resolved = resolveValue(phrase, context);
+    if ('reading' in resolved) return resolved;
+    found[key] = resolved.value;
+  }
+  return found;
+}
+
+/** The first group of a match on the masked text, cut from the text itself. */
+function cut(text: string, match: RegExpExecArray): string {
+  const start = match.index + match[0].indexOf(match[1]!);
+  return text.slice(start, start + match[1]!.length).trim();
 }
 
 /** `choose` with the identity's words added to the qualifiers when that still finds a name, else without them. */

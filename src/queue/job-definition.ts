@@ -38,6 +38,12 @@ export interface QueueJobDefinition<Schema extends z.ZodType = z.ZodType> {
    * light slots (`LIGHT_JOB_SLOTS` beyond the worker's concurrency), at most that many at once.
    */
   light?: boolean;
+  /**
+   * Housekeeping that runs every this many ms (a purge, a sweep): the worker saves it on start as Agenda's `single`
+   * job (`every()`: one row for every process of the database), due at once when it is new; a later start keeps the
+   * next run already planned, so frequent restarts do not keep pushing it back. Its payload is `{}`.
+   */
+  repeatEveryMs?: number;
   /** Lock lifetime override for long jobs (default: the queue's). */
   lockLifetimeMs?: number;
   priority?: number;

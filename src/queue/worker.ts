@@ -55,6 +55,10 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
     async start() {
       for (const definition of definitions) registerJob(queue, definition, running, log, state);
       await agenda.start();
+      for (const { name, repeatEveryMs } of definitions) {
+        // Without skipImmediate: a new row is due now, and the single job's upsert keeps an existing row's next run.
+        if (repeatEveryMs !== undefined) await agenda.every(repeatEveryMs, name, {});
+      }
       log.info({ jobs: definitions.map((d) => d.name) }, 'worker started');
     },
     stop() {

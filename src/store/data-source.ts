@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { parseMysqlUrl } from './mysql-url.js';
+import { useMillisecondCreateDates } from './created-at.js';
 import * as schema from './schema-registry.js';
 import type { ClassList } from './schema-registry.js';
 
@@ -47,7 +48,7 @@ export function createDataSource(database: DatabaseSettings, extra: DataSourceEx
   if (database.kind === 'mysql') {
     // Parsed here rather than passed as `url`: TypeORM's URL parser leaves the database name percent-encoded.
     const { host, port, user, password, database: name } = parseMysqlUrl(database.url);
-    return new DataSource({
+    return useMillisecondCreateDates(new DataSource({
       ...parts,
       type: extra.mysqlServer ?? (database.url.startsWith('mariadb:') ? 'mariadb' : 'mysql'),
       host,
@@ -63,11 +64,11 @@ export function createDataSource(database: DatabaseSettings, extra: DataSourceEx
       // mysql2 captures a stack trace for every query in case it fails (about 4% of the CPU of a job creation);
       // TypeORM awaits each query and throws its own QueryFailedError, whose async stack already names the caller.
       trace: false,
-    });
+    }));
   }
 
   if (database.path !== ':memory:') mkdirSync(dirname(resolve(database.path)), { recursive: true });
-  return new DataSource({
+  return useMillisecondCreateDates(new DataSource({
     ...parts,
     type: 'better-sqlite3',
     database: database.path,
@@ -76,7 +77,7 @@ export function createDataSource(database: DatabaseSettings, extra: DataSourceEx
       db.pragma('journal_mode = WAL');
       db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     },
-  });
+  }));
 }
 
 export function dialectOf(dataSource: DataSource): Dialect {

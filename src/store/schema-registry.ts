@@ -16,6 +16,11 @@ import { AddJobRunAttempt1763780000000 } from '../../migrations/1763780000000-ad
 import { CreateChatTables1763790000000 } from '../../migrations/1763790000000-create-chat-tables.js';
 import { CreateJobNotifications1763795000000 } from '../../migrations/1763795000000-create-job-notifications.js';
 import { AddFindingDisputes1763800000000 } from '../../migrations/1763800000000-add-finding-disputes.js';
+import { MillisecondCreatedAt1763804000000 } from '../../migrations/1763804000000-millisecond-created-at.js';
+import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
+import { AddJobSourceKeys1763810000000 } from '../../migrations/1763810000000-add-job-source-keys.js';
+import { CreateWebhookReceipts1763815000000 } from '../../migrations/1763815000000-create-webhook-receipts.js';
+import { AddFindingComparison1763820000000 } from '../../migrations/1763820000000-add-finding-comparison.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -38,11 +43,12 @@ import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
 import { Schedule } from './entities/schedule.entity.js';
 import { ScheduleFire } from './entities/schedule-fire.entity.js';
+import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -59,4 +65,9 @@ export const migrations: ClassList = [
   CreateChatTables1763790000000,
   CreateJobNotifications1763795000000,
   AddFindingDisputes1763800000000,
+  MillisecondCreatedAt1763804000000,
+  IndexChatReceiptSettledAt1763806000000,
+  AddJobSourceKeys1763810000000,
+  CreateWebhookReceipts1763815000000,
+  AddFindingComparison1763820000000,
 ];

@@ -5,11 +5,12 @@ import type { BrowserSession } from '../browser/browser-pool.js';
 import { locatorOf } from '../browser/locate.js';
 import { runStep, type StepResult } from '../browser/step-runner.js';
 import type { CompiledStep } from '../core/check.js';
-import type { FindingDraft } from '../core/findings.js';
+import { boundedComparison, type FindingDraft } from '../core/findings.js';
 import type { ProbeClient } from '../probes/probe-client.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Job } from '../store/entities/job.entity.js';
 import type { RunRecorder, RunWrites } from './run-recorder.js';
+import { FIRST_RUN_EVIDENCE, keepsStepScreenshot, type EvidencePolicy } from './qa-run/evidence.js';
 import { storeArtifact } from './run-records.js';
 
 /** Where a probe step's call goes: the URL and token read from the secrets its criterion's refs name. */
@@ -28,6 +29,8 @@ export interface PlanRunInput {
   secretValues: readonly string[];
   /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
   stop: AbortSignal;
+  /** Which steps keep a screenshot (qa-run/evidence.ts); every step when not given. */
+  evidence?: EvidencePolicy;
 }
 
 export interface PlanRunDeps {
@@ -89,9 +92,9 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
       secretFields.push(locatorOf(session.page, result.locator));
     }
 
-    const screenshot = await session.page
-      .screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' })
-      .catch(() => undefined);
+    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, index, input.steps.length, result.status === 'failed')
+      ? await session.page.screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' }).catch(() => undefined)
+      : undefined;
     // Artifact files are written while the browser does the rest of the step (snapshot, audit).
     const storing: Promise<Artifact>[] = [];
     if (screenshot) {
@@ -114,6 +117,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             stepIndex: index,
             title: `Step ${index + 1} failed: ${step.description}`,
             detail: result.message,
+            // A failed expectation: what it expected and what the page showed (this step's screenshot shows it too).
+            ...(result.comparison ? { expected: result.comparison.expected, actual: result.comparison.actual } : {}),
           })
         : undefined;
     // A failure the check's disputes hold ("not a bug") is recorded as a warning, and the run goes on past it.
@@ -133,6 +138,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
+        // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
+        ...(result.status === 'failed' && result.comparison ? boundedComparison(result.comparison) : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
       });
       if (next !== undefined) await announce(writes, next);

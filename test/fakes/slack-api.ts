@@ -38,7 +38,7 @@ export interface RecordedCall {
   outcome: string;
 }
 
-/** A message as Slack stores it (the shape conversations.replies returns). */
+/** A message as Slack stores it (the shape conversations.replies and conversations.history return). */
 export interface StoredMessage {
   type: 'message';
   channel: string;
@@ -249,6 +249,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         messages: thread.slice(0, limit).map((m) => visible(m, flag(params.include_all_metadata))),
         has_more: thread.length > limit,
         response_metadata: { next_cursor: '' },
+      };
+    }),
+
+    // https://docs.slack.dev/reference/methods/conversations.history: the channel's top-level messages, newest first
+    // (thread replies stay in their thread), `limit` per page and a cursor to the next.
+    'conversations.history': withBot((params) => {
+      if (typeof params.channel !== 'string' || params.channel === '') return { ok: false, error: 'channel_not_found' };
+      const top = stored
+        .filter((m) => m.channel === params.channel && (m.thread_ts === undefined || m.thread_ts === m.ts))
+        .sort((a, b) => Number(b.ts) - Number(a.ts));
+      const limit = params.limit === undefined ? 100 : Number(params.limit);
+      const offset = typeof params.cursor === 'string' && params.cursor.startsWith('off:') ? Number(params.cursor.slice(4)) : 0;
+      const page = top.slice(offset, offset + limit);
+      const more = offset + limit < top.length;
+      return {
+        ok: true,
+        messages: page.map((m) => visible(m, flag(params.include_all_metadata))),
+        has_more: more,
+        response_metadata: { next_cursor: more ? `off:${offset + limit}` : '' },
       };
     }),
 

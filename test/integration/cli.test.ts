@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { verifyApiKey } from '../../src/identity/api-keys.js';
 import { createChatWorkspaces, type ChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
+import { WebhookReceipt } from '../../src/store/entities/webhook-receipt.entity.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
@@ -88,6 +89,43 @@ describe('qa (the real process)', () => {
     const noOrg = await qa(['installations', 'connect', '--installation', '7', '--org', 'nobody'], env);
     expect([noOrg.code, /No organization with slug "nobody"/.test(noOrg.stderr)]).toEqual([2, true]);
     expect((await qa(['installations', 'connect', '--org', 'acme'], env)).code).toBe(2);
+  });
+
+  it('qa webhooks list shows failed and dead deliveries, and redeliver queues one again; unknown or unfailed ids are refused', async () => {
+    const path = join(folder, 'webhooks.sqlite');
+    const env = { SQLITE_PATH: path, LOG_LEVEL: 'silent' };
+    expect((await qa(['keys', 'create', '--org', 'acme'], env)).code).toBe(0);
+    const at = new Date('2026-11-24T10:00:00.000Z');
+    const dataSource = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+    try {
+      const row = { provider: 'codehost', event: 'pull_request', bodySha256: 'a'.repeat(64), payload: {}, receivedAt: at, updatedAt: at };
+      await dataSource.getRepository(WebhookReceipt).insert([
+        { ...row, id: '00000000-0000-4000-8000-000000000001', deliveryId: 'dead-delivery', status: 'dead', attempts: 6, lastError: 'code host answered 502' },
+        { ...row, id: '00000000-0000-4000-8000-000000000002', deliveryId: 'done-delivery', status: 'completed', attempts: 1 },
+      ]);
+    } finally {
+      await dataSource.destroy();
+    }
+
+    const failed = await qa(['webhooks', 'list', '--failed'], env);
+    expect([failed.code, failed.stdout.trim()]).toEqual([0, '00000000-0000-4000-8000-000000000001\tcodehost\tpull_request\tdead-delivery\tdead\tattempts=6\tcode host answered 502']);
+    expect((await qa(['webhooks', 'list'], env)).stdout.trim().split('\n')).toHaveLength(2);
+
+    const redelivered = await qa(['webhooks', 'redeliver', 'dead-delivery'], env);
+    expect([redelivered.code, redelivered.stdout.trim()]).toEqual([0, 'Delivery dead-delivery is queued again']);
+    expect((await qa(['webhooks', 'list', '--failed'], env)).stdout.trim()).toBe('No failed deliveries');
+    const check = await openStore({ database: { kind: 'sqlite', path } }, silentLogger());
+    try {
+      expect(await check.getRepository(WebhookReceipt).findOneByOrFail({ deliveryId: 'dead-delivery' })).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(await check.query("SELECT name FROM agenda_jobs WHERE name = 'webhook-delivery'")).toHaveLength(1);
+    } finally {
+      await check.destroy();
+    }
+
+    const again = await qa(['webhooks', 'redeliver', 'done-delivery'], env);
+    expect([again.code, /has not failed/.test(again.stderr)]).toEqual([2, true]);
+    const unknown = await qa(['webhooks', 'redeliver', 'no-such-delivery'], env);
+    expect([unknown.code, /No webhook delivery/.test(unknown.stderr)]).toEqual([2, true]);
   });
 
   it('qa chat connect and disconnect a workspace, print what they did, and refuse an unknown organization or team', async () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Column, Entity, PrimaryColumn, type DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { Column, Entity, In, PrimaryColumn, type DataSource } from 'typeorm';
+import { ApiKey } from '../../src/store/entities/api-key.entity.js';
+import { Organization } from '../../src/store/entities/organization.entity.js';
 import { prepareDataSource } from '../../src/store/open-store.js';
 import { migrations } from '../../src/store/schema-registry.js';
 import { closeTestStore, freshDatabaseConfig, openUnmigratedTestStore } from '../support/databases.js';
@@ -60,6 +63,29 @@ forEachDialect('migrations', (dialect) => {
     expect(applied.map((migration) => migration.name)).toEqual(migrationNames);
     expect((await existingEntityTables(store())).sort()).toEqual(store().entityMetadatas.map((m) => m.tableName).sort());
     expect(await pendingSchemaChanges(store())).toEqual([]);
+  });
+
+  it('moves created_at to milliseconds keeping every row, so rows made within one second keep their order', async () => {
+    const millis = migrationNames.indexOf('MillisecondCreatedAt1763804000000');
+    for (let undone = migrationNames.length; undone > millis; undone--) await store().undoLastMigration({ transaction: 'each' });
+    const organizations = store().getRepository(Organization);
+    await organizations.insert({ id: randomUUID(), slug: 'before-millis', name: 'Before' });
+    const before = await organizations.findOneByOrFail({ slug: 'before-millis' });
+    await store().getRepository(ApiKey).insert({ id: randomUUID(), organizationId: before.id, prefix: 'qa_old', secretHash: 'a'.repeat(64), label: null });
+
+    await store().runMigrations({ transaction: 'each' });
+
+    // The table rebuild on SQLite must neither drop the row nor cascade into the keys that reference it.
+    expect((await organizations.findOneByOrFail({ slug: 'before-millis' })).createdAt).toEqual(before.createdAt);
+    expect(await store().getRepository(ApiKey).countBy({ organizationId: before.id })).toBe(1);
+    const slugs = Array.from({ length: 5 }, (_, index) => `within-${index}`);
+    for (const slug of slugs) {
+      await organizations.insert({ id: randomUUID(), slug, name: slug });
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    const made = await organizations.find({ where: { slug: In(slugs) }, order: { createdAt: 'ASC' } });
+    expect(made.map((organization) => organization.slug)).toEqual(slugs);
+    expect(new Set(made.map((organization) => organization.createdAt.getTime())).size).toBe(slugs.length);
   });
 
   it('reports an entity without a migration as drift (the check is not vacuous)', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { Config } from '../../src/config.js';
 import type { Mount } from '../../src/api/app.js';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import { startServe } from '../../src/compose/index.js';
@@ -38,6 +39,8 @@ export async function startTestApi(
     planner?: Planner;
     /** Routers mounted in front of the JSON `/api` routers (createApp's `mounts`). */
     mounts?: Mount[];
+    /** CODEHOST_* settings (a webhook secret mounts the code-host receiver). */
+    codehost?: Partial<Config['codehost']>;
   } = {},
 ): Promise<TestApi> {
   const config = testConfig({
@@ -46,6 +49,7 @@ export async function startTestApi(
     // Given artifact storage replaces the configured folder.
     ...(options.artifacts ? {} : { artifacts: { dir: mkdtempSync(join(tmpdir(), 'qa-artifacts-')) } }),
     repositories: { excludedOwners: options.excludedOwners ?? [] },
+    codehost: options.codehost,
   });
   const api = await startServe(config, silentLogger(), {
     dataSource,

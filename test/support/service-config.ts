@@ -11,7 +11,11 @@ export const NO_CHAT: Config['chat'] = {
   tokenKey: undefined,
   apiUrl: 'https://slack.com/api/',
   authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+  receiptRetentionHours: 72,
 };
+
+/** No code-host receiver: what `loadConfig` gives with no CODEHOST_* variable set. */
+export const NO_CODEHOST: Config['codehost'] = { webhookSecret: undefined, previousWebhookSecret: undefined };
 
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
   database?: DatabaseConfig;
@@ -45,5 +49,6 @@ export function testConfig(groups: Groups = {}): Config {
     planner: groups.planner ?? { kind: 'rule' },
     notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000', ...groups.notify },
     chat: { ...NO_CHAT, ...groups.chat },
+    codehost: { ...NO_CODEHOST, ...groups.codehost },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { NO_CHAT } from '../support/service-config.js';
+import { NO_CHAT, NO_CODEHOST } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       planner: { kind: 'rule' },
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
       chat: NO_CHAT,
+      codehost: NO_CODEHOST,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -72,6 +73,8 @@ describe('loadConfig', () => {
         PLANNER_TIMEOUT_MS: '15000',
         PUBLIC_BASE_URL: 'https://qa.example.com/service/',
         NOTIFY_MIN_INTERVAL_MS: '3000',
+        CODEHOST_WEBHOOK_SECRET: 'codehost-secret',
+        CODEHOST_WEBHOOK_SECRET_PREVIOUS: 'codehost-secret-old',
       },
       { isTTY: true },
     );
@@ -96,6 +99,7 @@ describe('loadConfig', () => {
       planner: { kind: 'openai', url: 'https://llm.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-test-0123456789', timeoutMs: 15_000 },
       notify: { minIntervalMs: 3_000, publicBaseUrl: 'https://qa.example.com/service' },
       chat: NO_CHAT,
+      codehost: { webhookSecret: 'codehost-secret', previousWebhookSecret: 'codehost-secret-old' },
     });
   });
 
@@ -274,6 +278,13 @@ describe('loadConfig', () => {
       expect(configError({ PUBLIC_BASE_URL: 'https://qa.example.com/#top' })).toContain('PUBLIC_BASE_URL must be a URL like https://qa.example.com');
       expect(configError({ NOTIFY_MIN_INTERVAL_MS: 'soon' })).toMatch(/NOTIFY_MIN_INTERVAL_MS must be an integer/);
       expect(configError({ NOTIFY_MIN_INTERVAL_MS: '10' })).toMatch(/NOTIFY_MIN_INTERVAL_MS must be an integer/);
+    });
+
+    it('reads CHAT_RECEIPT_RETENTION_HOURS and refuses one shorter than an hour (Slack still retries then) or not a whole number', () => {
+      expect(loadConfig({ CHAT_RECEIPT_RETENTION_HOURS: '6' }).chat.receiptRetentionHours).toBe(6);
+      for (const bad of ['0', '0.5', 'forever', '8761']) {
+        expect(configError({ CHAT_RECEIPT_RETENTION_HOURS: bad })).toMatch(/CHAT_RECEIPT_RETENTION_HOURS must be an integer between 1 and 8760/);
+      }
     });
 
     it('needs every OAuth setting once one is given', () => {

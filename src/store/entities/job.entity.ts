@@ -9,6 +9,7 @@ import { Organization } from './organization.entity.js';
 @Entity({ name: 'jobs' })
 @Index('IDX_jobs_organization_id', ['organizationId'])
 @Index('IDX_jobs_parent_job_id', ['parentJobId'])
+@Index('UQ_jobs_organization_id_source_key', ['organizationId', 'sourceKey'], { unique: true })
 export class Job {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id!: string;
@@ -89,6 +90,14 @@ export class Job {
   /** When it reached passed, failed, errored or cancelled. */
   @Column({ name: 'finished_at', type: 'datetime', precision: 3, nullable: true })
   finishedAt!: Date | null;
+
+  /**
+   * The key of the request that created the job when that request may come again (a chat delivery:
+   * `chat:<event id>`): unique within the organization, so the retried request finds this job instead of making a
+   * second. Null for requests that are not retried (API, CLI, schedules).
+   */
+  @Column({ name: 'source_key', type: 'varchar', length: 200, nullable: true })
+  sourceKey!: string | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

@@ -12,7 +12,8 @@ import { runPlan } from '../run-plan.js';
 import type { RunRecorder, RunWrites } from '../run-recorder.js';
 import type { RunSecrets } from '../test-values.js';
 import { navigate } from './navigate.js';
-import { keepTrace, typesSecret } from './trace.js';
+import { evidencePolicyOf } from './evidence.js';
+import { discardTrace, keepTrace, typesSecret } from './trace.js';
 import type { PlannedRunResult, QaRunDeps } from './types.js';
 
 /**
@@ -36,6 +37,7 @@ export async function runPlannedStep(
     cancelPollMs: deps.cancelPollMs,
     cancelled: async () => (await deps.dataSource.getRepository(Job).findOne({ select: { status: true }, where: { id: job.id } }))?.status === 'cancelled',
   });
+  const evidence = evidencePolicyOf(job);
   try {
     // A plan that does not start by going somewhere starts on the target.
     await startTrace(session.context, { screenshots: !typesSecret(planned, secrets) });
@@ -44,7 +46,7 @@ export async function runPlannedStep(
       { recorder, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs },
       { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, secretValues: secrets.values, stop,
         // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
-        accessibility: createAccessibilityAudit({ crossOriginFrames: false }) },
+        accessibility: createAccessibilityAudit({ crossOriginFrames: false }), evidence },
     );
     if (context.signal.aborted) throw context.signal.reason;
     if (run.stopped === STOP_CANCELLED) {
@@ -62,7 +64,7 @@ export async function runPlannedStep(
     }
     const settled = observed.map((draft) => recorder.settle(draft));
     const verdict: 'passed' | 'failed' = run.passed && verdictOf(settled) === 'passed' ? 'passed' : 'failed';
-    const traced = await keepTrace(deps.artifacts, job, session, secrets.scrubber, context);
+    const traced = evidence.trace === 'always' || verdict === 'failed' ? await keepTrace(deps.artifacts, job, session, secrets.scrubber, context) : await discardTrace(session);
     const result: PlannedRunResult = {
       verdict,
       findings: run.findings + settled.length,

@@ -23,6 +23,12 @@ export async function keepTrace(artifacts: ArtifactStorage, job: Job, session: B
   return [await storeArtifact(artifacts, job.organizationId, job.id, { kind: 'trace', name: 'trace.zip', contentType: 'application/zip', content: trace, stepIndex: null })];
 }
 
+/** Stops the run's trace and keeps nothing of it (a passing replay's; qa-run/evidence.ts). */
+export async function discardTrace(session: BrowserSession): Promise<Artifact[]> {
+  await session.context.tracing.stop().catch(() => undefined);
+  return [];
+}
+
 /**
  * Whether the plan types a test value the trace scrubber masks. Its trace then loses every picture when it is
  * stopped (a typed secret is always in the trace's text), so the run records no screencast in the first place.

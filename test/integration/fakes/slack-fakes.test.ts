@@ -111,6 +111,27 @@ describe('fake Web API with the real WebClient', () => {
     expect(slack.messages(CHANNEL)).toHaveLength(2);
   });
 
+  it('reads a channel’s top-level messages newest first, by page, with metadata only when asked', async () => {
+    const web = client();
+    const rootTs = '1700000000.000100';
+    slack.addMessage({ channel: CHANNEL, ts: rootTs, text: 'a thread', user: 'U0HUMAN01', teamId: TEAM });
+    const first = await web.chat.postMessage({ channel: CHANNEL, text: 'opening', metadata: { event_type: 'qa_chat_opening', event_payload: { event_id: 'cmd:1' } } });
+    await web.chat.postMessage({ channel: CHANNEL, thread_ts: rootTs, text: 'a reply stays in its thread' });
+    const last = await web.chat.postMessage({ channel: CHANNEL, text: 'newest' });
+    await web.chat.postMessage({ channel: 'C0OTHER01', text: 'another channel' });
+
+    const page1 = await web.conversations.history({ channel: CHANNEL, limit: 2, include_all_metadata: true });
+    expect(page1.messages?.map((m) => m.text)).toEqual(['newest', 'opening']);
+    expect(page1.messages?.[1]).toMatchObject({ ts: first.ts, metadata: { event_type: 'qa_chat_opening', event_payload: { event_id: 'cmd:1' } } });
+    expect(page1.messages?.[0]?.ts).toBe(last.ts);
+    expect(page1.has_more).toBe(true);
+    const page2 = await web.conversations.history({ channel: CHANNEL, limit: 2, cursor: page1.response_metadata?.next_cursor });
+    expect(page2.messages?.map((m) => m.text)).toEqual(['a thread']);
+    expect(page2).toMatchObject({ has_more: false, response_metadata: { next_cursor: '' } });
+    const plain = await web.conversations.history({ channel: CHANNEL });
+    expect(plain.messages?.[1]).not.toHaveProperty('metadata');
+  });
+
   it('refuses to update a message that does not exist and reads no thread that does not exist', async () => {
     const web = client();
     const update = await failureOf<WebAPIPlatformError>(web.chat.update({ channel: CHANNEL, ts: '1.000001', text: 'x' }));

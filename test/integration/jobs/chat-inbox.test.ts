@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
+import { TOO_DEEP } from '../../../src/core/storable-json.js';
 import { createChatInbox, type ChatDelivery, type ChatEventStarter } from '../../../src/jobs/chat-inbox.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
@@ -73,6 +74,32 @@ forEachDialect('chat inbox', (dialect) => {
     expect(await queued()).toHaveLength(1);
   });
 
+  it('keeps a delivery whose text has lone surrogates, with U+FFFD in their place, and recognises its redelivery', async () => {
+    const inbox = inboxWith();
+    const odd: ChatDelivery = { ...mention, eventId: 'Ev0SURROGATE', payload: { event: { text: 'status abc\ud83d and \udc00, 😀', blocks: ['\ud800'] } } };
+
+    expect(await inbox.accept(odd)).toBe('accepted');
+    expect(await inbox.accept(odd)).toBe('duplicate');
+
+    expect((await inbox.load(odd.eventId))?.payload).toEqual({ event: { text: 'status abc\ufffd and \ufffd, 😀', blocks: ['\ufffd'] } });
+    expect(await queued()).toHaveLength(1);
+  });
+
+  it('keeps a delivery whose blocks are nested deeper than MariaDB takes, with its text and the shallower blocks', async () => {
+    const inbox = inboxWith();
+    let blocks: unknown = { type: 'text', text: 'deep' };
+    for (let level = 0; level < 40; level += 1) blocks = { type: 'rich_text_section', elements: [blocks] };
+    const deep: ChatDelivery = { ...mention, eventId: 'Ev0DEEP', payload: { event: { text: 'check the cart', blocks: [blocks] } } };
+
+    expect(await inbox.accept(deep)).toBe('accepted');
+
+    const stored = (await inbox.load(deep.eventId))?.payload as { event: { text: string; blocks: unknown[] } };
+    expect(stored.event.text).toBe('check the cart');
+    expect(JSON.stringify(stored.event.blocks)).toContain(TOO_DEEP);
+    expect(JSON.stringify(stored.event.blocks).startsWith('[{"type":"rich_text_section","elements":[{"type":"rich_text_section"')).toBe(true);
+    expect(await queued()).toHaveLength(1);
+  });
+
   it('refuses a delivery without a key or with one longer than the column, and queues nothing', async () => {
     const inbox = inboxWith();
     for (const bad of [{ ...mention, eventId: '' }, { ...mention, eventId: `cmd:T100:${'1'.repeat(160)}` }, { ...mention, teamId: 'T'.repeat(33) }]) {
@@ -96,6 +123,21 @@ forEachDialect('chat inbox', (dialect) => {
     expect(after?.settledAt).toBeInstanceOf(Date);
     await inbox.markReplied(mention.eventId);
     expect((await inbox.load(mention.eventId))?.repliedAt).toBeInstanceOf(Date);
+  });
+
+  it('records the opening message of a delivery once: who began posting first, and the first recorded wins for both runs', async () => {
+    const inbox = inboxWith();
+    await inbox.accept(mention);
+    expect(await inbox.opening(mention.eventId)).toBeNull();
+    // The first run to begin posting is told it is first; a later one that an opening may already exist.
+    expect(await inbox.startOpening(mention.eventId)).toBe(false);
+    expect(await inbox.startOpening(mention.eventId)).toBe(true);
+
+    expect(await inbox.recordOpening(mention.eventId, '1700000001.000200')).toBe('1700000001.000200');
+    expect(await inbox.recordOpening(mention.eventId, '1700000002.000300')).toBe('1700000001.000200');
+
+    expect(await inbox.opening(mention.eventId)).toBe('1700000001.000200');
+    await expect(inbox.recordOpening('Ev-never-seen', '1700000003.000400')).rejects.toThrow(/not stored/);
   });
 
   it('settles a delivery that needs no reply, and a later settle does not add one', async () => {

@@ -2,6 +2,7 @@ import { afterEach, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ErrorCode, operationalError, userError } from '../../../src/core/errors.js';
 import { createNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
+import { readDate } from '../../../src/store/raw-values.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
 
@@ -216,6 +217,46 @@ forEachDialect('worker', (dialect) => {
     expect(row!.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
     const next = await queue.backend.repository.getNextJobToRun('stuck', new Date(), new Date(0), undefined, undefined);
     expect(next?._id).toBe(job.attrs._id);
+  });
+
+  it('keeps a repeating housekeeping job as one row for every worker: run at once when new, its next run kept by later starts', async () => {
+    const runs: string[] = [];
+    const hourly = defineQueueJob({
+      name: 'housekeeping',
+      payload: z.object({}),
+      repeatEveryMs: 3_600_000,
+      handle: async (_payload, context) => {
+        runs.push(context.jobId);
+      },
+    });
+    const rows = async () =>
+      (await store().query(`SELECT id, type, next_run_at, repeat_interval FROM agenda_jobs WHERE name = 'housekeeping'`)) as {
+        id: string;
+        type: string;
+        next_run_at: unknown;
+        repeat_interval: string;
+      }[];
+    const startedAt = Date.now();
+    await start([hourly]).start();
+    await until(async () => runs.length === 1);
+    const [first] = await until(async () => {
+      const found = await rows();
+      // Agenda moves the next run an interval on once the run has been recorded.
+      return found.length === 1 && readDate(found[0]!.next_run_at)!.getTime() > startedAt + 3_000_000 && found;
+    });
+    expect(first).toMatchObject({ type: 'single', repeat_interval: '3600000' });
+
+    // A second worker process starting (or this one restarting) saves the same job again.
+    const other = createWorker(createQueue(store(), settings, createNotificationChannel(undefined)), [hourly], silentLogger(), 5_000);
+    await other.start();
+    await new Promise((resolve) => setTimeout(resolve, 5 * settings.pollIntervalMs));
+    await other.stop();
+
+    const after = await rows();
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).toBe(first!.id);
+    expect(readDate(after[0]!.next_run_at)).toEqual(readDate(first!.next_run_at));
+    expect(runs).toEqual([first!.id]);
   });
 
   it('locks no more jobs than it can run at once, however many are due', async () => {

@@ -133,9 +133,11 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect(replay.status).toBe(202);
     const stream = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/events`, { headers: { authorization: `Bearer ${key}` } });
     const types = (await stream.text()).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
-    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'artifact.created', 'step.passed', 'step.started', 'artifact.created', 'step.passed', 'artifact.created', 'job.passed']);
+    // A passing replay keeps the screenshot of the page it ended on, and no trace (qa-run/evidence.ts).
+    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'step.passed', 'step.started', 'artifact.created', 'step.passed', 'job.passed']);
     const view = await callApi(api.base, 'GET', `/api/runs/${replay.body.runId as string}`, undefined, key);
     expect(view.body.run).toMatchObject({ status: 'passed', scenarioId: checkId, naturalLanguageTask: null });
+    expect(view.body.artifacts).toEqual([expect.objectContaining({ kind: 'screenshot', name: 'step-2.png', stepIndex: 1 })]);
 
     // The check: listed, with its version, the job that produced it and the replay.
     const listed = await callApi(api.base, 'GET', `/api/checks?projectId=${repositoryId}`, undefined, key);
@@ -169,6 +171,27 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect((await callApi(api.base, 'GET', `/api/checks/${checkId}`, undefined, otherKey)).status).toBe(404);
     expect((await callApi(api.base, 'GET', `/api/checks/${checkId}/source`, undefined, otherKey)).status).toBe(404);
     expect((await callApi(api.base, 'GET', '/api/checks', undefined, otherKey)).body.checks).toEqual([]);
+  });
+
+  it('keeps what a person needs when a replay fails: the failed step\'s screenshot, the page\'s accessibility snapshot and the trace', async () => {
+    const first = await runJob('/pricing', { task: 'Check that the pricing page lists three plans' });
+    const checkId = first.view.body.job.testId as string;
+    // The same check against a deployment whose pricing page lists one plan.
+    const changed = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Pricing</title><main><h1>Pricing</h1><ul aria-label="plans"><li>Solo</li></ul></main></html>'));
+    await new Promise<void>((resolve) => changed.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(changed.address() as AddressInfo).port}`;
+      const replay = await callApi(api.base, 'POST', '/api/runs', { repositoryId, scenarioId: checkId, baseUrl, trigger: 'schedule' }, key);
+      expect(replay.status).toBe(202);
+      const stream = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/events`, { headers: { authorization: `Bearer ${key}` } });
+      await stream.text();
+      const view = await callApi(api.base, 'GET', `/api/runs/${replay.body.runId as string}`, undefined, key);
+      expect(view.body.run.status).toBe('failed');
+      const kept = (view.body.artifacts as { kind: string; name: string }[]).map((artifact) => `${artifact.kind}:${artifact.name}`).sort();
+      expect(kept).toEqual(['accessibility_snapshot:step-2-accessibility.yaml', 'screenshot:step-2.png', 'trace:trace.zip']);
+    } finally {
+      changed.close();
+    }
   });
 
   it('fails at a step whose target is not on the page, with a finding and the accessibility snapshot', async () => {

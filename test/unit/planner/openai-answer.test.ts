@@ -65,7 +65,7 @@ describe('the answer schema sent as response_format', () => {
     const planned = stepVariants(planSteps, (variant) => variant.properties!.action!.const);
     const wired = stepVariants(wireSteps, (variant) => variant.properties!.action!.enum![0]);
     expect(wired).toEqual(planned);
-    expect(Object.keys(planned)).toHaveLength(12);
+    expect(Object.keys(planned)).toHaveLength(14);
   });
 
   it('has the same targets, values and states as planSchema', () => {

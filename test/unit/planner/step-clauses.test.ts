@@ -20,6 +20,13 @@ describe('splitSteps', () => {
     ['1. go to /pricing\n2. click Pro\n- press Enter', ['go to /pricing', 'click Pro', 'press Enter']],
     ['check the user’s name', ["check the user's name"]],
     ['  ', []],
+    // Credentials joined by "and" stay one clause; a clause that only starts like a password does not.
+    ['sign in with email demo@acme.test and password hunter2, then click Pro', ['sign in with email demo@acme.test and password hunter2', 'click Pro']],
+    ['log in as demo@acme.test and the demo password and add the Desk Lamp', ['log in as demo@acme.test and the demo password', 'add the Desk Lamp']],
+    ['sign in with demo@acme.test and "x and y"', ['sign in with demo@acme.test and "x and y"']],
+    ['sign in as the demo user and check the password field', ['sign in as the demo user', 'check the password field']],
+    ['type demo@acme.test into Email and the demoPassword into Password', ['type demo@acme.test into Email', 'the demoPassword into Password']],
+    ['set the Date to May 1, 2024, then click Save', ['set the Date to May 1, 2024', 'click Save']],
   ])('%j', (task, clauses) => {
     expect(texts(task)).toEqual(clauses);
   });

@@ -16,6 +16,19 @@ describe('readValue', () => {
     ['$9.99', literal('$9.99')],
     ['Blue', literal('Blue')],
     ['Ada Lovelace', literal('Ada Lovelace')],
+    ['-12.5', literal('-12.5')],
+    ['15%', literal('15%')],
+    ['2024-05-01', literal('2024-05-01')],
+    ['2024-05-01T09:30', literal('2024-05-01T09:30')],
+    ['05/01/2024', literal('05/01/2024')],
+    ['1st of May 2024', literal('1st of May 2024')],
+    ['Sept 3, 2025', literal('Sept 3, 2025')],
+    ['9:30 pm', literal('9:30 pm')],
+    ['+44 20 7946 0958', literal('+44 20 7946 0958')],
+    ['(555) 010-0199', literal('(555) 010-0199')],
+    ['www.acme.test', literal('www.acme.test')],
+    ['the demoPassword', named('demoPassword')],
+    ['DEMOPASSWORD', named('demoPassword')],
     ['demoPassword', named('demoPassword')],
     ['the demo password', named('demoPassword')],
     ['the demo password.', named('demoPassword')],
@@ -32,7 +45,7 @@ describe('readValue', () => {
     expect(readValue(phrase, NAMES)).toEqual(reading);
   });
 
-  it.each(['the admin password', 'my API token', 'the gift card code', 'the secret'])('%j names a stored value that is not configured', (phrase) => {
+  it.each(['the admin password', 'my API token', 'the gift card code', 'the secret', 'the adminPassword', 'the api_token'])('%j names a stored value that is not configured', (phrase) => {
     expect(readValue(phrase, NAMES)).toEqual({ kind: 'missing', phrase, candidates: [] });
   });
 
