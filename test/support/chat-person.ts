@@ -13,8 +13,6 @@ export interface ChatPersonOptions {
   channelId?: string;
   userId?: string;
   botUserId?: string;
-  /** The person's own workspace when it is not the channel's (a Slack Connect guest). Default `teamId`. */
-  userTeamId?: string;
 }
 
 /**
@@ -52,10 +50,6 @@ export function chatPerson(options: ChatPersonOptions): ChatPerson {
   const channelId = options.channelId ?? FAKE_WORKSPACE.channelId;
   const userId = options.userId ?? FAKE_WORKSPACE.userId;
   const botUserId = options.botUserId ?? FAKE_WORKSPACE.botUserId;
-  const guest = options.userTeamId !== undefined && options.userTeamId !== teamId ? options.userTeamId : null;
-  // Slack marks a Slack Connect guest's messages with `user_team`, and a click with `user.team_id`.
-  const userTeam = guest ? { user_team: guest } : {};
-  const guestOf = guest ? { userTeamId: guest } : {};
 
   async function post(body: string, contentType: string): Promise<number> {
     const response = await fetch(`${base}${CHAT_WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': contentType, ...signSlackRequest(signingSecret, body) }, body });
@@ -71,18 +65,17 @@ export function chatPerson(options: ChatPersonOptions): ChatPerson {
     deliver: (event, eventId) => post(JSON.stringify(eventCallback(event, { teamId, botUserId, ...(eventId ? { eventId } : {}) })), 'application/json'),
     async mention(text, threadTs) {
       const ts = slackTs();
-      const event = appMention({ user: userId, text: `<@${botUserId}> ${text}`, channel: channelId, teamId, ts, ...(threadTs ? { threadTs } : {}) });
-      expect(await person.deliver({ ...event, ...userTeam })).toBe(200);
+      expect(await person.deliver(appMention({ user: userId, text: `<@${botUserId}> ${text}`, channel: channelId, teamId, ts, ...(threadTs ? { threadTs } : {}) }))).toBe(200);
       return threadTs ?? ts;
     },
     async reply(text, threadTs) {
-      expect(await person.deliver({ ...channelMessage({ user: userId, text, channel: channelId, teamId, threadTs }), ...userTeam })).toBe(200);
+      expect(await person.deliver(channelMessage({ user: userId, text, channel: channelId, teamId, threadTs }))).toBe(200);
     },
     async slash(text) {
       expect(await post(slashCommand({ teamId, channelId, userId, text }), FORM_CONTENT_TYPE)).toBe(200);
     },
     async click(message, actionId, value) {
-      const body = blockActions({ teamId, channelId, userId, ...guestOf, messageTs: message.ts, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}), actions: [{ actionId, value }] });
+      const body = blockActions({ teamId, channelId, userId, messageTs: message.ts, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}), actions: [{ actionId, value }] });
       expect(await post(body, FORM_CONTENT_TYPE)).toBe(200);
     },
     botMessages,

@@ -166,8 +166,6 @@ export interface BlockActionFields {
   /** Default: a fresh id; the chat inbox derives the receipt id `act:<team>:<trigger>` from it. */
   triggerId?: string;
   apiAppId?: string;
-  /** The clicker's own workspace when it is not the channel's (a Slack Connect guest). Default `teamId`. */
-  userTeamId?: string;
 }
 
 /** The `block_actions` payload of a button click (the Socket Mode `interactive` payload). */
@@ -175,7 +173,7 @@ export function blockActionsPayload(fields: BlockActionFields) {
   const actionTs = slackTs();
   return {
     type: 'block_actions' as const,
-    user: { id: fields.userId, username: 'tester', name: 'tester', team_id: fields.userTeamId ?? fields.teamId },
+    user: { id: fields.userId, username: 'tester', name: 'tester', team_id: fields.teamId },
     api_app_id: fields.apiAppId ?? FAKE_WORKSPACE.appId,
     token: 'fake-verification-token',
     container: {
