@@ -1,5 +1,6 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Resolution } from '../core/job.js';
+import { dialectOf } from '../store/data-source.js';
 import { Artifact } from '../store/entities/artifact.entity.js';
 import { Check } from '../store/entities/check.entity.js';
 import { CheckVersion } from '../store/entities/check-version.entity.js';
@@ -44,19 +45,28 @@ export interface JobForNotification {
 /**
  * A job as its notifications show it, read by the delivery worker. Not scoped by organization: the worker acts
  * for the job's own outbox row, never for a caller; null when the job is gone.
+ *
+ * All reads see one snapshot (one REPEATABLE READ transaction on MySQL; SQLite's read transaction is one already).
+ * Read apart, a run that finished between the job row and its events gave a job still `running` with its final
+ * events: the delivery edited "running", counted those events as shown, and so never edited the final state in.
  */
 export async function readJobForNotification(dataSource: DataSource, jobId: string): Promise<JobForNotification | null> {
-  const job = await dataSource.getRepository(Job).findOneBy({ id: jobId });
+  const read = (manager: EntityManager) => readSnapshot(manager, jobId);
+  return dialectOf(dataSource) === 'mysql' ? dataSource.transaction('REPEATABLE READ', read) : dataSource.transaction(read);
+}
+
+async function readSnapshot(manager: EntityManager, jobId: string): Promise<JobForNotification | null> {
+  const job = await manager.getRepository(Job).findOneBy({ id: jobId });
   if (!job) return null;
   const [events, findings, artifacts, check] = await Promise.all([
-    dataSource.getRepository(JobEvent).find({ where: { jobId }, order: { seq: 'ASC' } }),
-    dataSource.getRepository(Finding).find({ where: { jobId }, order: { position: 'ASC' } }),
-    dataSource.getRepository(Artifact).find({ select: { id: true, kind: true, name: true, stepIndex: true, createdAt: true }, where: { jobId }, order: { createdAt: 'ASC', name: 'ASC' } }),
-    job.checkId && job.task === null ? dataSource.getRepository(Check).findOne({ select: { id: true, task: true }, where: { id: job.checkId } }) : null,
+    manager.getRepository(JobEvent).find({ where: { jobId }, order: { seq: 'ASC' } }),
+    manager.getRepository(Finding).find({ where: { jobId }, order: { position: 'ASC' } }),
+    manager.getRepository(Artifact).find({ select: { id: true, kind: true, name: true, stepIndex: true, createdAt: true }, where: { jobId }, order: { createdAt: 'ASC', name: 'ASC' } }),
+    job.checkId && job.task === null ? manager.getRepository(Check).findOne({ select: { id: true, task: true }, where: { id: job.checkId } }) : null,
   ]);
   const version =
     job.plan === null && job.checkId !== null
-      ? await dataSource.getRepository(CheckVersion).findOne({ select: { checkId: true, version: true, compiled: true }, where: { checkId: job.checkId }, order: { version: 'DESC' } })
+      ? await manager.getRepository(CheckVersion).findOne({ select: { checkId: true, version: true, compiled: true }, where: { checkId: job.checkId }, order: { version: 'DESC' } })
       : null;
   return {
     job: {
