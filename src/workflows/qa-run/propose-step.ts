@@ -1,10 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { compiledCheckSchema, type CompiledCheck, type CompiledStep } from '../../core/check.js';
 import { CheckVersion } from '../../store/entities/check-version.entity.js';
-import { ConnectedRepository } from '../../store/entities/connected-repository.entity.js';
 import type { Job } from '../../store/entities/job.entity.js';
 import type { StepOutcome } from '../checkpoints.js';
-import { nextVersion } from './compile-step.js';
+import { nextVersion, sourceOfVersion } from './compile-step.js';
 import type { SourceInput } from './types.js';
 
 export interface ProposeInput {
@@ -31,14 +30,7 @@ export async function proposeStep(deps: { dataSource: DataSource; generateSource
   const base = await deps.dataSource.getRepository(CheckVersion).findOneByOrFail({ checkId, version: basedOn });
   const baseCompiled = compiledCheckSchema.parse(base.compiled);
   const compiled: CompiledCheck = { ...baseCompiled, steps: input.resolved };
-  const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
-  const source = deps.generateSource({
-    name: job.task ?? 'Compiled check',
-    check: compiled,
-    baseUrl: job.baseUrl,
-    testValueSecretRefs: repository.testValueSecretRefs,
-    evidenceProbeRefs: repository.evidenceProbeRefs,
-  });
+  const source = await sourceOfVersion(deps, job, compiled);
   const key = stepsKey(compiled.steps);
   return {
     result: {},
