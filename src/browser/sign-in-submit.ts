@@ -24,14 +24,23 @@ export async function resolveSignInSubmit(page: Page, timeoutMs: number): Promis
   for (;;) {
     const described = await describeButtons(buttons);
     const choice = described === undefined ? undefined : chooseSignInSubmit(described);
+    // The chosen control's name also names other buttons, even inside the password's form: no locator replays it.
+    let unnameable = 0;
     if (choice?.found === true) {
       const chosen = buttons.nth(choice.index);
       const candidate = described!.candidates[choice.index]!;
-      const named = await uniqueLocator(page, chosen, candidate.name, candidate.form === 'password');
-      if (named !== undefined) return { found: true, locator: named, element: chosen };
+      const inForm = candidate.form === 'password';
+      let named = await uniqueLocator(page, chosen, candidate.name, inForm);
+      if ('matches' in named) {
+        // The page's text is not always the accessible name ("Sign in <span aria-hidden>→</span>"): ask Playwright's.
+        const name = await accessibleName(chosen);
+        if (name !== candidate.name) named = await uniqueLocator(page, chosen, name, inForm);
+      }
+      if (!('matches' in named)) return { found: true, locator: named, element: chosen };
+      unnameable = named.matches;
     }
-    const several = choice !== undefined && !choice.found && choice.reason === 'several';
-    if (several) most = Math.max(most, choice.matches);
+    const several = unnameable > 1 || (choice !== undefined && !choice.found && choice.reason === 'several');
+    if (several) most = Math.max(most, unnameable, choice !== undefined && !choice.found ? choice.matches : 0);
     const now = Date.now();
     if (several) severalSince ??= now;
     else severalSince = undefined;
@@ -41,20 +50,37 @@ export async function resolveSignInSubmit(page: Page, timeoutMs: number): Promis
   }
 }
 
-/** A locator that matches the chosen button and no other visible element, if its name gives one. */
-async function uniqueLocator(page: Page, chosen: Locator, name: string, inPasswordForm: boolean): Promise<ResolvedLocator | undefined> {
-  if (name === '' || name.length > 300) return undefined;
+/**
+ * A locator that matches the chosen button and no other visible element, if its name gives one; else how many
+ * visible buttons the narrowest locator tried matches (0 when the page changed meanwhile or the button has no name).
+ */
+async function uniqueLocator(page: Page, chosen: Locator, name: string, inPasswordForm: boolean): Promise<ResolvedLocator | { matches: number }> {
+  if (name === '' || name.length > 300) return { matches: 0 };
   const plain: ResolvedLocator = { strategy: 'role', role: 'button', name, exact: true };
   const options: ResolvedLocator[] = inPasswordForm ? [plain, { ...plain, within: 'passwordForm' }] : [plain];
+  let matches = 0;
   for (const option of options) {
     try {
-      const matches = locatorOf(page, option).filter({ visible: true });
-      if ((await matches.count()) === 1 && (await matches.and(chosen).count()) === 1) return option;
+      const found = locatorOf(page, option).filter({ visible: true });
+      matches = await found.count();
+      if (matches === 1 && (await found.and(chosen).count()) === 1) return option;
     } catch {
-      return undefined; // the page navigated meanwhile: the next poll looks again
+      return { matches: 0 }; // the page navigated meanwhile: the next poll looks again
     }
   }
-  return undefined;
+  return { matches };
+}
+
+/** A button's accessible name as Playwright computes it for getByRole (its aria snapshot's first line). */
+async function accessibleName(button: Locator): Promise<string> {
+  const snapshot = await button.ariaSnapshot({ timeout: 1_000 }).catch(() => '');
+  const quoted = /^- button "((?:[^"\\]|\\.)*)"/.exec(snapshot)?.[1];
+  if (quoted === undefined) return '';
+  try {
+    return JSON.parse(`"${quoted}"`) as string;
+  } catch {
+    return '';
+  }
 }
 
 /** The page's visible buttons as the choice needs them; undefined when the page navigated while they were read. */

@@ -39,6 +39,14 @@ const PAGES: Record<string, string> = {
 <label for="new-password">Pick a passphrase</label><input id="new-password" type="password">
 <button type="submit" name="via" value="signup">Get started</button></form>
 <h2>Welcome back</h2><form action="/done">${FIELDS}<button type="submit" name="via" value="login">Continue</button></form>`,
+  // Names that are not the element's text: a decorative arrow hidden from assistive technology, an <input>'s value.
+  '/arrow/login': `<form action="/done">${FIELDS}<button type="submit" name="via" value="arrow">Sign in <span aria-hidden="true">→</span></button></form>`,
+  '/input/login': `<form action="/done">${FIELDS}<input type="submit" name="via" value="Log on"></form>`,
+  // Two equally good submits in one form; and two forms with a password and a "Sign in" each (only one is filled,
+  // but no locator tells its button from the other's, so a replay could not find it again).
+  '/twice/login': `<form action="/done">${FIELDS}<button type="submit" name="via" value="first">Sign in</button><button type="submit" name="via" value="second">Sign in</button></form>`,
+  '/mirror/login': `<form action="/done"><label for="other-password">Other secret</label><input id="other-password" type="password"><button type="submit" name="via" value="other">Sign in</button></form>
+<form action="/done">${FIELDS}<button type="submit" name="via" value="mine">Sign in</button></form>`,
   // Nothing that submits the sign-in: Forgot password and Sign up only.
   '/no-submit/login': `<form action="/done">${FIELDS}${jsButton('Forgot password?', 'forgot')}</form>${jsButton('Sign up', 'signup')}`,
 };
@@ -150,6 +158,29 @@ describe('the sign-in submit, found by purpose in Chromium', () => {
     expect(results.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
     expect(results.at(-1)!.locator).toEqual({ strategy: 'role', role: 'button', name: 'Continue', exact: true });
     expect(await heading()).toBe('Done via login');
+  });
+
+  it('records the name getByRole matches: not the text of an aria-hidden arrow, the value of an <input type=submit>', async () => {
+    await open(variants.url);
+    const arrow = await runAll(planned('go to /arrow/login, then log in as ada@example.test / "hunter2"', []));
+    expect(arrow.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(arrow.at(-1)!.locator).toEqual({ strategy: 'role', role: 'button', name: 'Sign in', exact: true });
+    expect(await heading()).toBe('Done via arrow');
+
+    const input = await runAll(planned('go to /input/login, then sign in as ada@example.test / "hunter2"', []));
+    expect(input.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(input.at(-1)!.locator).toEqual({ strategy: 'role', role: 'button', name: 'Log on', exact: true });
+    expect(await heading()).toBe('Done via Log on');
+  });
+
+  it('refuses to pick between two equal submits, or one that no locator could find again, as step_unresolvable', async () => {
+    await open(variants.url);
+    for (const path of ['/twice/login', '/mirror/login']) {
+      const results = await runAll(planned(`go to ${path}, then log in as ada@example.test / "hunter2"`, []));
+      expect(results.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'failed']);
+      expect(results.at(-1)).toMatchObject({ status: 'failed', kind: 'step_unresolvable', message: expect.stringMatching(/^2 elements match "Log in"/) });
+      expect(session.page.url()).toBe(`${variants.url}${path}`);
+    }
   });
 
   it('fails as step_unresolvable on a page with no submit control, clicking nothing', async () => {
