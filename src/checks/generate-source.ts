@@ -150,7 +150,18 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'expectText':
       // Playwright normalizes whitespace and, with ignoreCase, lower-cases both sides before `includes`: the
       // runner's matching exactly. (A RegExp would be matched against the text as is, whitespace unnormalized.)
+      if (!step.target && step.role !== undefined) {
+        // One of the page's elements of the role shows the text: a one-item array matches any one of them, and a
+        // failure prints what they all show (Playwright's own diff).
+        use('visible');
+        return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      }
       return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+    case 'expectTitle':
+      use('textPattern');
+      return [expectThat('page', `toHaveTitle(textPattern(${literal(step.text)}), ${timeout})`)];
+    case 'expectValue':
+      return [expectThat(element(), `toHaveValue(${literal(step.text)}, ${timeout})`)];
     case 'expectUrl':
       use('urlContaining');
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];

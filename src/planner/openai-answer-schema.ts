@@ -53,7 +53,14 @@ const stepSchema = z.union([
   step('check', { target, checked: z.boolean() }),
   step('press', { key: z.string().describe('A key such as "Enter".'), target: target.nullable() }),
   step('waitFor', { target }),
-  step('expectText', { text: z.string(), target: target.nullable(), criterion }),
+  step('expectText', {
+    text: z.string(),
+    target: target.nullable(),
+    role: z.string().nullable().describe('Without a target: the role of the page elements one of which shows the text ("heading" for "the heading says …"); else null.'),
+    criterion,
+  }),
+  step('expectTitle', { text: z.string().describe('Text the page title contains.'), criterion }),
+  step('expectValue', { target, text: z.string().describe('The exact value the field holds; "" for an empty field.'), criterion }),
   step('expectUrl', { contains: z.string(), criterion }),
   step('expectState', {
     target,
