@@ -7,7 +7,7 @@
  * `testValueSecretRefs` name; this function never receives a value. Every user-provided text lands in the source
  * as a string literal or a one-line comment (./source-text.ts), so no description or step text can add code.
  */
-import { candidatesFor } from '../browser/locate.js';
+import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
@@ -249,15 +249,17 @@ function storedLocator(compiled: CompiledStep, index: number): ResolvedLocator {
 function locatorExpression(locator: ResolvedLocator): string {
   const name = literal(locator.name);
   const exactOption = locator.exact ? ', { exact: true }' : '';
+  // The sign-in submit, when its name alone also matches another button: looked up in the password's form.
+  const scope = locator.within === 'passwordForm' ? `page.locator(${literal(PASSWORD_FORM_SELECTOR)})` : 'page';
   switch (locator.strategy) {
     case 'role':
-      return `page.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
+      return `${scope}.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
     case 'label':
-      return `page.getByLabel(${name}${exactOption})`;
+      return `${scope}.getByLabel(${name}${exactOption})`;
     case 'placeholder':
-      return `page.getByPlaceholder(${name}${exactOption})`;
+      return `${scope}.getByPlaceholder(${name}${exactOption})`;
     case 'text':
-      return `page.getByText(${name}${exactOption})`;
+      return `${scope}.getByText(${name}${exactOption})`;
   }
 }
 

@@ -12,6 +12,11 @@ export const resolvedLocatorSchema = z.strictObject({
   role: z.string().max(40).optional(),
   name: z.string().min(1).max(300),
   exact: z.boolean(),
+  /**
+   * Looked up inside the form that holds a password field (`form:has(input[type="password"])`): the sign-in submit
+   * resolved by its purpose, when its name alone also matches another visible button (a header "Sign in").
+   */
+  within: z.enum(['passwordForm']).optional(),
 });
 export type ResolvedLocator = z.infer<typeof resolvedLocatorSchema>;
 

@@ -17,6 +17,12 @@ export const targetSchema = z.strictObject({
   name: z.string().min(1).max(300),
   /** Exact match (quoted in the task) or case-insensitive substring. */
   exact: z.boolean().default(false),
+  /**
+   * `signIn`: the control that submits the page's sign-in form, whatever the page calls it (Sign in, Log in,
+   * Continue…); `name` is then the task's word for it. Resolved at run time (src/core/sign-in-submit.ts), never a
+   * sign-up, a forgotten-password or (unless nothing else submits) a "with Google" button.
+   */
+  purpose: z.enum(['signIn']).optional(),
 });
 export type Target = z.infer<typeof targetSchema>;
 

@@ -23,6 +23,13 @@ const target = z
     role: z.string().nullable().describe('The ARIA role when by is "role" (button, link, heading, textbox, checkbox, combobox, list, …); else null.'),
     name: z.string().describe('The accessible name, label, visible text or placeholder, as the page shows it.'),
     exact: z.boolean().describe('true to match the name exactly, false for a case-insensitive substring.'),
+    // Required in the schema sent (strict mode), but an answer without it reads as null: a server that does not
+    // enforce the schema, or a model answering an older one, still plans as before.
+    purpose: z
+      .enum(['signIn'])
+      .nullable()
+      .prefault(null)
+      .describe('"signIn" on the click that submits a sign-in form: the runner finds that form\'s submit button whatever the page calls it (Sign in, Log in, Continue, …); else null.'),
   })
   .describe('A page element described the way a person would.');
 

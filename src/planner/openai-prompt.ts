@@ -24,6 +24,8 @@ Rules:
   X" is expectValue of that field. Then a failure can say what the page shows instead.
 - Describe targets the way a person sees the page: by role and accessible name (a button "Sign in", a link
   "Pricing"), by label, by visible text or by placeholder. Never CSS selectors or XPath.
+- The click that submits a sign-in form has purpose "signIn" on its target (the runner then finds the form's submit
+  button whatever the site calls it); every other target has purpose null.
 - Every check the task asks for is an expect step (or a probe step) naming a success criterion, and every success
   criterion is listed in successCriteria with a short key.
 - Credentials and other inputs the task does not spell out come from the configured test values: a value
