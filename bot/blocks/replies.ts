@@ -80,3 +80,42 @@ export function answerProblem(problem: string, questions: string[]): MessageCont
   const numbered = questions.map((question, index) => `${index + 1}. ${escapeMrkdwn(question)}`).join('\n');
   return plain(`${problem}\nThe questions:\n${numbered}`);
 }
+
+/**
+ * No job with that id in the caller's organization. The same words for an id nobody has and for another
+ * organization's job, so a reply never tells whether an id exists elsewhere.
+ */
+export function unknownJob(jobId: string): MessageContent {
+  return plain(`I can’t find job \`${escapeMrkdwn(jobId)}\`. Check the id: each job’s progress message shows it.`);
+}
+
+/** A job that has already finished (or was cancelled) cannot be cancelled again. */
+export function notCancellable(jobId: string, status: string): MessageContent {
+  return plain(`Job \`${escapeMrkdwn(jobId)}\` is already *${escapeMrkdwn(status)}*, so there is nothing to cancel; only a queued, running or waiting job can be.`);
+}
+
+/** Words where a job id was expected. */
+export function notAJobId(text: string): MessageContent {
+  return plain(`\`${escapeMrkdwn(text)}\` is not a job id (ids look like \`6f1c2a9e-…\`).`);
+}
+
+/** `use owner/name` of a repository the organization has not connected (another organization's looks the same). */
+export function unknownRepository(repository: string): MessageContent {
+  const name = escapeMrkdwn(repository);
+  return plain(`I don’t know the repository *${name}* in this organization. Connect it first (\`qa repos connect\`), then bind it with \`@qa use ${name}\`.`);
+}
+
+/** No check of the organization fits the words or id given. */
+export function unknownCheck(wanted: string): MessageContent {
+  return plain(`No check matches “${escapeMrkdwn(wanted)}”. \`@qa checks\` lists them.`);
+}
+
+/** A check that never passed has no compiled steps to replay. */
+export function checkNotReplayable(task: string): MessageContent {
+  return plain(`The check “${escapeMrkdwn(task)}” has not passed yet, so there is nothing to replay.`);
+}
+
+/** The job core refused (a paused capability, a limit): its message is safe to show (`user` and `operational` kinds). */
+export function refused(message: string): MessageContent {
+  return plain(`Sorry, I couldn’t do that: ${escapeMrkdwn(message.replace(/\.$/, ''))}.`);
+}

@@ -36,14 +36,31 @@ export function plainText(text: string): string {
 const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
 const REPOSITORY_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})\/[A-Za-z0-9._-]{1,100}$/;
 
-function httpUrl(text: string): string | null {
-  if (!URL_PATTERN.test(text)) return null;
+/** An address a job may run against, or what is wrong with the text given as one. */
+type Address = { url: string } | { problem: string };
+
+/**
+ * An http(s) address without credentials. A `user:pass@` address is refused: the base URL is shown in the job, its
+ * events, links and the thread, so a password in it would be published; sign-in secrets belong in the
+ * repository's test values. The refusal shows only the address's scheme and host.
+ */
+function httpAddress(text: string): Address {
+  const notHttp = { problem: `\`${text}\` is not an http(s) address.` };
+  if (!URL_PATTERN.test(text)) return notHttp;
+  let url: URL;
   try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? text : null;
+    url = new URL(text);
   } catch {
-    return null;
+    return notHttp;
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return notHttp;
+  if (url.username !== '' || url.password !== '') {
+    const masked = `${url.protocol}//***@${url.host}`;
+    return {
+      problem: `\`${masked}\` carries a user name or password, and I don’t take credentials in chat: the address shows in the job and in this thread. Give it without them; sign-in secrets belong in the repository’s test values.`,
+    };
+  }
+  return { url: text };
 }
 
 /** The longest task text accepted from chat (the API's bound on naturalLanguageTask is larger; a message is not). */
@@ -80,9 +97,9 @@ export function parseCommand(raw: string): ChatCommand {
   }
   const inline = /^on\s+(\S+?)\s*:\s+(.+)$/i.exec(text);
   if (inline) {
-    const baseUrl = httpUrl(inline[1]!);
-    if (!baseUrl) return { kind: 'invalid', message: `\`${inline[1]}\` is not an http(s) address. Try \`on https://staging.example.com: <task>\`.` };
-    return task(inline[2]!.trim(), baseUrl);
+    const address = httpAddress(inline[1]!);
+    if ('problem' in address) return { kind: 'invalid', message: `${address.problem} Try \`on https://staging.example.com: <task>\`.` };
+    return task(inline[2]!.trim(), address.url);
   }
   return task(text, null);
 }
@@ -97,9 +114,9 @@ function parseUse(rest: string): ChatCommand {
   const match = /^(\S+)(?:\s+at\s+(\S+))?$/i.exec(rest);
   if (!match || !REPOSITORY_PATTERN.test(match[1]!)) return { kind: 'invalid', message: usage };
   if (match[2] === undefined) return { kind: 'use', repository: match[1]!, baseUrl: null };
-  const baseUrl = httpUrl(match[2]);
-  if (!baseUrl) return { kind: 'invalid', message: `\`${match[2]}\` is not an http(s) address. ${usage}` };
-  return { kind: 'use', repository: match[1]!, baseUrl };
+  const address = httpAddress(match[2]);
+  if ('problem' in address) return { kind: 'invalid', message: `${address.problem} ${usage}` };
+  return { kind: 'use', repository: match[1]!, baseUrl: address.url };
 }
 
 /**

@@ -36,7 +36,7 @@ export interface ConversationDeps {
   bindings: ChannelBindings;
   threads: Pick<NotificationOutbox, 'inThread'>;
   jobs: Pick<JobService, 'create' | 'answer' | 'cancel' | 'get' | 'disputeFindings' | 'madeFor'>;
-  checks: Pick<CheckService, 'list'>;
+  checks: Pick<CheckService, 'list' | 'get'>;
   /** The token for a workspace with none of its own (single-workspace mode), if configured. */
   defaultBotToken: string | null;
   /** Posts as the bot of that token. */

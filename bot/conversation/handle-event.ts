@@ -110,7 +110,7 @@ async function decide(
     return await runCommand(parseCommand(conversation.text), conversation, principal, deps);
   } catch (error) {
     // A refusal of the job core (a paused capability, an unknown id, a wrong answer count) is said in the thread.
-    if (isAppError(error) && error.kind !== 'unexpected') return reply(conversation, replies.plain(`Sorry, I couldn’t do that: ${error.message}.`));
+    if (isAppError(error) && error.kind !== 'unexpected') return reply(conversation, replies.refused(error.message));
     throw error;
   }
 }

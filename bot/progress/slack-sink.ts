@@ -9,7 +9,7 @@ import type { DeliveryTarget, ProgressSink } from '../../src/notify/progress-sin
 import { DeliveryFailed } from '../../src/notify/errors.js';
 import type { ProgressView } from '../../src/notify/progress-view.js';
 import { progressMessage } from '../blocks/progress.js';
-import { createSlackClients, deliveryFailure, type SlackClients } from '../slack/web-client.js';
+import { createSlackClients, deliveryFailure, slackErrorOf, type SlackClients } from '../slack/web-client.js';
 
 /** The message metadata that marks a job's progress message, so it can be found again after a crash. */
 export const PROGRESS_EVENT_TYPE = 'qa_job_progress';
@@ -73,7 +73,12 @@ export class SlackProgressSink implements ProgressSink {
     let cursor: string | undefined;
     for (let page = 0; page < RECOVER_PAGES; page += 1) {
       const result = (await this.#call(() =>
-        client.conversations.replies({ channel: channelId, ts: threadTs, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) }),
+        client.conversations.replies({ channel: channelId, ts: threadTs, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) }).catch((error: unknown) => {
+          // Slack answers thread_not_found for a thread with no reply yet (and for a root it cannot see): then
+          // there is no message of ours in it to find, and the post goes ahead.
+          if (slackErrorOf(error) === 'thread_not_found') return { ok: true, messages: [] };
+          throw error;
+        }),
       )) as WebAPICallResult & { messages?: ThreadMessage[] };
       const found = (result.messages ?? []).find(
         (message) => message.metadata?.event_type === PROGRESS_EVENT_TYPE && message.metadata.event_payload?.job_id === jobId && message.ts,

@@ -1,6 +1,8 @@
 import { verifySlackRequest } from '@slack/bolt';
+import { parse as parseQuery } from 'node:querystring';
 import express, { type RequestHandler } from 'express';
 import { AppError, ErrorCode } from '../../src/core/errors.js';
+import { envelopeProblem } from './envelope.js';
 
 /** Slack refuses to sign for longer; a request older (or newer) than this is a replay or a wrong clock. */
 export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
@@ -41,9 +43,10 @@ export function verifySlackSignature(signingSecret: string, { bodyLimit, now = (
       next(refused(ErrorCode.ChatSignatureInvalid, 'The request signature does not match its body'));
       return;
     }
-    // Bolt answers a body it cannot parse with a bare 400; say what is wrong instead.
-    if (/json/i.test(req.headers['content-type'] ?? '') && !parsesAsJson(raw)) {
-      next(new AppError({ kind: 'user', code: ErrorCode.RequestInvalidJson, status: 400, message: 'The body is not valid JSON' }));
+    // Bolt answers a body it cannot parse with a bare 400 (and one that is no object with a 500); say what is wrong.
+    const unusable = unusableBody(header(req.headers['content-type']), raw);
+    if (unusable) {
+      next(unusable);
       return;
     }
     (req as { rawBody?: Buffer }).rawBody = raw;
@@ -52,11 +55,28 @@ export function verifySlackSignature(signingSecret: string, { bodyLimit, now = (
   return [readRaw, verify];
 }
 
-function parsesAsJson(raw: Buffer): boolean {
+/**
+ * Why Bolt's receiver could not use the body, read the way it reads it (a form body's `payload` field is JSON, other
+ * form bodies are their fields, anything else is JSON), or null when it can. Everything Slack sends is an object
+ * with the keys of its kind (`envelopeProblem`).
+ */
+function unusableBody(contentType: string | undefined, raw: Buffer): AppError | null {
+  const text = raw.toString('utf8');
+  let body: unknown;
   try {
-    JSON.parse(raw.toString('utf8'));
-    return true;
+    if (contentType === 'application/x-www-form-urlencoded') {
+      const fields = parseQuery(text);
+      body = typeof fields.payload === 'string' ? JSON.parse(fields.payload) : fields;
+    } else {
+      body = JSON.parse(text);
+    }
   } catch {
-    return false;
+    const where = contentType === 'application/x-www-form-urlencoded' ? 'The form field `payload` is' : 'The body is';
+    return new AppError({ kind: 'user', code: ErrorCode.RequestInvalidJson, status: 400, message: `${where} not valid JSON` });
   }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return new AppError({ kind: 'user', code: ErrorCode.RequestInvalid, status: 400, message: 'The request is not a JSON object: Slack sends events, interactions and commands as objects' });
+  }
+  const problem = envelopeProblem(body as Record<string, unknown>);
+  return problem === null ? null : new AppError({ kind: 'user', code: ErrorCode.RequestInvalid, status: 400, message: `The request is no Slack event, interaction or command the bot can file: ${problem}` });
 }

@@ -26,12 +26,18 @@ export function deliveryFailure(error: unknown): DeliveryFailed {
     return new DeliveryFailed(`Slack answered HTTP ${status}`, { retryable: status >= 500 || status === 408, cause: error });
   }
   if (code === 'slack_webapi_platform_error') {
-    const reported = (error as { data?: { error?: unknown } }).data?.error;
-    const slackError = typeof reported === 'string' ? reported : 'unknown_error';
+    const slackError = slackErrorOf(error) ?? 'unknown_error';
     return new DeliveryFailed(`Slack refused the call: ${slackError}`, { retryable: RETRYABLE_ERRORS.has(slackError), cause: error });
   }
   // slack_webapi_request_error (the network, a timeout), a 429 without a usable Retry-After, anything unforeseen.
   return new DeliveryFailed(`Slack could not be reached: ${message}`, { retryable: true, cause: error });
+}
+
+/** Slack's `error` string of a platform error (`{ ok: false, error }`), or undefined for any other failure. */
+export function slackErrorOf(error: unknown): string | undefined {
+  if ((error as { code?: unknown } | null)?.code !== 'slack_webapi_platform_error') return undefined;
+  const reported = (error as { data?: { error?: unknown } }).data?.error;
+  return typeof reported === 'string' ? reported : undefined;
 }
 
 export interface SlackClientOptions {

@@ -4,6 +4,7 @@ import type { NamingSet } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { Check } from '../store/entities/check.entity.js';
 import type { CheckVersion } from '../store/entities/check-version.entity.js';
+import { notFoundError } from '../core/errors.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
@@ -31,6 +32,10 @@ function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
 function versionBody(names: NamingSet, version: CheckVersion): Record<string, unknown> {
   return {
     version: version.version,
+    state: version.state,
+    basedOn: version.basedOn,
+    acceptedBy: version.acceptedBy,
+    acceptedAt: version.acceptedAt === null ? null : iso(version.acceptedAt),
     [names.id]: version.jobId,
     steps: version.compiled.steps,
     successCriteria: version.compiled.successCriteria,
@@ -38,9 +43,13 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
   };
 }
 
+/** A version number in its one canonical form; anything else names no version (404, like a malformed id). */
+const VERSION_PATH = /^[1-9][0-9]{0,8}$/;
+
 /**
  * `/api/checks` (Set A, testId) and `/api/scenarios` (Set B, scenarioId): compiled checks, their versions, the jobs
- * that produced and replayed them, and the generated Playwright source (`…/:id/source`, text/plain).
+ * that produced and replayed them, the generated Playwright source (`…/:id/source`, text/plain), and accepting a
+ * version a healing replay proposed (`POST …/:id/versions/:version/accept`).
  */
 export function createChecksRouter(names: NamingSet, checks: CheckService): Router {
   const answerSchemas = checkSchemas[names.set];
@@ -63,6 +72,12 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
     res.setHeader('content-disposition', `inline; filename="check-${found.checkId}-v${found.version}.spec.ts"`);
     res.setHeader('x-content-type-options', 'nosniff');
     res.send(found.source);
+  });
+
+  router.post('/:id/versions/:version/accept', async (req, res) => {
+    if (!VERSION_PATH.test(req.params.version)) throw notFoundError('check_version');
+    const accepted = await checks.accept(principalOf(res), req.params.id, Number(req.params.version));
+    res.status(200).json(responseOf(answerSchemas.accepted, { check: checkBody(names, accepted.check), version: versionBody(names, accepted.version) }));
   });
 
   router.get('/:id', async (req, res) => {

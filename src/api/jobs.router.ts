@@ -105,6 +105,8 @@ function findingBody(finding: Finding): FindingBody {
     title: finding.title,
     detail: finding.detail,
     stepIndex: finding.stepIndex,
+    expected: finding.expected ?? null,
+    actual: finding.actual ?? null,
     artifactIds: finding.artifactIds,
     createdAt: iso(finding.createdAt),
     disputedAt: isoOrNull(finding.disputedAt),

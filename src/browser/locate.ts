@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { resolveSignInSubmit } from './sign-in-submit.js';
 
 /** Roles a field can have, for "the Email field" said without saying which kind of field. */
 const FIELD_ROLES = ['textbox', 'combobox', 'spinbutton', 'searchbox', 'checkbox', 'radio'];
@@ -44,18 +45,22 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
   }
 }
 
+/** The form a `within: 'passwordForm'` locator looks inside (the generated test source uses the same selector). */
+export const PASSWORD_FORM_SELECTOR = 'form:has(input[type="password"])';
+
 /** The Playwright locator of a resolved strategy: the same call the generated test source makes. */
 export function locatorOf(page: Page, locator: ResolvedLocator): Locator {
   const options = { exact: locator.exact };
+  const scope = locator.within === 'passwordForm' ? page.locator(PASSWORD_FORM_SELECTOR) : page;
   switch (locator.strategy) {
     case 'role':
-      return page.getByRole(locator.role as Parameters<Page['getByRole']>[0], { name: locator.name, exact: locator.exact });
+      return scope.getByRole(locator.role as Parameters<Page['getByRole']>[0], { name: locator.name, exact: locator.exact });
     case 'label':
-      return page.getByLabel(locator.name, options);
+      return scope.getByLabel(locator.name, options);
     case 'placeholder':
-      return page.getByPlaceholder(locator.name, options);
+      return scope.getByPlaceholder(locator.name, options);
     case 'text':
-      return page.getByText(locator.name, options);
+      return scope.getByText(locator.name, options);
   }
 }
 
@@ -73,6 +78,8 @@ const POLL_MS = 100;
  * the run asks or fails, it never picks one of them.
  */
 export async function resolveTarget(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution> {
+  // "The sign-in button" is found by what it does, not by the task's word for it.
+  if (target.purpose === 'signIn' && action === 'click') return resolveSignInSubmit(page, timeoutMs);
   const tried = candidatesFor(action, target);
   const deadline = Date.now() + timeoutMs;
   let severalSince: number | undefined;

@@ -1,11 +1,14 @@
 import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
-import type { FindingKind } from '../core/findings.js';
+import type { Comparison, FindingKind } from '../core/findings.js';
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
-import { candidatesFor, describeLocator, locatorOf, resolveTarget } from './locate.js';
+import { checkExpectation } from './expectations.js';
+import { describeLocator, locatorOf, resolveTarget } from './locate.js';
 import { blockedNavigation } from './navigation-guard.js';
+import { sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
+import { StepFailure } from './step-failure.js';
 
 export interface StepContext {
   /** Relative navigations resolve against it. */
@@ -18,28 +21,22 @@ export interface StepContext {
   locator?: ResolvedLocator;
   /** What the run may reach (the session's): a step whose navigation ends elsewhere fails as `navigation_blocked`. */
   allowlist: HostAllowlist;
+  /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
+  sideEffects?: SideEffectGuard;
+  /** Told of each target the step resolves on the live page, before acting on it (heal.ts records it). */
+  found?: (element: Locator, locator: ResolvedLocator) => Promise<void>;
 }
 
 export type StepResult =
   | { status: 'passed'; locator?: ResolvedLocator }
-  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator };
-
-class StepFailure extends Error {
-  constructor(
-    readonly kind: FindingKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; comparison?: Comparison };
 
 /**
  * Runs one plan step on the page. Targets are resolved against the live page (or taken from a compiled check);
  * a target that matches nothing or several elements fails as `step_unresolvable`, an expectation that does not
  * hold as `assertion_failed`, and any step (a navigation, a click on a link) that leaves the page outside the
- * allowlist as `navigation_blocked`. Never throws for what the page does; messages never carry a typed value.
+ * allowlist as `navigation_blocked`. Never throws for what the page does; messages never carry a typed value (a
+ * failed expectation says what the page shows, a password field's value excepted: the recorder scrubs secrets).
  */
 export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
   let locator: ResolvedLocator | undefined;
@@ -77,6 +74,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       );
     }
     locator = resolution.locator;
+    await context.found?.(resolution.element, resolution.locator);
     return resolution.element;
   };
   const valueOf = (value: PlanValue): string => {
@@ -86,16 +84,29 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     return text;
   };
 
+  // A click, or a key that activates (Enter submits a field's form, Space presses a button), is checked on the
+  // element it resolved to, just before it acts.
+  const guard = context.sideEffects;
+  const acting = guard !== undefined && (step.action === 'click' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
+  const findChecked = !acting
+    ? find
+    : async (target: Target): Promise<Locator> => {
+        const element = await find(target);
+        const blocked = await sideEffectBlocked(element, guard);
+        if (blocked !== undefined) throw new StepFailure('side_effect_blocked', blocked);
+        return element;
+      };
+
   page.on('requestfailed', onRequestFailed);
   try {
-    await perform(page, step, context, find, valueOf);
+    await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
     return outside === undefined ? { status: 'passed', locator } : { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
   } catch (error) {
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
     if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
-    if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, locator };
+    if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, locator, ...(error.comparison ? { comparison: error.comparison } : {}) };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { status: 'failed', kind: 'assertion_failed', message, locator };
   } finally {
@@ -150,72 +161,14 @@ async function perform(
     case 'waitFor':
       await find(step.target);
       return;
-    case 'expectText': {
-      const read = step.target ? await find(step.target).then((element) => () => element.innerText()) : () => page.locator('body').innerText();
-      await until(timeout, async () => normalized(await read()).includes(normalized(step.text)), `The page does not show "${step.text}"`);
-      return;
-    }
+    case 'expectText':
+    case 'expectTitle':
+    case 'expectValue':
     case 'expectUrl':
-      await until(timeout, async () => page.url().includes(step.contains), `The URL is ${page.url()}, which does not contain "${step.contains}"`);
-      return;
-    case 'expectState': {
-      if (step.state === 'hidden') {
-        // Hidden means no visible match at all: several visible matches are as visible as one.
-        const resolution = await resolveTarget(page, step.action, step.target, Math.min(timeout, 1_000));
-        if (resolution.found || resolution.reason === 'several') throw new StepFailure('assertion_failed', `"${step.target.name}" is visible, expected hidden`);
-        return;
-      }
-      const element = await find(step.target);
-      const state = async (): Promise<boolean> => {
-        switch (step.state) {
-          case 'visible':
-            return element.isVisible();
-          case 'enabled':
-            return element.isEnabled();
-          case 'disabled':
-            return element.isDisabled();
-          case 'checked':
-            return element.isChecked();
-          case 'unchecked':
-            return !(await element.isChecked());
-          case 'valid':
-          case 'invalid': {
-            const valid = await element.evaluate((node) => {
-              // Runs in the page; the project compiles without the DOM library, so the field is typed by hand.
-              const field = node as unknown as { checkValidity?: () => boolean };
-              const constraint = typeof field.checkValidity === 'function' ? field.checkValidity() : true;
-              return constraint && node.getAttribute('aria-invalid') !== 'true';
-            });
-            return step.state === 'valid' ? valid : !valid;
-          }
-          default:
-            return false;
-        }
-      };
-      await until(timeout, state, `"${step.target.name}" is not ${step.state}`);
-      return;
-    }
-    case 'expectCount': {
-      if (step.itemRole !== undefined) {
-        // A container ("the Plans list") and the items in it ("3 list items").
-        const container = await find(step.target);
-        const items = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
-        let found = 0;
-        await until(timeout, async () => (found = await items.count()) === step.count, () => `Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`);
-        return;
-      }
-      const counted = async (): Promise<number> => {
-        const candidates = context.locator ? [context.locator] : candidatesFor(step.action, step.target);
-        for (const candidate of candidates) {
-          const count = await locatorOf(page, candidate).filter({ visible: true }).count();
-          if (count > 0) return count;
-        }
-        return 0;
-      };
-      let last = 0;
-      await until(timeout, async () => (last = await counted()) === step.count, () => `Expected ${step.count} of "${step.target.name}", found ${last}`);
-      return;
-    }
+    case 'expectState':
+    case 'expectCount':
+      // What an expectation compared goes into its finding (./expectations.ts).
+      return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator });
     case 'probe':
       // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
       throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');
@@ -225,18 +178,4 @@ async function perform(
 /** After a click or a key that may navigate, waits for the new page to load (bounded; most clicks do not navigate). */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
-}
-
-/** Polls `condition` until it holds or the time is up. */
-async function until(timeoutMs: number, condition: () => Promise<boolean>, failure: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch {
-      // The page navigated mid-read: look again.
-    }
-    if (Date.now() >= deadline) throw new StepFailure('assertion_failed', typeof failure === 'string' ? failure : failure());
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

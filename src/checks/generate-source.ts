@@ -7,7 +7,7 @@
  * `testValueSecretRefs` name; this function never receives a value. Every user-provided text lands in the source
  * as a string literal or a one-line comment (./source-text.ts), so no description or step text can add code.
  */
-import { candidatesFor } from '../browser/locate.js';
+import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
@@ -150,7 +150,18 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'expectText':
       // Playwright normalizes whitespace and, with ignoreCase, lower-cases both sides before `includes`: the
       // runner's matching exactly. (A RegExp would be matched against the text as is, whitespace unnormalized.)
+      if (!step.target && step.role !== undefined) {
+        // One of the page's elements of the role shows the text: a one-item array matches any one of them, and a
+        // failure prints what they all show (Playwright's own diff).
+        use('visible');
+        return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      }
       return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+    case 'expectTitle':
+      use('textPattern');
+      return [expectThat('page', `toHaveTitle(textPattern(${literal(step.text)}), ${timeout})`)];
+    case 'expectValue':
+      return [expectThat(element(), `toHaveValue(${literal(step.text)}, ${timeout})`)];
     case 'expectUrl':
       use('urlContaining');
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];
@@ -238,15 +249,17 @@ function storedLocator(compiled: CompiledStep, index: number): ResolvedLocator {
 function locatorExpression(locator: ResolvedLocator): string {
   const name = literal(locator.name);
   const exactOption = locator.exact ? ', { exact: true }' : '';
+  // The sign-in submit, when its name alone also matches another button: looked up in the password's form.
+  const scope = locator.within === 'passwordForm' ? `page.locator(${literal(PASSWORD_FORM_SELECTOR)})` : 'page';
   switch (locator.strategy) {
     case 'role':
-      return `page.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
+      return `${scope}.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
     case 'label':
-      return `page.getByLabel(${name}${exactOption})`;
+      return `${scope}.getByLabel(${name}${exactOption})`;
     case 'placeholder':
-      return `page.getByPlaceholder(${name}${exactOption})`;
+      return `${scope}.getByPlaceholder(${name}${exactOption})`;
     case 'text':
-      return `page.getByText(${name}${exactOption})`;
+      return `${scope}.getByText(${name}${exactOption})`;
   }
 }
 

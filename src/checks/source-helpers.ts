@@ -5,7 +5,7 @@
  *
  * The texts are raw strings: they contain no template literals or `${`, so they need no escaping here.
  */
-export type HelperName = 'visible' | 'settle' | 'selectOption' | 'urlContaining' | 'isValid' | 'visibleCount' | 'requireEnv' | 'fromEnv' | 'expectProbe';
+export type HelperName = 'visible' | 'settle' | 'selectOption' | 'urlContaining' | 'textPattern' | 'isValid' | 'visibleCount' | 'requireEnv' | 'fromEnv' | 'expectProbe';
 
 interface Helper {
   /** Helpers its text calls. */
@@ -49,6 +49,15 @@ async function selectOption(field: Locator, wanted: string): Promise<void> {
 /** Matches a URL that contains text (the recorded run checked that the URL includes it). */
 function urlContaining(text: string): RegExp {
   return new RegExp(text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
+}`,
+  },
+  textPattern: {
+    uses: [],
+    text: String.raw`
+/** Matches a text that contains this one, ignoring case and how white space runs (as the recorded run compared). */
+function textPattern(text: string): RegExp {
+  const words = text.trim().split(/\s+/).map((word) => word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
+  return new RegExp(words.join('\\s+'), 'i');
 }`,
   },
   isValid: {

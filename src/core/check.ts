@@ -3,7 +3,8 @@
  * needs no planner and no guessing. Values stay semantic (`testValue` names), never secret values.
  */
 import { z } from 'zod';
-import { criterionSchema, sideEffectsSchema, stepSchema } from './plan.js';
+import { healingRecordSchema } from './healing.js';
+import { allowedSideEffectsSchema, criterionSchema, sideEffectsSchema, stepSchema } from './plan.js';
 
 /** How the runner found an element: a Playwright locator strategy and its arguments. */
 export const resolvedLocatorSchema = z.strictObject({
@@ -11,6 +12,11 @@ export const resolvedLocatorSchema = z.strictObject({
   role: z.string().max(40).optional(),
   name: z.string().min(1).max(300),
   exact: z.boolean(),
+  /**
+   * Looked up inside the form that holds a password field (`form:has(input[type="password"])`): the sign-in submit
+   * resolved by its purpose, when its name alone also matches another visible button (a header "Sign in").
+   */
+  within: z.enum(['passwordForm']).optional(),
 });
 export type ResolvedLocator = z.infer<typeof resolvedLocatorSchema>;
 
@@ -18,6 +24,11 @@ export const compiledStepSchema = z.strictObject({
   step: stepSchema,
   /** Set for steps with a target; the replay uses it as is. */
   locator: resolvedLocatorSchema.optional(),
+  /**
+   * What the target looked like when the check was compiled, and other ways that found it then: the evidence a
+   * replay weighs when `locator` finds nothing (src/core/healing.ts). Absent in versions compiled before healing.
+   */
+  healing: healingRecordSchema.optional(),
 });
 export type CompiledStep = z.infer<typeof compiledStepSchema>;
 
@@ -25,5 +36,15 @@ export const compiledCheckSchema = z.strictObject({
   steps: z.array(compiledStepSchema).min(1).max(100),
   successCriteria: z.array(criterionSchema).max(50),
   sideEffects: sideEffectsSchema,
+  allowedSideEffects: allowedSideEffectsSchema,
 });
 export type CompiledCheck = z.infer<typeof compiledCheckSchema>;
+
+/**
+ * Where a version came from and whether it may be replayed. `compiled`: made by a passing natural-language run.
+ * `proposed`: made by a replay that healed a step; a person accepts it (`accepted`) before any replay uses it.
+ * `superseded`: a proposal overtaken by another version becoming the replayed one before anyone accepted it.
+ * Which version replays is the check's `version` (always a `compiled` or `accepted` one), never simply the latest.
+ */
+export const CHECK_VERSION_STATES = ['compiled', 'proposed', 'accepted', 'superseded'] as const;
+export type CheckVersionState = (typeof CHECK_VERSION_STATES)[number];

@@ -68,6 +68,7 @@ export const ERROR_CATALOGUE = {
 
   // Checks: the stored, compiled form of a job and its generated source.
   CheckOtherRepository: { code: 'check.other_repository', kind: 'user', status: 400, meaning: 'The check belongs to another repository than the one given' },
+  CheckVersionNotProposed: { code: 'check_version.not_proposed', kind: 'user', status: 409, meaning: 'Only a proposed version (one a healing replay made) can be accepted; this one is compiled, accepted or superseded' },
   CheckNotCompiled: { code: 'check.not_compiled', kind: 'user', status: 409, meaning: 'A draft check cannot be scheduled; only a compiled one' },
   CheckEnvNameInvalid: { code: 'check.env_name_invalid', kind: 'user', status: 400, meaning: 'A test value names an environment variable that is not a variable name' },
   CheckStepTimeoutInvalid: { code: 'check.step_timeout_invalid', kind: 'user', status: 400, meaning: 'stepTimeoutMs is not a positive whole number' },

@@ -47,9 +47,10 @@ export function disputedDetail(note: DisputeNote, detail: string): string {
 
 /**
  * Kinds a dispute never turns into a warning: a run stopped by its time limit did not run its remaining steps, so it
- * cannot pass whatever was disputed (it fails either way, and its finding must say why).
+ * cannot pass whatever was disputed (it fails either way, and its finding must say why). A blocked side effect is
+ * not a bug to wave through: settled, the replay would go on past it and click the very thing no answer allowed.
  */
-const NEVER_SETTLED: ReadonlySet<FindingKind> = new Set(['time_limit']);
+const NEVER_SETTLED: ReadonlySet<FindingKind> = new Set(['time_limit', 'side_effect_blocked']);
 
 /**
  * An error finding whose fingerprint the check's disputes hold, as a warning that says who disputed it and why

@@ -14,7 +14,13 @@ export const FINDING_KINDS = [
   'navigation_failed',
   // A navigation that ended outside the run's allowed origins (a redirect elsewhere): an error, the step failed.
   'navigation_blocked',
+  // A click or key press whose target names a side effect (by its accessible name or its form's action) that no
+  // answer allowed: the run stopped before it, so nothing happened; an error, never settled by a dispute.
+  'side_effect_blocked',
   'time_limit',
+  // A replay step whose stored locator found nothing passed on agreeing evidence (a warning; a new version is
+  // proposed). Named as issue 13 names it, in the namespace of the check's events (`check.compiled`, `check.proposed`).
+  'check.healed',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -30,6 +36,19 @@ export interface FindingDraft {
   detail: string;
   /** The plan step it belongs to; null for the run as a whole (the first cut has no steps). */
   stepIndex: number | null;
+  /**
+   * A failed expectation about an element that is there: what the step expected (a text, a title, a value, "3
+   * items", a state) and what the page shows instead, the nearest candidates first when there are several (the
+   * page's headings when a heading's text differs). Absent for every other finding.
+   */
+  expected?: string;
+  actual?: string[];
+}
+
+/** What a failed expectation compared: `FindingDraft.expected` and `.actual`. */
+export interface Comparison {
+  expected: string;
+  actual: string[];
 }
 
 /** Titles and details are bounded: a page can log megabytes, and a finding must stay readable. */
@@ -42,6 +61,19 @@ export function boundedText(text: string, max: number): string {
   // Never keep half of a surrogate pair (an emoji, say): stored text stays valid UTF-16.
   if (/[\uD800-\uDBFF]/.test(text.charAt(cut - 1))) cut -= 1;
   return `${text.slice(0, cut)}…`;
+}
+
+/** Bounds of a comparison: the expected text, how many candidates are kept, and each candidate's length. */
+export const FINDING_EXPECTED_MAX = 500;
+export const FINDING_ACTUAL_ITEMS_MAX = 10;
+export const FINDING_ACTUAL_ITEM_MAX = 300;
+
+/** A comparison as it is stored: each text bounded, at most FINDING_ACTUAL_ITEMS_MAX candidates (the nearest). */
+export function boundedComparison(comparison: Comparison): Comparison {
+  return {
+    expected: boundedText(comparison.expected, FINDING_EXPECTED_MAX),
+    actual: comparison.actual.slice(0, FINDING_ACTUAL_ITEMS_MAX).map((text) => boundedText(text, FINDING_ACTUAL_ITEM_MAX)),
+  };
 }
 
 /** A run passes when nothing it found is an error. */

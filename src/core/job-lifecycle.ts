@@ -27,6 +27,8 @@ export const JOB_EVENT_TYPES = [
   'step.passed',
   'step.failed',
   'check.compiled',
+  /** A replay healed a step and proposed a new version of its check, which a person accepts before it replays. */
+  'check.proposed',
   'artifact.created',
   'finding.recorded',
   'run.retrying',

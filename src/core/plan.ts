@@ -17,6 +17,12 @@ export const targetSchema = z.strictObject({
   name: z.string().min(1).max(300),
   /** Exact match (quoted in the task) or case-insensitive substring. */
   exact: z.boolean().default(false),
+  /**
+   * `signIn`: the control that submits the page's sign-in form, whatever the page calls it (Sign in, Log in,
+   * Continue…); `name` is then the task's word for it. Resolved at run time (src/core/sign-in-submit.ts), never a
+   * sign-up, a forgotten-password or (unless nothing else submits) a "with Google" button.
+   */
+  purpose: z.enum(['signIn']).optional(),
 });
 export type Target = z.infer<typeof targetSchema>;
 
@@ -42,8 +48,22 @@ export const stepSchema = z.discriminatedUnion('action', [
   /** A key such as `Enter`, on the target or the page. */
   z.strictObject({ action: z.literal('press'), description, key: z.string().min(1).max(40), target: targetSchema.optional() }),
   z.strictObject({ action: z.literal('waitFor'), description, target: targetSchema }),
-  /** The page (or the target) shows `text`. */
-  z.strictObject({ action: z.literal('expectText'), description, text: z.string().min(1).max(500), target: targetSchema.optional(), criterion: z.string().optional() }),
+  /**
+   * The page (or the target) shows `text`. With `role` and no target: one of the page's elements of that role shows
+   * it ("the heading says 'Pricing'": one of the headings), and a failure lists what they show instead.
+   */
+  z.strictObject({
+    action: z.literal('expectText'),
+    description,
+    text: z.string().min(1).max(500),
+    target: targetSchema.optional(),
+    role: z.string().min(1).max(40).optional(),
+    criterion: z.string().optional(),
+  }),
+  /** The document's title contains `text` (case-insensitive, white space collapsed, as expectText). */
+  z.strictObject({ action: z.literal('expectTitle'), description, text: z.string().min(1).max(500), criterion: z.string().optional() }),
+  /** The field's current value is exactly `text` (empty for "the Coupon field is empty"). */
+  z.strictObject({ action: z.literal('expectValue'), description, target: targetSchema, text: z.string().max(2_000), criterion: z.string().optional() }),
   /** The URL contains `contains`. */
   z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), criterion: z.string().optional() }),
   z.strictObject({
@@ -85,10 +105,24 @@ export type SuccessCriterion = z.infer<typeof criterionSchema>;
  */
 export const sideEffectsSchema = z.boolean().optional();
 
+/**
+ * The side-effect kinds (planner/side-effects.ts: `purchase`, `delete`, …) the task's answers allowed. At run time a
+ * click whose target names any other side effect stops the run (`side_effect_blocked`). Absent on plans written
+ * before it existed: then `sideEffects: true` allows every kind and anything else allows none.
+ */
+export const allowedSideEffectsSchema = z.array(z.string().regex(/^[a-z_]{1,40}$/)).max(20).optional();
+
+/** The kinds a plan or check allows, or 'all' for one written before the list existed that allowed side effects. */
+export function allowedSideEffectsOf(plan: { sideEffects?: boolean; allowedSideEffects?: string[] }): readonly string[] | 'all' {
+  if (plan.allowedSideEffects !== undefined) return plan.allowedSideEffects;
+  return plan.sideEffects === true ? 'all' : [];
+}
+
 export const planSchema = z.strictObject({
   steps: z.array(stepSchema).min(1).max(100),
   successCriteria: z.array(criterionSchema).max(50),
   sideEffects: sideEffectsSchema,
+  allowedSideEffects: allowedSideEffectsSchema,
 });
 export type Plan = z.infer<typeof planSchema>;
 

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { storableJson, wellFormedText } from '../core/storable-json.js';
 import { isDuplicateKey } from '../store/duplicate-key.js';
 import { ChatEventReceipt } from '../store/entities/chat-event-receipt.entity.js';
 import { insertRows, type StagedWorkflow, type WriteBatch } from '../store/write-batch.js';
@@ -47,7 +48,11 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
     return receipt?.openingTs ?? null;
   };
   return {
-    async accept(delivery: ChatDelivery): Promise<'accepted' | 'duplicate'> {
+    async accept(received: ChatDelivery): Promise<'accepted' | 'duplicate'> {
+      // A lone surrogate (a valid JSON escape, but no valid Unicode) or blocks nested deeper than MariaDB's JSON takes
+      // would make the database refuse the row after Slack was told the delivery arrived: those parts are replaced,
+      // and the rest of the delivery (its text, who, where) is kept.
+      const delivery = { ...received, eventId: wellFormedText(received.eventId), teamId: wellFormedText(received.teamId), payload: storableJson(received.payload) };
       if (delivery.eventId.length === 0 || delivery.eventId.length > MAX_EVENT_ID || delivery.teamId.length > MAX_TEAM_ID) {
         throw new RangeError(`chat delivery key out of bounds: ${delivery.eventId.slice(0, 40)}`);
       }

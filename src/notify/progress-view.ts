@@ -127,12 +127,42 @@ function currentStep(events: NotifiedEvent[], total: number | null): ProgressVie
   return step ?? null;
 }
 
+/** How much of a comparison a message shows: the expected text, each candidate, and how many candidates. */
+const EXPECTED_SHOWN_MAX = 200;
+const CANDIDATE_SHOWN_MAX = 80;
+const CANDIDATES_SHOWN = 3;
+
+const clipped = (text: string, max: number) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+};
+
 /**
- * What a finding expected and found. The step runner words its assertion failures `Expected <n> …, found <m>` and
- * `"<name>" is visible, expected hidden`; any other failed assertion expected what its step says and found what the
- * finding's detail says.
+ * A stored comparison as two short lines: `expected` as it is, `actual` one candidate as it is or several quoted
+ * (`"Welcome to Demo Shop", "Featured" and 2 more`), an empty value as `(empty)`. Every channel shows the same.
  */
-export function expectedAndActual(finding: { kind: string; detail: string }, stepText: string | undefined): Pick<FindingLine, 'expected' | 'actual'> {
+export function comparisonLines(expected: string, actual: readonly string[]): Required<Pick<FindingLine, 'expected' | 'actual'>> {
+  const show = (text: string, max: number) => (text.trim() === '' ? '(empty)' : clipped(text, max));
+  const shown = actual.slice(0, CANDIDATES_SHOWN).map((text) => show(text, CANDIDATE_SHOWN_MAX));
+  const more = actual.length - shown.length;
+  const listed = actual.length === 1 ? shown[0]! : shown.map((text) => (text === '(empty)' ? text : `"${text}"`)).join(', ');
+  return {
+    expected: show(expected, EXPECTED_SHOWN_MAX),
+    actual: actual.length === 0 ? '(nothing like it on the page)' : `${listed}${more > 0 ? ` and ${more} more` : ''}`,
+  };
+}
+
+/**
+ * What a finding expected and found: its stored comparison (a failed expectation recorded with `expected` and
+ * `actual`). A finding recorded without one is read from its wording: the step runner words its assertion failures
+ * `Expected <n> …, found <m>` and `"<name>" is visible, expected hidden`; any other failed assertion expected what
+ * its step says and found what the finding's detail says.
+ */
+export function expectedAndActual(
+  finding: { kind: string; detail: string; expected?: string | null; actual?: readonly string[] | null },
+  stepText: string | undefined,
+): Pick<FindingLine, 'expected' | 'actual'> {
+  if (typeof finding.expected === 'string' && Array.isArray(finding.actual)) return comparisonLines(finding.expected, finding.actual);
   const counted = /^Expected (.+), found (.+)$/s.exec(finding.detail);
   if (counted) return { expected: counted[1]!, actual: counted[2]! };
   const visible = /^(".+") is visible, expected hidden$/s.exec(finding.detail);

@@ -7,7 +7,10 @@
  * | the URL contains /orders · we land on the orders page | expectUrl |
  * | 3 plans · there are three plans on the pricing page · the pricing page lists three plans | expectCount (items of the list named "plans") |
  * | the Place order button is disabled · Apple Pay is offered · the FAQ is not shown · X appears | expectState |
- * | the page says 'Order confirmed' · the total shows $90 · its status is Shipped · the button says 'Buy now' | expectText (or expectState of the named button) |
+ * | the page says 'Order confirmed' · the total shows $90 · its status is Shipped | expectText |
+ * | the heading says 'Pricing' · the main heading is "Pricing" · the button says 'Buy now' | expectText among the page's elements of that role |
+ * | the title is "Pricing" · the page title contains Demo Shop | expectTitle |
+ * | the Email field contains "a@b.test" · the value of the Quantity field is 2 · the Coupon field is empty | expectValue |
  * | the footer links to the privacy policy | expectState visible of the link |
  * | the refund policy page loads · it returns 200 | expectUrl of that page (opened first if the plan is elsewhere) |
  * | the email field rejects "abc" | fill, then expectState invalid |
@@ -18,11 +21,12 @@
 import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, pagePath } from './pages.js';
 import type { ReadingContext } from './reading.js';
-import { bareNounTarget, describeTarget, readTarget } from './targets.js';
+import { expectationSubject } from './expectation-subjects.js';
+import { describeTarget, readTarget } from './targets.js';
 import { describeValue, readValue } from './values.js';
 import { matchOutsideQuotes, NUMBER, numberOf, stripDeterminers, trimPunctuation, unquote, withoutQuotes } from './words.js';
 
-export type AssertionStep = Extract<PlanStep, { action: 'expectText' | 'expectUrl' | 'expectState' | 'expectCount' }>;
+export type AssertionStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' }>;
 type State = Extract<PlanStep, { action: 'expectState' }>['state'];
 
 export interface Form {
@@ -33,6 +37,8 @@ export interface Form {
 
 type Reader = (body: string, context: ReadingContext) => Form | undefined;
 
+/** Nouns that count a list's items without naming the list ("the Plans list has 4 items"). */
+const ITEM_NOUN = /^(?:items?|entries|entry|rows?|elements?|things?|results?|options?|cards?|lines?|products?)$/i;
 const NOT_A_COUNT = /^(?:dollars?|euros?|pounds?|cents?|usd|eur|gbp|percent|%|px|pixels?|seconds?|secs?|ms|minutes?|hours?|days?|stars?|per\s+.*)\b/i;
 const SEEN = '(?:visible|shown|displayed|present|listed|there|offered|available|on (?:the )?(?:page|screen))';
 const STATES: ReadonlyArray<[RegExp, State, State]> = [
@@ -82,15 +88,22 @@ const count: Reader = (body, context) => {
   const name = stripDeterminers(withoutQuotes(trimPunctuation(noun)));
   const amount = numberOf(number);
   if (name === '' || amount === undefined) return undefined;
+  // "the Plans list has 4 items": the items of the list the place names, not a list named "items".
+  const placed = ITEM_NOUN.test(name) && place !== undefined ? readTarget(place, 'text') : undefined;
+  if (placed?.by === 'role' && placed.role === 'list') return form([], expectItems(placed, amount));
   const target: Target = { by: 'role', role: 'list', name, exact: unquote(trimPunctuation(noun)) !== undefined };
-  const check: AssertionStep = {
-    action: 'expectCount',
-    description: `Expect ${amount} item${amount === 1 ? '' : 's'} in ${describeTarget(target)}`,
-    target,
-    itemRole: 'listitem',
-    count: amount,
-  };
-  return form(openPage(place, context), check);
+  return form(openPage(place, context), expectItems(target, amount));
+};
+
+function expectItems(target: Target, amount: number): AssertionStep {
+  return { action: 'expectCount', description: `Expect ${amount} item${amount === 1 ? '' : 's'} in ${describeTarget(target)}`, target, itemRole: 'listitem', count: amount };
+}
+
+/** A field said to be empty ("the Coupon field is empty"): its value is the empty text. */
+const emptyField: Reader = (body) => {
+  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:empty|blank|cleared)$/i);
+  const subject = match === undefined ? undefined : expectationSubject(match[1]!);
+  return subject?.kind === 'field' ? form([], expectValue(subject.target, '')) : undefined;
 };
 
 const validation: Reader = (body, context) => {
@@ -170,7 +183,10 @@ const text: Reader = (body, context) => {
     const shown = withoutQuotes(trimPunctuation(negative[2]!));
     return shown === '' ? undefined : form([], expectState({ by: 'text', name: shown, exact: unquote(trimPunctuation(negative[2]!)) !== undefined }, 'hidden'));
   }
-  const says = matchOutsideQuotes(body, /^(.+?)\s+(?:says|shows|displays|reads|contains|includes|mentions|prints|lists|has the text|shows the text|says the text)\s+(.+)$/i);
+  const says = matchOutsideQuotes(
+    body,
+    /^(.+?)\s+(?:says|shows|displays|reads|contains|includes|mentions|prints|lists|holds|has the text|shows the text|says the text|has the value|has a value of|shows the value)\s+(.+)$/i,
+  );
   const equals = matchOutsideQuotes(body, /^(.+?)\s+(?:is|equals|is equal to|totals|comes to|amounts to|=)\s+(.+)$/i);
   const match = says ?? (equals !== undefined && literalLike(equals[2]!) ? equals : undefined);
   if (match === undefined) return undefined;
@@ -181,8 +197,11 @@ const text: Reader = (body, context) => {
   if (shown === '') return undefined;
   const assumptions = literalLike(raw) ? [] : [`Reads "${body}" as: the page shows the text ${JSON.stringify(shown)}.`];
 
-  const named = bareNounTarget(subject, shown, quoted);
-  if (named !== undefined) return form([], expectState(named, 'visible'), assumptions);
+  // The title, "the heading", "the Email field": the expectation is about that element's text or value.
+  const about = expectationSubject(subject);
+  if (about?.kind === 'title') return form([], expectTitle(shown), assumptions);
+  if (about?.kind === 'role') return form([], expectTextAmong(about.role, shown), assumptions);
+  if (about?.kind === 'field') return form([], expectValue(about.target, shown), assumptions);
   if (PAGE_SUBJECT.test(subject) || isPagePhrase(subject) || /^(?:its|their|his|her)\s/i.test(subject)) {
     return form(isPagePhrase(subject) ? openPage(subject, context) : [], expectText(shown), assumptions);
   }
@@ -192,7 +211,7 @@ const text: Reader = (body, context) => {
 };
 
 /** Tried in this order: the first shape that fits the body wins. */
-export const FORMS: readonly Reader[] = [url, count, validation, loads, links, text, state];
+export const FORMS: readonly Reader[] = [url, count, validation, loads, links, emptyField, text, state];
 
 /** A value written as it will appear: quoted, with a digit or currency sign, or a short capitalised label. */
 function literalLike(raw: string): boolean {
@@ -234,6 +253,20 @@ function expectText(shown: string, target?: Target): AssertionStep {
     ? { action: 'expectText', description: `Expect the page to show ${JSON.stringify(shown)}`, text: shown }
     : { action: 'expectText', description: `Expect ${describeTarget(target)} to show ${JSON.stringify(shown)}`, text: shown, target };
 }
+
+function expectTextAmong(role: string, shown: string): AssertionStep {
+  return { action: 'expectText', description: `Expect a ${ROLE_NOUNS[role] ?? role} to show ${JSON.stringify(shown)}`, text: shown, role };
+}
+
+function expectTitle(shown: string): AssertionStep {
+  return { action: 'expectTitle', description: `Expect the page title to contain ${JSON.stringify(shown)}`, text: shown };
+}
+
+function expectValue(target: Target, value: string): AssertionStep {
+  return { action: 'expectValue', description: value === '' ? `Expect ${describeTarget(target)} to be empty` : `Expect ${describeTarget(target)} to hold ${JSON.stringify(value)}`, target, text: value };
+}
+
+const ROLE_NOUNS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item' };
 
 function expectState(target: Target, state: State): AssertionStep {
   return { action: 'expectState', description: `Expect ${describeTarget(target)} to be ${state}`, target, state };

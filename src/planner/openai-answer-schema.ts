@@ -23,6 +23,13 @@ const target = z
     role: z.string().nullable().describe('The ARIA role when by is "role" (button, link, heading, textbox, checkbox, combobox, list, …); else null.'),
     name: z.string().describe('The accessible name, label, visible text or placeholder, as the page shows it.'),
     exact: z.boolean().describe('true to match the name exactly, false for a case-insensitive substring.'),
+    // Required in the schema sent (strict mode), but an answer without it reads as null: a server that does not
+    // enforce the schema, or a model answering an older one, still plans as before.
+    purpose: z
+      .enum(['signIn'])
+      .nullable()
+      .prefault(null)
+      .describe('"signIn" on the click that submits a sign-in form: the runner finds that form\'s submit button whatever the page calls it (Sign in, Log in, Continue, …); else null.'),
   })
   .describe('A page element described the way a person would.');
 
@@ -46,7 +53,14 @@ const stepSchema = z.union([
   step('check', { target, checked: z.boolean() }),
   step('press', { key: z.string().describe('A key such as "Enter".'), target: target.nullable() }),
   step('waitFor', { target }),
-  step('expectText', { text: z.string(), target: target.nullable(), criterion }),
+  step('expectText', {
+    text: z.string(),
+    target: target.nullable(),
+    role: z.string().nullable().describe('Without a target: the role of the page elements one of which shows the text ("heading" for "the heading says …"); else null.'),
+    criterion,
+  }),
+  step('expectTitle', { text: z.string().describe('Text the page title contains.'), criterion }),
+  step('expectValue', { target, text: z.string().describe('The exact value the field holds; "" for an empty field.'), criterion }),
   step('expectUrl', { contains: z.string(), criterion }),
   step('expectState', {
     target,

@@ -21,7 +21,8 @@ import { readAnswer, type ModelAnswer } from './openai-answer.js';
 import { createChatClient, type ChatResult, type Problem } from './openai-client.js';
 import { chatRequest } from './openai-prompt.js';
 import type { Planner, PlannerContext } from './planner.js';
-import { clarificationPolicy, OTHER_SIDE_EFFECTS_ASSUMPTION, READ_ONLY_ASSUMPTION } from './rule-planner.js';
+import { allowedKinds, clarificationPolicy, OTHER_SIDE_EFFECTS_ASSUMPTION, READ_ONLY_ASSUMPTION } from './rule-planner.js';
+import { SIDE_EFFECTS } from './side-effects.js';
 import { applySideEffectFloor } from './side-effect-floor.js';
 
 export interface OpenAiPlannerOptions {
@@ -125,6 +126,10 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
         return { kind: 'needs_clarification', questions: floor.questions, ambiguities: floor.ambiguities, assumptions: policy.assumptions, calls };
       }
       const authorised = policy.hits.length > 0 || floor.authorised;
+      // What the task's answers allowed and what the floor let through: at run time a click that names any other
+      // side effect stops the run, whatever the model wrote (side-effect-guard.ts).
+      const allowed = new Set([...allowedKinds(policy.hits, policy.declined), ...floor.allowedKinds]);
+      const allowedSideEffects = SIDE_EFFECTS.map((rule) => rule.kind).filter((kind) => allowed.has(kind));
       const interpretation: Interpretation = {
         kind: 'runnable',
         task,
@@ -135,7 +140,7 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
           planned,
           ...answer.assumptions,
         ]),
-        plan: authorised ? { ...floor.plan, sideEffects: true } : floor.plan,
+        plan: authorised ? { ...floor.plan, sideEffects: true, allowedSideEffects } : floor.plan,
         calls,
       };
       return interpretation;

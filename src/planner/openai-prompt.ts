@@ -18,9 +18,14 @@ planned without an answer.
 Rules:
 - Answer with one JSON object that follows the given schema.
 - Steps: navigate (a path like "/pricing" on the site under test), click, fill, select, check, press, waitFor,
-  expectText, expectUrl, expectState, expectCount, probe. At most ${MAX_MODEL_STEPS} steps.
+  expectText, expectTitle, expectValue, expectUrl, expectState, expectCount, probe. At most ${MAX_MODEL_STEPS} steps.
+- An expectation about what an element shows names that element, not the text it should show: "the heading says
+  X" is expectText with role "heading" and no target, "the title is X" is expectTitle, "the Email field contains
+  X" is expectValue of that field. Then a failure can say what the page shows instead.
 - Describe targets the way a person sees the page: by role and accessible name (a button "Sign in", a link
   "Pricing"), by label, by visible text or by placeholder. Never CSS selectors or XPath.
+- The click that submits a sign-in form has purpose "signIn" on its target (the runner then finds the form's submit
+  button whatever the site calls it); every other target has purpose null.
 - Every check the task asks for is an expect step (or a probe step) naming a success criterion, and every success
   criterion is listed in successCriteria with a short key.
 - Credentials and other inputs the task does not spell out come from the configured test values: a value

@@ -130,9 +130,15 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
     kind: 'runnable',
     task,
     assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION, ...stopped, ...result.assumptions],
-    // Only side effects the answers allowed can be in the plan; a declined one ended it before its clause.
-    plan: hits.some((hit) => !declined.has(hit.kind)) ? { ...result.plan, sideEffects: true } : result.plan,
+    // Only side effects the answers allowed can be in the plan; a declined one ended it before its clause. The kinds
+    // allowed go with it: at run time a click that names any other side effect stops the run (side-effect-guard.ts).
+    plan: allowedKinds(hits, declined).length > 0 ? { ...result.plan, sideEffects: true, allowedSideEffects: allowedKinds(hits, declined) } : result.plan,
   };
+}
+
+/** The kinds the task asks for that no answer declined, in table order. */
+export function allowedKinds(hits: readonly SideEffectHit[], declined: ReadonlyMap<SideEffectKind, string>): SideEffectKind[] {
+  return SIDE_EFFECTS.map((rule) => rule.kind).filter((kind) => !declined.has(kind) && hits.some((hit) => hit.kind === kind));
 }
 
 const DECLINE = /^\W*(?:no|nope|nah|never|don'?t|do not|stop|not|skip|cancel|abort|avoid|neither|none)\b|\b(?:stop (?:right |just )?(?:before|at)|do not|don'?t|must not|should not|shouldn'?t|without (?:paying|buying|ordering|sending|deleting|submitting|publishing|inviting))\b/i;

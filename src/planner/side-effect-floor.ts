@@ -9,7 +9,7 @@
 import type { ClarificationRound } from '../core/interpretation.js';
 import type { Plan, PlanStep } from '../core/plan.js';
 import { answeredAssumption, decidingAnswer, declines, shorten } from './rule-planner.js';
-import { findSideEffects, SIDE_EFFECTS, type SideEffectRule } from './side-effects.js';
+import { findSideEffects, SIDE_EFFECTS, type SideEffectKind, type SideEffectRule } from './side-effects.js';
 
 export type FloorResult =
   | {
@@ -19,6 +19,8 @@ export type FloorResult =
       assumptions: string[];
       /** Whether the plan keeps a step with a side effect an answer allowed. */
       authorised: boolean;
+      /** The kinds of those steps, which an answer allowed. */
+      allowedKinds: SideEffectKind[];
     }
   | { kind: 'questions'; questions: string[]; ambiguities: string[] };
 
@@ -29,6 +31,11 @@ function actingText(step: PlanStep): string[] {
   return [];
 }
 
+/** The side-effect kinds a click on a control labelled `label` would cause, as the policy reads a task's words. */
+export function kindsNamedByLabel(label: string): SideEffectKind[] {
+  return [...new Set(findSideEffects(`click "${label.replace(/"/g, "'")}"`).map((hit) => hit.kind))];
+}
+
 function rulesOf(step: PlanStep): SideEffectRule[] {
   const kinds = new Set(actingText(step).flatMap((text) => findSideEffects(text).map((hit) => hit.kind)));
   return SIDE_EFFECTS.filter((rule) => kinds.has(rule.kind));
@@ -37,6 +44,7 @@ function rulesOf(step: PlanStep): SideEffectRule[] {
 export function applySideEffectFloor(plan: Plan, rounds: ClarificationRound[]): FloorResult {
   const open = new Map<SideEffectRule, string>();
   const allowed: string[] = [];
+  const allowedKinds: SideEffectKind[] = [];
   let stop: { index: number; answer: string } | undefined;
 
   for (const [index, step] of plan.steps.entries()) {
@@ -49,6 +57,7 @@ export function applySideEffectFloor(plan: Plan, rounds: ClarificationRound[]): 
       } else {
         const assumption = answeredAssumption(rule.question, decision);
         if (!allowed.includes(assumption)) allowed.push(assumption);
+        if (!allowedKinds.includes(rule.kind)) allowedKinds.push(rule.kind);
       }
     }
     // Nothing after a declined step runs, so nothing after it needs asking about.
@@ -56,7 +65,7 @@ export function applySideEffectFloor(plan: Plan, rounds: ClarificationRound[]): 
   }
 
   if (open.size > 0) return { kind: 'questions', questions: [...open.keys()].map((rule) => rule.question), ambiguities: [...open.values()] };
-  if (stop === undefined) return { kind: 'plan', plan, assumptions: allowed, authorised: allowed.length > 0 };
+  if (stop === undefined) return { kind: 'plan', plan, assumptions: allowed, authorised: allowed.length > 0, allowedKinds };
 
   const cut = plan.steps[stop.index]!;
   const kept = plan.steps.slice(0, stop.index);
@@ -67,6 +76,7 @@ export function applySideEffectFloor(plan: Plan, rounds: ClarificationRound[]): 
       plan: { steps: [{ action: 'navigate', description: 'Go to /', url: '/' }], successCriteria: [] },
       assumptions: [...allowed, stopped, 'Nothing in the task is left to do in the browser, so the run only opens the start page.'],
       authorised: allowed.length > 0,
+      allowedKinds,
     };
   }
   const verified = new Set(kept.flatMap((step) => ('criterion' in step && step.criterion !== undefined ? [step.criterion] : [])));
@@ -78,5 +88,6 @@ export function applySideEffectFloor(plan: Plan, rounds: ClarificationRound[]): 
     plan: { steps: kept, successCriteria: plan.successCriteria.filter((criterion) => !droppedOnly.has(criterion.key)) },
     assumptions: [...allowed, stopped],
     authorised: allowed.length > 0,
+    allowedKinds,
   };
 }

@@ -4,6 +4,7 @@
  * action or only a thing to look at is decided by `isPerformed` (trigger-context.ts).
  */
 import { quotedSpans, splitClauses, straightenQuotes } from './clauses.js';
+import { passiveSideEffects } from './side-effect-passives.js';
 import { isPerformed } from './trigger-context.js';
 
 export type SideEffectKind =
@@ -14,6 +15,7 @@ export type SideEffectKind =
   | 'publish'
   | 'transfer'
   | 'account_change'
+  | 'status_change'
   | 'sign_up'
   | 'form_submission';
 
@@ -64,6 +66,11 @@ const ACCOUNT_THING =
   '(?:password|passcode|pin|e-?mail(?:\\s+address)?|username|user\\s?name|login|account(?:\\s+(?:settings|details|info(?:rmation)?|name|email|password))?|profile(?:\\s+(?:details|info(?:rmation)?|name|picture|photo))?|phone(?:\\s+number)?|billing\\s+(?:details|address|info(?:rmation)?|email)|payment\\s+(?:method|details|card)|credit\\s+card|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa|security\\s+(?:settings|questions?)|display\\s+name|avatar|plan|subscription|role|permissions?|settings)';
 const HARMLESS_REMOVAL =
   /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,4}?from\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b/;
+/**
+ * Up to three words between a verb and the object that makes it matter ("cancel the Pro subscription", "cancel all
+ * pending orders"), but never across a preposition or a conjunction ("click Cancel on the order page").
+ */
+const WORDS_BEFORE_OBJECT = "(?:\\s+(?!(?:on|in|at|to|into|onto|from|with|for|of|by|and|or|then|but|if|when|while|that|which|button|link|icon|dialog|modal|page)\\b)[\\w'.@-]+){0,3}?";
 const MONEY = '(?:\\s+(?:the|some|all|my|your))?\\s+(?:money|funds|cash|[$€£]\\s?\\d[\\d.,]*\\d|[$€£]\\s?\\d|\\d[\\d.,]*\\s?(?:dollars|euros|pounds|usd|eur|gbp))';
 
 export const SIDE_EFFECTS: readonly SideEffectRule[] = [
@@ -109,7 +116,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb(
         'cancel|cancels|cancelling|canceling',
         'cancelled|canceled',
-        `${DET}?\\s+(?:orders?|bookings?|reservations?|purchases?)`,
+        `${WORDS_BEFORE_OBJECT}\\s+(?:orders?|bookings?|reservations?|purchases?|payments?|appointments?|deliver(?:y|ies)|shipments?|flights?|tickets?|transactions?)`,
       ),
     ],
   },
@@ -125,7 +132,14 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         '',
         { notAfter: HARMLESS_REMOVAL },
       ),
+      ...verb('get rid of|gets rid of|getting rid of', 'got rid of|gotten rid of', '', { notAfter: HARMLESS_REMOVAL }),
       ...verb('empty|empties|emptying', 'emptied', '(?:\\s+the)?\\s+(?:trash|bin|recycle bin)'),
+      // Resetting a store's data is deleting it; resetting a password is an account change (below).
+      ...verb(
+        'reset|resets|resetting|factory[ -]reset',
+        '',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:database|db|data|workspaces?|accounts?|settings|everything|stores?|environments?|progress|history|statistics|stats|projects?)`,
+      ),
       ...verb(
         'clear|clears|clearing',
         'cleared',
@@ -139,7 +153,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       'Should the run really send this message, email or notification to real recipients? If yes, to which address; if not, should it stop before sending?',
     risk: 'Sending a message, email or notification reaches real people',
     triggers: [
-      ...verb('send|sends|sending', 'sent', '', {
+      ...verb('send|sends|sending|re-?send|re-?sends|re-?sending', 'sent|re-?sent', '', {
         notAfter: /^\s+(?:(?:the|a|an)\s+)?(?:search|query|(?:get|post|put|patch|delete|http|api)\s+requests?)\b/,
       }),
       ...verb('e-?mail|e-?mails|e-?mailing', 'e-?mailed', '', { weak: true }),
@@ -166,6 +180,12 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'added',
         `${DET}*\\s+(?:team\\s?mates?|team\\s+members?|members?|collaborators?|users?|admins?|administrators?|seats?|guest\\s+users?)`,
       ),
+      // "add alice@example.com as a collaborator", "add bob@example.com to the workspace"
+      ...verb(
+        'add|adds|adding',
+        'added',
+        '\\s+\\S+@\\S+\\s+(?:as|to)\\s+(?:an?\\s+|the\\s+)?(?:[\\w-]+\\s+)?(?:collaborators?|members?|admins?|users?|owners?|editors?|viewers?|guests?|teams?|workspaces?|projects?|organi[sz]ations?|groups?|channels?|accounts?)',
+      ),
     ],
   },
   {
@@ -181,7 +201,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         '(?:\\s+[\\w-]+){0,3}?\\s+(?:publicly|in public|to (?:the )?public|on (?:social(?: media)?|twitter|facebook|linkedin|instagram|mastodon|reddit|the (?:forum|blog|feed|timeline|wall)))',
       ),
       ...verb('go|goes|going', 'went|gone', '[ -]live'),
-      ...verb('make|makes|making', 'made', "(?:\\s+(?:it|this|that|(?:the|my|your)\\s+[\\w-]+))?\\s+public"),
+      ...verb('make|makes|making', 'made', "(?:\\s+(?:it|this|that|(?:the|my|your|our)(?:\\s+[\\w-]+){1,3}))?\\s+public"),
       ...verb(
         'leave|leaves|leaving|write|writes|writing|post|posts|posting|add|adds|adding|submit|submits|submitting',
         'left|wrote|written|posted|added|submitted',
@@ -206,7 +226,12 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb(
         'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving',
         'issued|requested|processed|gave|given',
-        `${DET}*(?:\\s+(?:full|partial))?\\s+refunds?`,
+        `${DET}*(?:\\s+(?:full|partial))?\\s+(?:refunds?|credit\\s+notes?|store\\s+credit|credits?|chargebacks?)`,
+      ),
+      ...verb(
+        'void|voids|voiding|reverse|reverses|reversing',
+        'voided|reversed',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:invoices?|payments?|orders?|transactions?|charges?|receipts?|checks?|cheques?|transfers?)`,
       ),
       ...verb(
         'send|sends|sending|move|moves|moving|withdraw|withdraws|withdrawing|deposit|deposits|depositing',
@@ -227,15 +252,42 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         `${OWNER}{0,3}\\s+${ACCOUNT_THING}`,
       ),
       ...verb(
-        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating',
-        'closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated',
-        `${OWNER}{0,3}\\s+(?:accounts?|subscriptions?|memberships?|plans?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
+        'close|closes|closing|deactivate|deactivates|deactivating|disable|disables|disabling|enable|enables|enabling|suspend|suspends|suspending|lock|locks|locking|cancel|cancels|cancelling|canceling|terminate|terminates|terminating|turn off|turns off|turning off|switch off|switches off|switching off|block|blocks|blocking|ban|bans|banning|unblock|unblocks|unblocking|unban|unbans|unbanning|reactivate|reactivates|reactivating|kick|kicks|kicking|kick out|kicks out|kicking out|stop|stops|stopping|end|ends|ending',
+        'kicked|kicked out|stopped|ended|closed|deactivated|disabled|enabled|suspended|locked|cancelled|canceled|terminated|turned off|switched off|blocked|banned|unblocked|unbanned|reactivated',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|subscriptions?|memberships?|plans?|trials?|renewals?|auto-?renewals?|licen[cs]es?|seats?|contracts?|users?|members?|customers?|employees?|profiles?|workspaces?|organi[sz]ations?|(?:api\\s+|access\\s+|oauth\\s+)?(?:keys?|tokens?)|sessions?|integrations?|webhooks?|notifications?|alerts?|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa)`,
+      ),
+      // A plan change said as a move: "switch the workspace to the Team plan", "move the account from Pro to Starter".
+      ...verb(
+        'switch|switches|switching|move|moves|moving',
+        'switched|moved',
+        `(?:${WORDS_BEFORE_OBJECT}\\s+(?:from|to)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:plans?|tiers?|subscriptions?)\\b|${WORDS_BEFORE_OBJECT}\\s+(?:accounts?|workspaces?|subscriptions?|teams?|organi[sz]ations?)\\s+(?:from|to)\\s+(?:the\\s+)?(?:free|starter|basic|pro|plus|premium|team|business|enterprise)\\b)`,
       ),
       ...verb('unsubscribe|unsubscribes|unsubscribing', 'unsubscribed'),
+      ...verb('opt out|opts out|opting out|opt-out', 'opted out|opted-out'),
       ...verb(
         'add|adds|adding',
         'added',
         `${DET}*\\s+(?:credit\\s+card|card|payment\\s+method|billing\\s+address|phone\\s+number|e-?mail\\s+address)`,
+      ),
+    ],
+  },
+  {
+    kind: 'status_change',
+    question:
+      'Should the run really archive, revoke, approve or reject this? Others see the change: is it disposable test data, or should the run stop before that step?',
+    risk: 'Archiving, revoking, approving or rejecting changes what other people see and may do',
+    triggers: [
+      ...verb('archive|archives|archiving|unarchive|unarchives|unarchiving', 'archived|unarchived'),
+      ...verb('revoke|revokes|revoking', 'revoked'),
+      ...verb(
+        'close|closes|closing|resolve|resolves|resolving|reopen|reopens|reopening',
+        'closed|resolved|reopened',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:tickets?|issues?|cases?|incidents?|pull\\s+requests?|prs?|conversations?|threads?|polls?|requests?|disputes?)`,
+      ),
+      ...verb(
+        'approve|approves|approving|reject|rejects|rejecting|decline|declines|declining|deny|denies|denying',
+        'approved|rejected|declined|denied',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:payouts?|applications?|requests?|orders?|refunds?|payments?|users?|members?|comments?|reviews?|posts?|invoices?|transactions?|claims?|expenses?|loans?|submissions?|changes|pull\\s+requests?|withdrawals?|invitations?|invites?|candidates?|bookings?|reservations?)`,
       ),
     ],
   },
@@ -328,9 +380,14 @@ export function findSideEffects(text: string): SideEffectHit[] {
       const after = lower.slice(end);
       if (trigger.notBefore?.test(before) || trigger.notAfter?.test(after)) continue;
       const quoted = quotes.some(([from, to]) => start > from && end < to);
-      if (!isPerformed({ before, after, past: trigger.past, weak: trigger.weak, quoted })) continue;
+      const gerund = /^\S*ing\b/.test(lower.slice(start, end));
+      if (!isPerformed({ before, after, past: trigger.past, weak: trigger.weak, quoted, gerund })) continue;
       const excerpt = text.slice(clause.start, clause.start + clause.text.length);
       hits.push({ kind: rule.kind, index: clause.start + start, excerpt });
+    }
+    const excerpt = text.slice(clause.start, clause.start + clause.text.length);
+    for (const { kind, start } of passiveSideEffects(lower, quotes)) {
+      if (!hits.some((hit) => hit.kind === kind && hit.excerpt === excerpt)) hits.push({ kind, index: clause.start + start, excerpt });
     }
   }
   return hits.sort((a, b) => a.index - b.index);

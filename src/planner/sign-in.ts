@@ -1,7 +1,7 @@
 /**
  * "Sign in as the demo user", "log in with the demo email", "sign in as demo@example.test": the usual four steps
  * (go to /login unless the plan is on a sign-in page already, fill the email or username, fill the password, click
- * the button the task named), with the credentials taken from configured test values, never guessed.
+ * the form's submit control, found at run time whatever the page calls it), with the credentials taken from configured test values, never guessed.
  *
  * Which test values: a name is password-like when its words include "password" (or pass, pwd, passcode), and
  * identity-like when they include email, mail, username, user or login and it is not password-like. The words of
@@ -82,7 +82,8 @@ export function readSignIn(clause: string, context: ReadingContext): Reading {
   plan.push(
     { action: 'fill', description: `Fill the ${JSON.stringify(identityField.name)} field with ${describeValue(identity.value!)}`, target: identityField, value: identity.value! },
     { action: 'fill', description: `Fill the "Password" field with ${describeValue(password.value!)}`, target: { by: 'label', name: 'Password', exact: false }, value: password.value! },
-    { action: 'click', description: `Click the ${JSON.stringify(button)} button`, target: { by: 'role', role: 'button', name: button, exact: false } },
+    // By purpose, not by the task's verb: the page may say Sign in, Log in, Continue… (src/core/sign-in-submit.ts).
+    { action: 'click', description: `Click the sign-in button (${JSON.stringify(button)} or whatever the form calls it)`, target: { by: 'role', role: 'button', name: button, exact: false, purpose: 'signIn' } },
   );
   return steps(plan);
 }

@@ -14,12 +14,14 @@ export interface TriggerUse {
   weak: boolean;
   /** The trigger sits inside quotes: a label ("the 'Buy now' button"). */
   quoted: boolean;
+  /** The trigger starts with a gerund ("cancelling the subscription"): with "works" after it, it is done to see that. */
+  gerund?: boolean;
 }
 
 const NEGATED = /\b(?:don't|dont|do not|does not|doesn't|never|without|avoid|avoiding|not|no need to|instead of|rather than|stop(?: right| just)? before|refrain from|skip|skipping)\s+(?:[\w'-]+\s+){0,2}$/;
 const CLICKED = /\b(?:click|clicks|clicking|press|presses|pressing|tap|taps|tapping|hit|push|activate|trigger)\s+(?:on\s+)?(?:the\s+|a\s+)?["']?(?:[\w-]+\s+){0,2}["']?$/;
 const DETERMINER_OR_PREPOSITION = /(?:^|\s)(?:the|a|an|this|that|these|those|my|your|our|their|its|his|her|each|every|any|no|some|all|another|which|what|whose|of|in|on|at|for|from|with|under|into|onto|about|via|per|than|like)\s+$|'s\s+$/;
-const MOTION_OR_CONTROL_TO = /\b(?:go|goes|going|went|navigate|navigates|navigating|head|heads|proceed|proceeds|proceeding|return|returns|get|gets|move|moves|scroll|scrolls|switch|switches|come|comes|back|redirected|redirects|taken|takes|take|links|linked|jump|jumps|continue|continues|leads|lead|option|button|link|ability|permission|way|right|setting|control|icon|menu|prompt)\s+to\s+$/;
+const MOTION_OR_CONTROL_TO = /\b(?:go|goes|going|went|navigate|navigates|navigating|head|heads|proceed|proceeds|proceeding|return|returns|get|gets|move|moves|scroll|scrolls|switch|switches|come|comes|back|redirected|redirects|taken|takes|take|links|linked|jump|jumps|continue|continues|leads|lead|option|button|link|ability|permission|way|right|setting|control|icon|menu|prompt|how|steps|instructions|guide|guidance|tips|where|when)\s+to\s+$/;
 const CONTROL_NOUN = /^(?:-\w|\s+(?:buttons?|btns?|links?|options?|icons?|menus?|pages?|screens?|tabs?|modals?|dialogs?|popups?|pop-ups?|ctas?|banners?|badges?|toggles?|checkboxes|checkbox|widgets?|panels?|sections?|labels?|polic(?:y|ies)|flows?|features?|functionality|permissions?|steps?|workflows?|areas?|views?|address(?:es)?|status|totals?|summary|rules?|terms)\b)/;
 const CONTENT_NOUN = /^\s+(?:history|list|details?|numbers?|ids?|dates?|count|confirmations?|fields?|forms?|box(?:es)?|text|size|templates?|settings|preferences|inbox|threads?|logs?|notifications?|body|subject|contents?|amount|reference|receipts?)\b/;
 const PREDICATE = /^\s+(?:is|are|was|were|has|had|have|should|must|will|can|could|would|may|might|does|did|doesn't|isn't|aren't|wasn't|works?|appears?|shows?|loads?|exists?|opens?|succeeds?|fails?|seems?|looks?|remains?|stays?|displays?|lists?|contains?)\b/;
@@ -38,9 +40,13 @@ const FILLER = /^(?:please|kindly|then|and|also|now|first|firstly|second|secondl
 /** A clause that reads rather than acts starts with one of these. */
 const OBSERVATION = /^(?:check(?![ -]?out\b)|checks|verify|ensure|make sure|be sure|confirm|assert|expect|validate|see|look|observe|inspect|test (?:that|whether|if)|that|whether|if|open|visit|view|go to|navigate|browse|read|find|search|scroll|review|compare|count|screenshot|take a screenshot|note|watch|monitor|measure|audit|examine|load|hover|show|list|display|determine|tell me)\b/;
 
+/** "cancelling the subscription works": the check is that doing it succeeds, so it is done. */
+const DONE_TO_SEE = /^\s+(?:works?|succeeds?|goes through|is possible|is allowed|is permitted)\b/;
+
 export function isPerformed(use: TriggerUse): boolean {
   const { before, after, past, weak, quoted } = use;
   if (NEGATED.test(before)) return false;
+  if (use.gerund === true && !quoted && DONE_TO_SEE.test(after)) return true;
   if (CLICKED.test(before) && !CONTENT_NOUN.test(after)) return true;
   if (quoted) return false;
   if (DETERMINER_OR_PREPOSITION.test(before) || MOTION_OR_CONTROL_TO.test(before)) return false;

@@ -20,6 +20,8 @@ import { MillisecondCreatedAt1763804000000 } from '../../migrations/176380400000
 import { IndexChatReceiptSettledAt1763806000000 } from '../../migrations/1763806000000-index-chat-receipt-settled-at.js';
 import { AddJobSourceKeys1763810000000 } from '../../migrations/1763810000000-add-job-source-keys.js';
 import { CreateWebhookReceipts1763815000000 } from '../../migrations/1763815000000-create-webhook-receipts.js';
+import { AddFindingComparison1763820000000 } from '../../migrations/1763820000000-add-finding-comparison.js';
+import { AddCheckVersionStates1763825000000 } from '../../migrations/1763825000000-add-check-version-states.js';
 import { CreateReportedInstallations1763830000000 } from '../../migrations/1763830000000-create-reported-installations.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -71,5 +73,7 @@ export const migrations: ClassList = [
   IndexChatReceiptSettledAt1763806000000,
   AddJobSourceKeys1763810000000,
   CreateWebhookReceipts1763815000000,
+  AddFindingComparison1763820000000,
+  AddCheckVersionStates1763825000000,
   CreateReportedInstallations1763830000000,
 ];

@@ -11,6 +11,7 @@ import { checkDisputesOf } from './qa-run/disputes.js';
 import { recordFailure, stoppedQuietly } from './qa-run/failure.js';
 import { finishStep, recordResume, startStep } from './qa-run/lifecycle-steps.js';
 import { plannedSteps, refuseRepeatedSideEffects } from './qa-run/planned-steps.js';
+import { proposeStep } from './qa-run/propose-step.js';
 import { isFinalFailure, QA_RUN_RETRY } from './qa-run/retry-policy.js';
 import { runPlannedStep } from './qa-run/run-step.js';
 import type { PlannedRunResult, QaRunDeps, VisitResult } from './qa-run/types.js';
@@ -77,7 +78,7 @@ async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secret
   const planned = await plannedSteps(deps.dataSource, job);
   if (planned && resumed && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run: PlannedRunResult | VisitResult = planned
-    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned.steps, context))
+    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned, context))
     : await steps.run('visit', () => visitStep(deps, job, secrets, context));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;
@@ -86,6 +87,12 @@ async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secret
   if (verdict === 'passed' && job.plan !== null && job.checkId !== null && 'resolved' in run) {
     const input = { job, plan: job.plan, checkId: job.checkId, resolved: (run as PlannedRunResult).resolved };
     await steps.run('compile', () => compileStep(deps, input));
+  }
+  // A replay that passed by healing proposes a version with the healed locators; a person accepts it or not.
+  const healed: number[] = 'resolved' in run ? ((run as PlannedRunResult).healed ?? []) : [];
+  if (verdict === 'passed' && job.plan === null && job.checkId !== null && planned?.version !== undefined && healed.length > 0) {
+    const input = { job, checkId: job.checkId, basedOn: planned.version, resolved: (run as PlannedRunResult).resolved, healed };
+    await steps.run('propose', () => proposeStep(deps, input));
   }
   await steps.run('finish', async () => finishStep(verdict, run));
 }

@@ -2,10 +2,13 @@ import type { Locator } from 'playwright';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
-import { locatorOf } from '../browser/locate.js';
-import { runStep, type StepResult } from '../browser/step-runner.js';
+import type { SideEffectGuard } from '../browser/side-effect-guard.js';
+import { describeLocator, locatorOf } from '../browser/locate.js';
+import { describeElement } from '../core/healing.js';
+import { runStepWithHealing, type HealingStepResult } from '../browser/heal.js';
+import type { StepResult } from '../browser/step-runner.js';
 import type { CompiledStep } from '../core/check.js';
-import type { FindingDraft } from '../core/findings.js';
+import { boundedComparison, type FindingDraft } from '../core/findings.js';
 import type { ProbeClient } from '../probes/probe-client.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Job } from '../store/entities/job.entity.js';
@@ -27,6 +30,8 @@ export interface PlanRunInput {
   accessibility: AccessibilityAudit;
   /** Secret values: masked wherever they show as text in a screenshot ("Signed in as …"). */
   secretValues: readonly string[];
+  /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
+  sideEffects: SideEffectGuard;
   /** Aborted when the job is cancelled or runs out of time: the run stops where it is and writes no more steps. */
   stop: AbortSignal;
   /** Which steps keep a screenshot (qa-run/evidence.ts); every step when not given. */
@@ -49,6 +54,8 @@ export interface PlanRunResult {
   /** The steps as they ran, with the locators they resolved to (what a compiled check keeps). */
   resolved: CompiledStep[];
   findings: number;
+  /** Indexes of steps that passed only by healing (a replay): their `resolved` entries carry the proposed locator. */
+  healed: number[];
 }
 
 /**
@@ -65,6 +72,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
   // Fields a secret was typed into, and any element showing a secret as text, are masked in screenshots.
   const secretFields: Locator[] = input.secretValues.map((value) => session.page.getByText(value, { exact: false }));
   const resolved: CompiledStep[] = [];
+  const healed: number[] = [];
   let findings = 0;
 
   // A step's `step.started` is committed before it acts: a run resumed after a crash must see that the step may have
@@ -79,20 +87,29 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
 
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
-    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
+    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
     const started = performance.now();
-    const result: StepResult & { evidence?: string } =
+    const result: HealingStepResult & { evidence?: string } =
       step.action === 'probe'
         ? await runProbe(deps.probes, step.criterion, input, job)
-        : await runStep(session.page, step, { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist });
+        : await runStepWithHealing(
+            session.page,
+            compiled,
+            { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist, sideEffects: input.sideEffects },
+            // A natural-language run records what each target looked like; a replay heals with that record.
+            // Nothing the scrubber would change is stored in a check (it keeps no secret value).
+            { record: job.plan !== null, storable: (value) => JSON.stringify(recorder.scrubber.value(value)) === JSON.stringify(value) },
+          );
     const ms = Math.round(performance.now() - started);
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
-    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings };
+    if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
     if (result.status === 'passed' && step.action === 'fill' && step.value.kind === 'testValue' && result.locator) {
       secretFields.push(locatorOf(session.page, result.locator));
     }
 
-    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, index, input.steps.length, result.status === 'failed')
+    // A healed step keeps its screenshot as a failed one does: a person looks at it before accepting the proposal.
+    const needsPicture = result.status === 'failed' || result.healed !== undefined;
+    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, index, input.steps.length, needsPicture)
       ? await session.page.screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' }).catch(() => undefined)
       : undefined;
     // Artifact files are written while the browser does the rest of the step (snapshot, audit).
@@ -117,8 +134,11 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
             stepIndex: index,
             title: `Step ${index + 1} failed: ${step.description}`,
             detail: result.message,
+            // A failed expectation: what it expected and what the page showed (this step's screenshot shows it too).
+            ...(result.comparison ? { expected: result.comparison.expected, actual: result.comparison.actual } : {}),
           })
         : undefined;
+    const healedFinding = result.status === 'passed' && result.healed ? recorder.settle(healedFindingOf(index, step.description, result.healed)) : undefined;
     // A failure the check's disputes hold ("not a bug") is recorded as a warning, and the run goes on past it.
     const held = finding === undefined || finding.severity !== 'error';
     // The page this step led to, audited once per run (its HTML snippets can show secrets: the recorder scrubs them).
@@ -130,22 +150,30 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     await recorder.commit(async (writes) => {
       await writes.artifacts(stored);
       if (finding) await writes.findings([finding], stored.map((artifact) => artifact.id));
+      if (healedFinding) await writes.findings([healedFinding], stored.map((artifact) => artifact.id));
       if (accessibility.length > 0) await writes.findings(accessibility, stored.map((artifact) => artifact.id));
       await writes.event(result.status === 'passed' ? 'step.passed' : 'step.failed', {
         index,
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
+        ...(result.healed ? { healed: { from: result.healed.from, to: result.healed.to } } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
+        // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
+        ...(result.status === 'failed' && result.comparison ? boundedComparison(result.comparison) : {}),
         ...(result.evidence !== undefined ? { evidence: result.evidence } : {}),
       });
       if (next !== undefined) await announce(writes, next);
     });
     if (finding) findings += 1;
+    if (healedFinding) {
+      findings += 1;
+      healed.push(index);
+    }
     findings += accessibility.length;
-    resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}) });
-    if (!held) return { passed: false, resolved, findings };
+    resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}), ...(result.healing ? { healing: result.healing } : {}) });
+    if (!held) return { passed: false, resolved, findings, healed };
   }
-  return { passed: true, resolved, findings };
+  return { passed: true, resolved, findings, healed };
 }
 
 /** A probe step: the evidence probe of its criterion; only `passed` and `evidence` come back. */
@@ -158,4 +186,21 @@ async function runProbe(probes: ProbeClient, criterion: string, input: PlanRunIn
   const evidence = result.evidence;
   if (!result.passed) return { status: 'failed', kind: 'assertion_failed', message: `The evidence probe for "${criterion}" says it does not hold: ${evidence}`, evidence };
   return { status: 'passed', evidence };
+}
+
+/**
+ * A step that passed only by healing: a warning (the run passes) that says what changed and on what evidence. The
+ * check keeps replaying its accepted version until a person accepts the version this proposes.
+ */
+function healedFindingOf(index: number, description: string, healed: NonNullable<HealingStepResult['healed']>): FindingDraft {
+  return {
+    kind: 'check.healed',
+    severity: 'warning',
+    stepIndex: index,
+    title: `Step ${index + 1} healed: ${description}`,
+    detail:
+      `The stored locator (${describeLocator(healed.from)}) finds nothing now. ${healed.agreeing.join(', ')} agree on ${describeElement(healed.element)}, ` +
+      `which still looks like the recorded element, so the step ran with ${describeLocator(healed.to)}. ` +
+      'A new version of the check with that locator is proposed; replays keep the accepted version until a person accepts it.',
+  };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
-import { boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
+import { boundedComparison, boundedText, FINDING_DETAIL_MAX, FINDING_TITLE_MAX, type FindingDraft } from '../core/findings.js';
 import { NO_DISPUTES, settleDisputed, type DisputedFingerprints } from '../core/finding-disputes.js';
 import { assertTransition, isRunnable, type JobEventType, type JobStatus } from '../core/job-lifecycle.js';
 import type { Scrubber } from '../core/secrets.js';
@@ -141,7 +141,8 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     // before the disputes are asked: the disputed fingerprint was taken from a stored (bounded) title.
     const scrubbed = scrub(draft);
     const settled = settleDisputed({ ...scrubbed, title: boundedText(scrubbed.title, FINDING_TITLE_MAX) }, disputes);
-    return { ...settled, detail: boundedText(scrub(settled.detail), FINDING_DETAIL_MAX) };
+    const compared = settled.expected !== undefined && settled.actual !== undefined ? boundedComparison({ expected: settled.expected, actual: settled.actual }) : undefined;
+    return { ...settled, detail: boundedText(scrub(settled.detail), FINDING_DETAIL_MAX), ...compared };
   }
 
   function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): RunWrites {

@@ -1,12 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CHAT_WEBHOOK_PATH } from '../../bot/app.js';
 import type { DemoApp } from '../fixtures/demo-app/index.js';
-import { FAKE_WORKSPACE, type FakeSlack, type StoredMessage } from '../fakes/slack-api.js';
+import { FAKE_WORKSPACE, type FakeSlack } from '../fakes/slack-api.js';
+import { chatPerson, jobIdOf, type ChatPerson } from '../support/chat-person.js';
 import { CHAT_PUBLIC_BASE_URL, seedAcmeShop, useChatEndToEnd } from '../support/chat-service.js';
-import { appMention, channelMessage, eventCallback, signSlackRequest, slackTs } from '../support/slack-requests.js';
 
 const SECRET = 'e2e-chat-signing-secret';
-const { teamId, channelId, userId, botUserId, botToken } = FAKE_WORKSPACE;
+const { teamId, userId, botUserId, botToken } = FAKE_WORKSPACE;
 const ORDER_TASK = 'Sign in as the demo user, add the Desk Lamp to the cart, apply the coupon SAVE10, check that the total shows $90, check out and place the order';
 
 /**
@@ -26,27 +25,12 @@ describe('a chat conversation, end to end over HTTP', () => {
   /** The organization, its shop repository and the connected workspace (the store is emptied after each test). */
   beforeEach(() => seedAcmeShop(store(), demo.url, teamId));
 
-  async function deliver(event: Record<string, unknown>, eventId?: string): Promise<number> {
-    const body = JSON.stringify(eventCallback(event, { teamId, ...(eventId ? { eventId } : {}) }));
-    const response = await fetch(`${base}${CHAT_WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signSlackRequest(SECRET, body) }, body });
-    await response.text();
-    return response.status;
-  }
-
-  /** Says something to the bot in a new thread (its own ts) or in `threadTs`; returns the thread. */
-  async function mention(text: string, threadTs?: string): Promise<string> {
-    const ts = slackTs();
-    expect(await deliver(appMention({ user: userId, text: `<@${botUserId}> ${text}`, channel: channelId, teamId, ts, ...(threadTs ? { threadTs } : {}) }))).toBe(200);
-    return threadTs ?? ts;
-  }
-
-  async function replyInThread(text: string, threadTs: string): Promise<void> {
-    expect(await deliver(channelMessage({ user: userId, text, channel: channelId, teamId, threadTs }))).toBe(200);
-  }
-
-  const botMessages = (threadTs: string) => slack.messages(channelId).filter((message) => message.thread_ts === threadTs && message.user === botUserId);
-  const progressOf = (threadTs: string) => botMessages(threadTs).filter((message) => message.metadata?.event_type === 'qa_job_progress');
-  const jobIdOf = (message: StoredMessage) => String((message.metadata?.event_payload as { job_id?: string } | undefined)?.job_id);
+  let person: ChatPerson;
+  beforeAll(() => void (person = chatPerson({ base, slack, signingSecret: SECRET })));
+  const mention = (text: string, threadTs?: string) => person.mention(text, threadTs);
+  const replyInThread = (text: string, threadTs: string) => person.reply(text, threadTs);
+  const botMessages = (threadTs: string) => person.botMessages(threadTs);
+  const progressOf = (threadTs: string) => person.progressOf(threadTs);
 
   it('binds the channel, asks before a real side effect, takes the answers in the thread, and edits one progress message per job to its final state', async () => {
     // `use` binds the channel to the repository; the answer says so in the thread.

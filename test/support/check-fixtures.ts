@@ -33,9 +33,15 @@ const COMPILED: CompiledCheck = { steps: [{ step: { action: 'navigate', descript
  * A check as a passing run leaves it (`active`, version 1 with its compiled steps), or a `draft` as a new
  * natural-language job leaves it; returns its id.
  */
-export async function insertCheck(dataSource: DataSource, organizationId: string, repositoryId: string, status: 'active' | 'draft'): Promise<string> {
+export async function insertCheck(
+  dataSource: DataSource,
+  organizationId: string,
+  repositoryId: string,
+  status: 'active' | 'draft',
+  task = 'Check the home page',
+): Promise<string> {
   const id = randomUUID();
-  await dataSource.getRepository(Check).insert({ id, organizationId, repositoryId, status, task: 'Check the home page', version: status === 'active' ? 1 : 0 });
+  await dataSource.getRepository(Check).insert({ id, organizationId, repositoryId, status, task, version: status === 'active' ? 1 : 0 });
   if (status === 'active') {
     await dataSource.getRepository(CheckVersion).insert({ checkId: id, version: 1, compiled: COMPILED, source: '// generated', jobId: null });
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_VERSION_STATES } from '../../core/check.js';
 import { JOB_STATUSES } from '../../core/job-lifecycle.js';
 import { JOB_TRIGGERS } from '../../core/job.js';
 import { SET_A, SET_B, type NamingSet } from '../../core/naming.js';
@@ -23,6 +24,12 @@ export function checkSchema(names: NamingSet) {
 export function checkVersionSchema(names: NamingSet) {
   return z.object({
     version: z.number().int().min(1),
+    /** `compiled`, `proposed` (a healing replay's, not replayed until accepted), `accepted`, `superseded`. */
+    state: z.enum(CHECK_VERSION_STATES),
+    /** A proposal's: the version the replay that healed ran. */
+    basedOn: z.number().int().min(1).nullable(),
+    acceptedBy: z.string().nullable(),
+    acceptedAt: timestampSchema.nullable(),
     [names.id]: idSchema.nullable(),
     steps: z.array(z.record(z.string(), z.unknown())),
     successCriteria: z.array(z.record(z.string(), z.unknown())),
@@ -52,6 +59,14 @@ export function checkDetailSchema(names: NamingSet) {
   });
 }
 
+/** POST /api/checks/:id/versions/:version/accept: the check (now replaying that version) and the version. */
+export function checkAcceptedSchema(names: NamingSet) {
+  return z.object({ check: checkSchema(names), version: checkVersionSchema(names) });
+}
+
 export const checkSchemas = Object.fromEntries(
-  [SET_A, SET_B].map((names) => [names.set, { list: checkListSchema(names), detail: checkDetailSchema(names) }]),
-) as Record<NamingSet['set'], { list: ReturnType<typeof checkListSchema>; detail: ReturnType<typeof checkDetailSchema> }>;
+  [SET_A, SET_B].map((names) => [names.set, { list: checkListSchema(names), detail: checkDetailSchema(names), accepted: checkAcceptedSchema(names) }]),
+) as Record<
+  NamingSet['set'],
+  { list: ReturnType<typeof checkListSchema>; detail: ReturnType<typeof checkDetailSchema>; accepted: ReturnType<typeof checkAcceptedSchema> }
+>;

@@ -44,6 +44,9 @@ export const findingSchema = z.object({
   title: z.string(),
   detail: z.string(),
   stepIndex: z.number().int().nullable(),
+  /** A failed expectation: what it expected and what the page showed instead (nearest first); both null otherwise. */
+  expected: z.string().nullable(),
+  actual: z.array(z.string()).nullable(),
   artifactIds: z.array(idSchema),
   createdAt: timestampSchema,
   /** "Not a bug": when, by whom and why it was disputed; all three null when it was not. */

@@ -39,6 +39,14 @@ export class Finding {
   @Column({ name: 'step_index', type: 'integer', nullable: true })
   stepIndex!: number | null;
 
+  /** A failed expectation: what it expected (a text, a title, a value, "3 items", a state); null otherwise. */
+  @Column({ type: 'text', nullable: true })
+  expected!: string | null;
+
+  /** What the page showed instead, the nearest candidates first (src/core/findings.ts); null with `expected`. */
+  @Column({ type: 'json', nullable: true })
+  actual!: string[] | null;
+
   /** Ids of the artifacts that show it (a screenshot of the moment, the trace). */
   @Column({ name: 'artifact_ids', type: 'json' })
   artifactIds!: string[];

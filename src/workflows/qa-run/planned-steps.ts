@@ -1,7 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { compiledCheckSchema, type CompiledStep } from '../../core/check.js';
+import { allowedSideEffectsOf } from '../../core/plan.js';
 import { ErrorCode, userError } from '../../core/errors.js';
 import { CheckVersion } from '../../store/entities/check-version.entity.js';
+import { Check } from '../../store/entities/check.entity.js';
 import { JobEvent } from '../../store/entities/job-event.entity.js';
 import type { Job } from '../../store/entities/job.entity.js';
 
@@ -9,16 +11,27 @@ export interface Planned {
   steps: CompiledStep[];
   /** The task's answers allowed a real side effect (plan.ts `sideEffects`). */
   sideEffects: boolean;
+  /** The side-effect kinds the answers allowed (plan.ts `allowedSideEffects`); a click naming another is blocked. */
+  allowedSideEffects: readonly string[] | 'all';
+  /** The check version a replay runs. */
+  version?: number;
 }
 
-/** The steps a job runs: its plan (a natural-language job) or its check's latest compiled version (a replay). */
+/**
+ * The steps a job runs: its plan (a natural-language job) or the version its check replays (a replay): the check's
+ * `version`, compiled or accepted, never a proposal nobody accepted yet even when it is newer.
+ */
 export async function plannedSteps(dataSource: DataSource, job: Job): Promise<Planned | null> {
-  if (job.plan !== null) return { steps: job.plan.steps.map((step) => ({ step })), sideEffects: job.plan.sideEffects === true };
+  if (job.plan !== null) {
+    return { steps: job.plan.steps.map((step) => ({ step })), sideEffects: job.plan.sideEffects === true, allowedSideEffects: allowedSideEffectsOf(job.plan) };
+  }
   if (job.checkId === null) return null;
-  const latest = await dataSource.getRepository(CheckVersion).findOne({ where: { checkId: job.checkId }, order: { version: 'DESC' } });
-  if (!latest) return null;
-  const compiled = compiledCheckSchema.parse(latest.compiled);
-  return { steps: compiled.steps, sideEffects: compiled.sideEffects === true };
+  const check = await dataSource.getRepository(Check).findOne({ select: { id: true, version: true }, where: { id: job.checkId } });
+  if (!check || check.version === 0) return null;
+  const replayed = await dataSource.getRepository(CheckVersion).findOneBy({ checkId: job.checkId, version: check.version });
+  if (!replayed) return null;
+  const compiled = compiledCheckSchema.parse(replayed.compiled);
+  return { steps: compiled.steps, sideEffects: compiled.sideEffects === true, allowedSideEffects: allowedSideEffectsOf(compiled), version: replayed.version };
 }
 
 /**

@@ -2,8 +2,8 @@ import { createAccessibilityAudit } from '../../browser/accessibility.js';
 import { createHostAllowlist } from '../../browser/host-allowlist.js';
 import { findingsFromObservations } from '../../browser/observation-findings.js';
 import { startTrace } from '../../browser/trace.js';
-import type { CompiledStep } from '../../core/check.js';
 import { verdictOf } from '../../core/findings.js';
+import { kindsNamedByLabel } from '../../planner/side-effect-floor.js';
 import { Job } from '../../store/entities/job.entity.js';
 import type { QueueRunContext } from '../../queue/index.js';
 import { openRunSession, STOP_CANCELLED, STOP_TIME_LIMIT } from '../browser-run-session.js';
@@ -13,6 +13,7 @@ import type { RunRecorder, RunWrites } from '../run-recorder.js';
 import type { RunSecrets } from '../test-values.js';
 import { navigate } from './navigate.js';
 import { evidencePolicyOf } from './evidence.js';
+import type { Planned } from './planned-steps.js';
 import { discardTrace, keepTrace, typesSecret } from './trace.js';
 import type { PlannedRunResult, QaRunDeps } from './types.js';
 
@@ -26,7 +27,7 @@ export async function runPlannedStep(
   job: Job,
   recorder: RunRecorder,
   secrets: RunSecrets,
-  planned: CompiledStep[],
+  { steps: planned, allowedSideEffects }: Planned,
   context: QueueRunContext,
 ): Promise<StepOutcome<PlannedRunResult>> {
   const { session, stop, close } = await openRunSession({
@@ -45,12 +46,14 @@ export async function runPlannedStep(
     const run = await runPlan(
       { recorder, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs },
       { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, secretValues: secrets.values, stop,
+        // The planner's own policy reads what a click's target is called (side-effect-guard.ts).
+        sideEffects: { kindsNamedBy: kindsNamedByLabel, allowed: allowedSideEffects },
         // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
         accessibility: createAccessibilityAudit({ crossOriginFrames: false }), evidence },
     );
     if (context.signal.aborted) throw context.signal.reason;
     if (run.stopped === STOP_CANCELLED) {
-      return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved }, record: async () => undefined };
+      return { result: { verdict: 'cancelled', findings: 0, errors: 0, resolved: run.resolved, healed: [] }, record: async () => undefined };
     }
     const observed = findingsFromObservations(session.observations, null);
     if (run.stopped === STOP_TIME_LIMIT) {
@@ -70,6 +73,7 @@ export async function runPlannedStep(
       findings: run.findings + settled.length,
       errors: (run.passed ? 0 : 1) + settled.filter((finding) => finding.severity === 'error').length,
       resolved: run.resolved,
+      healed: run.healed,
     };
     return {
       result,

@@ -46,4 +46,6 @@ export interface VisitResult {
 export interface PlannedRunResult extends VisitResult {
   /** The steps as they ran, with their resolved locators (what the compile step keeps). */
   resolved: CompiledStep[];
+  /** Steps of a replay that passed only by healing (absent in checkpoints written before healing). */
+  healed?: number[];
 }

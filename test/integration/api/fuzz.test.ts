@@ -69,6 +69,7 @@ const ROUTES: Route[] = [
   ...['checks', 'scenarios'].flatMap((collection): Route[] => [
     { method: 'GET', path: `/api/${collection}?limit=10` },
     { method: 'GET', path: `/api/${collection}/:id/source` },
+    { method: 'POST', path: `/api/${collection}/:id/versions/1/accept` },
     { method: 'GET', path: `/api/${collection}/:id` },
   ]),
   {

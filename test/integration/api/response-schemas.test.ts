@@ -2,13 +2,14 @@ import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { SET_A, SET_B, type NamingSet } from '../../../src/core/naming.js';
-import { checkDetailSchema, checkListSchema } from '../../../src/api/schemas/checks.js';
+import { checkAcceptedSchema, checkDetailSchema, checkListSchema } from '../../../src/api/schemas/checks.js';
 import { errorResponseSchema } from '../../../src/api/schemas/common.js';
 import { jobCancelledSchema, jobCreatedSchema, jobEventSchema, jobViewSchema } from '../../../src/api/schemas/jobs.js';
 import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema } from '../../../src/api/schemas/repositories.js';
 import { scheduleDetailSchema, scheduleListSchema, scheduleSchema } from '../../../src/api/schemas/schedules.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Artifact } from '../../../src/store/entities/artifact.entity.js';
+import { CheckVersion } from '../../../src/store/entities/check-version.entity.js';
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { ScheduleFire } from '../../../src/store/entities/schedule-fire.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
@@ -104,6 +105,16 @@ forEachDialect('response schemas', (dialect) => {
     const detail = await call('GET', `/api/${collection}/${checkId}`);
     expect([detail.body.versions.length, detail.body[names.collection].length]).toEqual([1, 1]);
     expectFits(checkDetailSchema(names), detail.body, 'check detail');
+
+    // A version a healing replay proposed, accepted by a person.
+    const first = await store().getRepository(CheckVersion).findOneByOrFail({ checkId, version: 1 });
+    await store().getRepository(CheckVersion).insert({ checkId, version: 2, compiled: first.compiled, source: '// healed', jobId: null, state: 'proposed', basedOn: 1 });
+    const accepted = await call('POST', `/api/${collection}/${checkId}/versions/2/accept`);
+    expect(accepted.status).toBe(200);
+    expectFits(checkAcceptedSchema(names), accepted.body, 'accepted version');
+    const after = await call('GET', `/api/${collection}/${checkId}`);
+    expect([after.body.check.version, after.body.versions.map((version: { state: string }) => version.state)]).toEqual([2, ['compiled', 'accepted']]);
+    expectFits(checkDetailSchema(names), after.body, 'check detail with an accepted proposal');
   });
 
   it('answers the repository routes in the shape of their schemas', async () => {

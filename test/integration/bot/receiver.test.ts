@@ -162,6 +162,21 @@ describe('the chat receiver on the service’s own HTTP app', () => {
     expect(inbox.received).toEqual([]);
   });
 
+  it.each([
+    ['a form whose payload is not JSON', 'payload=%7B%22type%22%3A', FORM_CONTENT_TYPE, 'request.invalid_json'],
+    ['a form whose payload is JSON but no object', 'payload=%5B1%5D', FORM_CONTENT_TYPE, 'request.invalid'],
+    ['JSON that is no object', 'null', 'application/json', 'request.invalid'],
+    ['a form sent under another content type', 'payload=%7B%7D', 'text/plain', 'request.invalid_json'],
+    ['an object of no kind', '{}', 'application/json', 'request.invalid'],
+    ['a form of no kind', 'foo=bar', FORM_CONTENT_TYPE, 'request.invalid'],
+    ['an event without its event_id', '{"type":"event_callback","team_id":"T1","event":{"type":"app_mention"}}', 'application/json', 'request.invalid'],
+    ['a slash command without its trigger_id', 'command=%2Fqa&team_id=T1', FORM_CONTENT_TYPE, 'request.invalid'],
+  ])('answers a signed body Bolt could not use (%s) with a coded 400, and stores nothing', async (_what, body, contentType, code) => {
+    const answer = await post(body, { contentType });
+    expect([answer.status, answer.json?.error?.code]).toEqual([400, code]);
+    expect(inbox.received).toEqual([]);
+  });
+
   it('leaves other methods and paths to the API (404 JSON)', async () => {
     const response = await fetch(`${api.base}${CHAT_WEBHOOK_PATH}`);
     expect(response.status).toBe(404);

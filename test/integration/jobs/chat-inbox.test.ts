@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
+import { TOO_DEEP } from '../../../src/core/storable-json.js';
 import { createChatInbox, type ChatDelivery, type ChatEventStarter } from '../../../src/jobs/chat-inbox.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
@@ -70,6 +71,32 @@ forEachDialect('chat inbox', (dialect) => {
     expect(await queued()).toHaveLength(0);
 
     expect(await inboxWith().accept(mention)).toBe('accepted');
+    expect(await queued()).toHaveLength(1);
+  });
+
+  it('keeps a delivery whose text has lone surrogates, with U+FFFD in their place, and recognises its redelivery', async () => {
+    const inbox = inboxWith();
+    const odd: ChatDelivery = { ...mention, eventId: 'Ev0SURROGATE', payload: { event: { text: 'status abc\ud83d and \udc00, 😀', blocks: ['\ud800'] } } };
+
+    expect(await inbox.accept(odd)).toBe('accepted');
+    expect(await inbox.accept(odd)).toBe('duplicate');
+
+    expect((await inbox.load(odd.eventId))?.payload).toEqual({ event: { text: 'status abc\ufffd and \ufffd, 😀', blocks: ['\ufffd'] } });
+    expect(await queued()).toHaveLength(1);
+  });
+
+  it('keeps a delivery whose blocks are nested deeper than MariaDB takes, with its text and the shallower blocks', async () => {
+    const inbox = inboxWith();
+    let blocks: unknown = { type: 'text', text: 'deep' };
+    for (let level = 0; level < 40; level += 1) blocks = { type: 'rich_text_section', elements: [blocks] };
+    const deep: ChatDelivery = { ...mention, eventId: 'Ev0DEEP', payload: { event: { text: 'check the cart', blocks: [blocks] } } };
+
+    expect(await inbox.accept(deep)).toBe('accepted');
+
+    const stored = (await inbox.load(deep.eventId))?.payload as { event: { text: string; blocks: unknown[] } };
+    expect(stored.event.text).toBe('check the cart');
+    expect(JSON.stringify(stored.event.blocks)).toContain(TOO_DEEP);
+    expect(JSON.stringify(stored.event.blocks).startsWith('[{"type":"rich_text_section","elements":[{"type":"rich_text_section"')).toBe(true);
     expect(await queued()).toHaveLength(1);
   });
 

@@ -95,6 +95,18 @@ forEachDialect('progress in a Slack thread', (dialect) => {
     expect(botMessages()[0]!.text).toMatch(/passed/);
   });
 
+  it('posts after a failed first post in a thread Slack cannot find (thread_not_found): no message of ours is there yet', async () => {
+    // A root the fake does not hold: Slack answers conversations.replies with thread_not_found.
+    const jobId = await chatJob(chatContext('1700000000.000999'));
+    world.slack.failNext('chat.postMessage', { status: 503 });
+    expect(wait(await delivery().deliver(jobId))).toBe(2_000);
+    expect(wait(await delivery().deliver(jobId))).toBe(1_500);
+    expect(world.slack.callsOf('conversations.replies').map((call) => call.outcome)).toEqual(['thread_not_found']);
+    expect(world.slack.callsOf('chat.postMessage').map((call) => call.outcome)).toEqual(['http 503', 'ok']);
+    expect(botMessages()).toHaveLength(1);
+    expect(await state(jobId)).toMatchObject({ attempts: 0, lastError: null, messageHandle: botMessages()[0]!.ts });
+  });
+
   it('stops for good when Slack refuses the channel, or when the workspace is not the job\'s organization\'s', async () => {
     const refused = await chatJob();
     world.slack.failNext('chat.postMessage', { error: 'channel_not_found' });

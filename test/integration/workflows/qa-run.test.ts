@@ -146,10 +146,16 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect(check.body.versions).toEqual([
       expect.objectContaining({
         version: 1,
+        state: 'compiled',
         jobId: first.jobId,
         steps: [
           { step: expect.objectContaining({ action: 'navigate', url: '/pricing' }) },
-          { step: expect.objectContaining({ action: 'expectCount', count: 3 }), locator: { strategy: 'role', role: 'list', name: 'plans', exact: false } },
+          {
+            step: expect.objectContaining({ action: 'expectCount', count: 3 }),
+            locator: { strategy: 'role', role: 'list', name: 'plans', exact: false },
+            // What the list looked like and the other ways that found it, for a replay that must heal.
+            healing: { element: { tag: 'ul', role: 'list', name: 'Plans', text: expect.stringContaining('Starter') }, alternatives: [{ strategy: 'role', role: 'list', value: 'Plans' }, { strategy: 'css', value: 'main > ul' }] },
+          },
         ],
       }),
     ]);

@@ -39,6 +39,25 @@ describe('parseCommand', () => {
     expect(parseCommand('use not-a-repo')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('use <owner>/<name>') });
     expect(parseCommand('use acme/shop at ftp://x')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('not an http(s) address') });
     expect(parseCommand('on javascript:alert(1): do it')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('refuses addresses that carry a user name or password, without repeating the secret', () => {
+    const cases = [
+      'on https://ada:s3cret@staging.acme.test: open the pricing page',
+      '<@U0BOT> on <https://ada:s3cret@staging.acme.test/shop|staging>: open the pricing page',
+      'on http://ada@staging.acme.test:8080: open the pricing page',
+      'use acme/shop at https://ada:s3cret@staging.acme.test',
+      'use acme/shop at <https://:s3cret@staging.acme.test/>',
+    ];
+    for (const text of cases) {
+      const command = parseCommand(text);
+      expect(command).toMatchObject({ kind: 'invalid', message: expect.stringContaining('carries a user name or password') });
+      const { message } = command as { message: string };
+      expect(message).toMatch(/`https?:\/\/\*\*\*@staging\.acme\.test(:8080)?`/);
+      expect(message).not.toMatch(/s3cret|ada/);
+    }
+    // An @ in the path or the query is no credential.
+    expect(parseCommand('on https://staging.acme.test/@team?by=ada@acme.test: open it')).toMatchObject({ kind: 'task', baseUrl: 'https://staging.acme.test/@team?by=ada@acme.test' });
     expect(parseCommand('not a bug:')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('not a bug: <reason>') });
     expect(parseCommand('replay')).toMatchObject({ kind: 'invalid' });
     expect(parseCommand('x'.repeat(4_001))).toMatchObject({ kind: 'invalid', message: expect.stringContaining('4000') });

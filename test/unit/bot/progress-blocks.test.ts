@@ -38,6 +38,19 @@ describe('progressMessage', () => {
     expect(text).toContain(`<https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-trace|trace.zip>`);
   });
 
+  it('shows a failed expectation as expected / actual lines: the heading it wanted and the headings the page has', () => {
+    const run = failedRun();
+    run.findings[1] = {
+      ...run.findings[1]!,
+      title: 'Step 2 failed: Expect a heading to show "Gadgets Galore"',
+      detail: 'No heading shows "Gadgets Galore"; the page\'s headings show "Welcome to Demo Shop"',
+      expected: 'Gadgets Galore',
+      actual: ['Welcome to Demo Shop', 'Featured <deals>'],
+    };
+    const text = shown(progressMessage(view(run)).blocks);
+    expect(text).toContain('\\n    expected: Gadgets Galore\\n    actual: \\"Welcome to Demo Shop\\", \\"Featured &lt;deals&gt;\\"');
+  });
+
   it('says a passed job passed, and how long it took', () => {
     const passed = jobForNotification({ status: 'passed', startedAt: new Date(0), finishedAt: new Date(125_000) });
     expect(progressMessage(view(passed)).text).toBe('QA job 6f1c2d3e passed in 2 min 5 s, no findings (task: Check that the pricing page lists three plans)');

@@ -345,11 +345,37 @@ describe('generatePlaywrightSource: refusals', () => {
   });
 });
 
+/** "log in as … / …" compiled on a page whose form's "Sign in" shares its name with a header button. */
+const SIGN_IN_CHECK: CompiledCheck = compiledCheckSchema.parse({
+  steps: [
+    { step: { action: 'navigate', description: 'Go to /login', url: '/login' } },
+    { step: { action: 'fill', description: 'Fill Email', target: { by: 'label', name: 'Email' }, value: { kind: 'literal', text: 'ada@example.test' } }, locator: { strategy: 'label', name: 'Email', exact: false } },
+    { step: { action: 'fill', description: 'Fill Password', target: { by: 'label', name: 'Password' }, value: { kind: 'testValue', name: 'demoPassword' } }, locator: { strategy: 'label', name: 'Password', exact: false } },
+    {
+      step: { action: 'click', description: 'Click the sign-in button', target: { by: 'role', role: 'button', name: 'Log in', purpose: 'signIn' } },
+      locator: { strategy: 'role', role: 'button', name: 'Sign in', exact: true, within: 'passwordForm' },
+    },
+  ],
+  successCriteria: [],
+});
+const SIGN_IN_SOURCE = generatePlaywrightSource({ name: 'Shop sign-in', check: SIGN_IN_CHECK, baseUrl: BASE_URL, testValueSecretRefs: { demoPassword: 'DEMO_PASSWORD' }, evidenceProbeRefs: {} });
+
+describe('generatePlaywrightSource: the sign-in submit found by purpose', () => {
+  it('clicks the control the run resolved, looked up inside the password\'s form as the replay does', () => {
+    expect(SIGN_IN_SOURCE.split('\n').map((line) => line.trim())).toContain(
+      'await visible(page.locator("form:has(input[type=\\"password\\"])").getByRole("button", { name: "Sign in", exact: true })).click({ timeout: STEP_TIMEOUT_MS });',
+    );
+    // The task's word ("Log in") is only in the step's description, never a locator.
+    expect(stringLiterals(SIGN_IN_SOURCE)).not.toContain('Log in');
+  });
+});
+
 describe('generated source type-checks against @playwright/test', () => {
   const files = {
     'journey.spec.ts': generatePlaywrightSource(journey()),
     'every-step.spec.ts': generatePlaywrightSource({ name: 'Every step', check: EVERY_STEP, baseUrl: BASE_URL, testValueSecretRefs: { card: 'SAVED_CARD' }, evidenceProbeRefs: {} }),
     'hostile.spec.ts': HOSTILE_SOURCE,
+    'sign-in.spec.ts': SIGN_IN_SOURCE,
   };
 
   // The hostile texts' file too: escaping must leave valid source.

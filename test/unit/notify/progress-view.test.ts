@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildProgressView, expectedAndActual } from '../../../src/notify/progress-view.js';
+import { buildProgressView, comparisonLines, expectedAndActual } from '../../../src/notify/progress-view.js';
 import { failedRun, JOB_ID, jobForNotification } from './job-fixtures.js';
 
 const settings = { publicBaseUrl: 'https://qa.example.com/service/' };
@@ -88,6 +88,38 @@ describe('buildProgressView', () => {
       { checkTask: 'Sign in and see the invoices', events: [{ type: 'job.answered', data: { childJobId: 'child-1' } }, { type: 'job.errored', data: { reason: 'browser unavailable' } }] },
     );
     expect(buildProgressView(replay, settings)).toMatchObject({ subject: { kind: 'check', text: 'Sign in and see the invoices' }, error: 'browser unavailable', childJobId: 'child-1' });
+  });
+});
+
+describe('comparisons of failed expectations', () => {
+  it('prefers the stored comparison: the expected text, and what the page shows (several candidates quoted)', () => {
+    const headings = { kind: 'assertion_failed', detail: 'No heading shows "Gadgets Galore"', expected: 'Gadgets Galore', actual: ['Welcome to Demo Shop', 'Featured'] };
+    expect(expectedAndActual(headings, 'Expect a heading to show "Gadgets Galore"')).toEqual({ expected: 'Gadgets Galore', actual: '"Welcome to Demo Shop", "Featured"' });
+    expect(expectedAndActual({ ...headings, actual: ['Welcome to Demo Shop'] }, undefined)).toEqual({ expected: 'Gadgets Galore', actual: 'Welcome to Demo Shop' });
+  });
+
+  it('says an empty value, an empty candidate list, and how many candidates it leaves out; long texts are cut on one line', () => {
+    expect(comparisonLines('x@y.test', [''])).toEqual({ expected: 'x@y.test', actual: '(empty)' });
+    expect(comparisonLines('', ['a@b.test'])).toEqual({ expected: '(empty)', actual: 'a@b.test' });
+    expect(comparisonLines('Refund issued', [])).toEqual({ expected: 'Refund issued', actual: '(nothing like it on the page)' });
+    expect(comparisonLines('Plans', ['A', 'B', 'C', 'D', 'E']).actual).toBe('"A", "B", "C" and 2 more');
+    const long = comparisonLines(`Expected ${'x'.repeat(400)}`, [`line one\n${'y'.repeat(400)}`]);
+    expect(long.expected).toHaveLength(200);
+    expect(long.expected.endsWith('…')).toBe(true);
+    expect(long.actual).toHaveLength(80);
+    expect(long.actual).not.toContain('\n');
+  });
+
+  it('lists a failed expectation of a run with its comparison', () => {
+    const run = failedRun();
+    run.findings[1] = { ...run.findings[1]!, expected: '3 items', actual: ['2 items: "Starter", "Pro"'] };
+    expect(buildProgressView(run, settings).findings.first[0]).toEqual({
+      kind: 'assertion_failed',
+      severity: 'error',
+      title: 'Step 2 failed: Expect 3 plan cards',
+      expected: '3 items',
+      actual: '2 items: "Starter", "Pro"',
+    });
   });
 });
 

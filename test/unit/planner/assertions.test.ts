@@ -29,10 +29,8 @@ describe('assertions: the page shows text', () => {
     ]);
   });
 
-  it('reads "the button says X" as the button named X', () => {
-    expect(stepsOf("Verify the button says 'Buy now'")).toEqual([
-      { action: 'expectState', target: button('Buy now', true), state: 'visible', criterion: 'button_says_buy_now' },
-    ]);
+  it('reads "the button says X" as one of the buttons showing X, so that a failure can list what they show', () => {
+    expect(stepsOf("Verify the button says 'Buy now'")).toEqual([{ action: 'expectText', text: 'Buy now', role: 'button', criterion: 'button_says_buy_now' }]);
   });
 
   it('reads "does not show" as the text being hidden', () => {
@@ -56,6 +54,44 @@ describe('assertions: the page shows text', () => {
       plan: { steps: [navigate('/checkout'), { action: 'expectText', text: 'shipping cost' }] },
       assumptions: ['Reads "the checkout page shows the shipping cost" as: the page shows the text "shipping cost".'],
     });
+  });
+});
+
+describe('assertions about an element that is there: its text, the title, a field value, a list count', () => {
+  it.each<[string, Bare]>([
+    ['check that the heading says "Gadgets Galore"', { action: 'expectText', text: 'Gadgets Galore', role: 'heading', criterion: 'heading_says_gadgets_galore' }],
+    ["verify the heading reads 'Pricing'", { action: 'expectText', text: 'Pricing', role: 'heading', criterion: 'heading_reads_pricing' }],
+    ['check that the main heading is "Pricing"', { action: 'expectText', text: 'Pricing', role: 'heading', criterion: 'main_heading_pricing' }],
+    ['make sure the page heading says Welcome', { action: 'expectText', text: 'Welcome', role: 'heading', criterion: 'page_heading_says_welcome' }],
+    ['the link says "Pricing"', { action: 'expectText', text: 'Pricing', role: 'link', criterion: 'link_says_pricing' }],
+    ['check that the title is "Gadgets Galore"', { action: 'expectTitle', text: 'Gadgets Galore', criterion: 'title_gadgets_galore' }],
+    ['check that the page title says Demo Shop', { action: 'expectTitle', text: 'Demo Shop', criterion: 'page_title_says_demo_shop' }],
+    ["verify the tab title contains 'Pricing'", { action: 'expectTitle', text: 'Pricing', criterion: 'tab_title_contains_pricing' }],
+    ['check that the Email field contains "demo@example.test"', { action: 'expectValue', target: field('Email'), text: 'demo@example.test', criterion: 'email_field_contains_demo_example_test' }],
+    ['check that the value of the Quantity field is 2', { action: 'expectValue', target: field('Quantity'), text: '2', criterion: 'value_of_quantity_field_2' }],
+    ["verify the Coupon field's value is \"SAVE10\"", { action: 'expectValue', target: field('Coupon'), text: 'SAVE10', criterion: 'coupon_fields_value_save10' }],
+    ['the Coupon input has the value "SAVE10"', { action: 'expectValue', target: field('Coupon'), text: 'SAVE10', criterion: 'coupon_input_has_value_save10' }],
+    ['check that the Coupon field is empty', { action: 'expectValue', target: field('Coupon'), text: '', criterion: 'coupon_field_empty' }],
+    ['the search box shows "mugs"', { action: 'expectValue', target: field('search'), text: 'mugs', criterion: 'search_box_shows_mugs' }],
+  ])('%j', (task, step) => {
+    expect(stepsOf(task)).toEqual([step]);
+  });
+
+  it('counts the items of the list a count names by its place, not a list named "items"', () => {
+    expect(stepsOf('check that the Plans list has 4 items')).toEqual([count('Plans', 4, 'plans_list_has_4_items')]);
+    expect(stepsOf('there are 2 entries in the Plans list')).toEqual([count('Plans', 2, 'there_2_entries_in_plans_list')]);
+    expect(planFor('check that the Plans list has 4 items').steps[0].description).toBe('Expect 4 items in the "Plans" list');
+  });
+
+  it('keeps a heading named by the task as the element whose text is checked', () => {
+    expect(stepsOf("check that the Total heading says '$90'")).toEqual([{ action: 'expectText', text: '$90', target: heading('Total'), criterion: 'total_heading_says_90' }]);
+  });
+
+  it('says what the new steps check in their descriptions', () => {
+    expect(planFor('check that the heading says "Gadgets Galore"').steps[0].description).toBe('Expect a heading to show "Gadgets Galore"');
+    expect(planFor('check that the title is "Gadgets Galore"').steps[0].description).toBe('Expect the page title to contain "Gadgets Galore"');
+    expect(planFor('check that the Email field contains "x@y.test"').steps[0].description).toBe('Expect the "Email" field to hold "x@y.test"');
+    expect(planFor('check that the Coupon field is empty').steps[0].description).toBe('Expect the "Coupon" field to be empty');
   });
 });
 

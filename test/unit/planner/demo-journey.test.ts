@@ -44,7 +44,7 @@ describe('the demo shop journey', () => {
       { action: 'navigate', url: '/login' },
       { action: 'fill', target: { by: 'label', name: 'Email', exact: false }, value: { kind: 'testValue', name: 'demoEmail' } },
       { action: 'fill', target: { by: 'label', name: 'Password', exact: false }, value: { kind: 'testValue', name: 'demoPassword' } },
-      { action: 'click', target: { by: 'role', role: 'button', name: 'Sign in', exact: false } },
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Sign in', exact: false, purpose: 'signIn' } },
       { action: 'click', target: { by: 'role', role: 'button', name: 'Desk Lamp', exact: false } },
       { action: 'navigate', url: '/cart' },
       { action: 'fill', target: { by: 'label', name: 'Coupon', exact: false }, value: { kind: 'literal', text: 'SAVE10' } },

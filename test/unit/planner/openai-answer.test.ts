@@ -65,7 +65,7 @@ describe('the answer schema sent as response_format', () => {
     const planned = stepVariants(planSteps, (variant) => variant.properties!.action!.const);
     const wired = stepVariants(wireSteps, (variant) => variant.properties!.action!.enum![0]);
     expect(wired).toEqual(planned);
-    expect(Object.keys(planned)).toHaveLength(12);
+    expect(Object.keys(planned)).toHaveLength(14);
   });
 
   it('has the same targets, values and states as planSchema', () => {
@@ -123,8 +123,9 @@ describe('readAnswer', () => {
     const purchase = SIDE_EFFECTS.find((rule) => rule.kind === 'purchase')!.question;
     const result = interpretTask(taskWithAnswers(task, { questions: [purchase], answers: ['Yes, it is a test store'] }), CONTEXT);
     if (result.kind !== 'runnable') throw new Error('the journey should be runnable');
-    // `sideEffects` is the planner's mark from the answers, not something the model writes.
-    const { sideEffects: _marked, ...written } = result.plan;
+    // `sideEffects` and `allowedSideEffects` are the planner's marks from the answers, not something the model writes.
+    expect(result.plan).toMatchObject({ sideEffects: true, allowedSideEffects: ['purchase'] });
+    const { sideEffects: _marked, allowedSideEffects: _allowed, ...written } = result.plan;
     expect(readAnswer(asAnswer(written), CONTEXT)).toEqual({ ok: true, answer: { kind: 'plan', plan: written, assumptions: [] } });
   });
 

@@ -37,9 +37,9 @@ const cartAnswer = (clickName: string) => ({
   plan: {
     steps: [
       { action: 'navigate', description: 'Go to /cart', url: '/cart' },
-      { action: 'expectText', description: 'The cart shows the Blue Mug', text: 'Blue Mug', target: null, criterion: 'mug_in_cart' },
+      { action: 'expectText', description: 'The cart shows the Blue Mug', text: 'Blue Mug', target: null, role: null, criterion: 'mug_in_cart' },
       { action: 'click', description: `Click ${clickName}`, target: button(clickName) },
-      { action: 'expectText', description: 'The order is confirmed', text: 'Thank you for your order', target: null, criterion: 'order_confirmed' },
+      { action: 'expectText', description: 'The order is confirmed', text: 'Thank you for your order', target: null, role: null, criterion: 'order_confirmed' },
     ],
     successCriteria: [
       { key: 'mug_in_cart', description: 'The cart shows the Blue Mug' },

@@ -34,6 +34,8 @@ export function questionsOf(text: string, overrides: Partial<PlanRequest> = {}):
 }
 
 export const button = (name: string, exact = false) => ({ by: 'role', role: 'button', name, exact }) as const;
+/** The submit control of a sign-in, found by purpose at run time; `name` is the task's word for it. */
+export const signInButton = (name: string) => ({ by: 'role', role: 'button', name, exact: false, purpose: 'signIn' }) as const;
 export const link = (name: string, exact = false) => ({ by: 'role', role: 'link', name, exact }) as const;
 export const heading = (name: string, exact = false) => ({ by: 'role', role: 'heading', name, exact }) as const;
 export const field = (name: string, exact = false) => ({ by: 'label', name, exact }) as const;

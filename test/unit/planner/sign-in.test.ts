@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { button, field, literal, navigate, questionsOf, stepsOf, testValue, type Bare } from './plan-support.js';
+import { field, literal, navigate, questionsOf, signInButton, stepsOf, testValue, type Bare } from './plan-support.js';
 
 const signIn = (identity: ReturnType<typeof testValue> | ReturnType<typeof literal>, password: string, label = 'Email', verb = 'Sign in'): Bare[] => [
   navigate('/login'),
   { action: 'fill', target: field(label), value: identity },
   { action: 'fill', target: field('Password'), value: testValue(password) },
-  { action: 'click', target: button(verb) },
+  { action: 'click', target: signInButton(verb) },
 ];
 
 describe('sign-in: the usual steps with the configured test values', () => {

@@ -1,0 +1,244 @@
+/**
+ * The expect steps of a plan, on the live page. An expectation about an element that is there but shows another
+ * text, title, value, count or state fails as `assertion_failed` with what it expected and what the page shows
+ * (the nearest candidates first: the page's headings when a heading says something else); a target that is truly
+ * absent (no element of its kind at all, a field or button that is not there) stays `step_unresolvable`.
+ */
+import type { Locator, Page } from 'playwright';
+import type { ResolvedLocator } from '../core/check.js';
+import type { Comparison } from '../core/findings.js';
+import type { PlanStep, Target } from '../core/plan.js';
+import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
+import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
+import { StepFailure } from './step-failure.js';
+
+export type ExpectStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' }>;
+
+const EXPECT_ACTIONS: ReadonlySet<PlanStep['action']> = new Set(['expectText', 'expectTitle', 'expectValue', 'expectUrl', 'expectState', 'expectCount']);
+
+export function isExpectation(step: PlanStep): step is ExpectStep {
+  return EXPECT_ACTIONS.has(step.action);
+}
+
+export interface ExpectationTools {
+  /** How long the expectation may take to hold. */
+  timeoutMs: number;
+  /** The one visible element a target means (the stored locator in a replay); throws a StepFailure otherwise. */
+  find(target: Target): Promise<Locator>;
+  /** The locator a replay stored for the step, if any. */
+  stored?: ResolvedLocator;
+}
+
+/** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
+const MAX_CANDIDATES = 5;
+const NEAR_LINE = 0.3;
+
+/** Holds the expectation or throws a StepFailure saying what the page shows instead. */
+export async function checkExpectation(page: Page, step: ExpectStep, tools: ExpectationTools): Promise<void> {
+  const timeout = tools.timeoutMs;
+  switch (step.action) {
+    case 'expectText':
+      if (step.target) return textOfElement(await tools.find(step.target), step.target.name, step.text, timeout);
+      return step.role ? textAmongRole(page, step.role, step.text, timeout) : textOnPage(page, step.text, timeout);
+    case 'expectTitle': {
+      const seen = await poll(timeout, () => page.title(), (title) => contains(title, step.text));
+      if (!seen.held) throw failed(`The title is "${oneLine(seen.last ?? '')}", which does not contain "${step.text}"`, step.text, [seen.last ?? '']);
+      return;
+    }
+    case 'expectValue': {
+      const field = await tools.find(step.target);
+      const seen = await poll(timeout, () => field.inputValue(), (value) => value === step.text);
+      if (seen.held) return;
+      // A password field's value is not repeated, only its length (secret values are scrubbed anyway).
+      const secret = (await field.getAttribute('type').catch(() => null)) === 'password';
+      const value = seen.last ?? '';
+      const shown = secret ? `(a password of ${value.length} characters)` : value;
+      throw failed(`"${step.target.name}" holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
+    }
+    case 'expectUrl': {
+      const seen = await poll(timeout, () => Promise.resolve(page.url()), (url) => url.includes(step.contains));
+      if (!seen.held) throw failed(`The URL is ${page.url()}, which does not contain "${step.contains}"`, step.contains, [page.url()]);
+      return;
+    }
+    case 'expectState':
+      return state(page, step, tools);
+    case 'expectCount':
+      return count(page, step, tools);
+  }
+}
+
+async function textOnPage(page: Page, text: string, timeout: number): Promise<void> {
+  const seen = await poll(timeout, () => page.locator('body').innerText(), (body) => contains(body, text));
+  if (seen.held) return;
+  const near = nearestTexts(text, linesOf(seen.last ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
+  // Nothing on the page reads like it: its headings say where the run is.
+  const actual = near.length > 0 ? near : nearestTexts(text, await visibleTexts(page.getByRole('heading')), { max: MAX_CANDIDATES });
+  throw failed(`The page does not show "${text}"`, text, actual);
+}
+
+async function textOfElement(element: Locator, name: string, text: string, timeout: number): Promise<void> {
+  const seen = await poll(timeout, () => element.innerText(), (shown) => contains(shown, text));
+  if (!seen.held) throw failed(`"${name}" shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
+}
+
+/** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */
+async function textAmongRole(page: Page, role: string, text: string, timeout: number): Promise<void> {
+  const elements = page.getByRole(role as Parameters<Page['getByRole']>[0]);
+  const seen = await poll(timeout, () => visibleTexts(elements), (texts) => texts.some((shown) => contains(shown, text)));
+  if (seen.held) return;
+  const texts = seen.last ?? [];
+  if (texts.length === 0) throw new StepFailure('step_unresolvable', `The page has no ${roleWord(role)} (looked for role ${role})`);
+  const actual = nearestTexts(text, texts, { max: MAX_CANDIDATES });
+  throw failed(`No ${roleWord(role)} shows "${text}"; the page's ${roleWord(role, 2)} show ${quotedList(actual)}`, text, actual);
+}
+
+type StateStep = Extract<PlanStep, { action: 'expectState' }>;
+
+async function state(page: Page, step: StateStep, tools: ExpectationTools): Promise<void> {
+  if (step.state === 'hidden') {
+    // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
+    const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
+    if (resolution.found || resolution.reason === 'several') throw failed(`"${step.target.name}" is visible, expected hidden`, 'hidden', ['visible']);
+    return;
+  }
+  const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
+  let element: Locator;
+  try {
+    element = await tools.find(step.target);
+  } catch (error) {
+    if (step.state === 'visible' && error instanceof StepFailure && error.kind === 'step_unresolvable') await notVisible(page, step.target, locators);
+    throw error;
+  }
+  const observe = async (): Promise<string> => {
+    switch (step.state) {
+      case 'visible':
+        return (await element.isVisible()) ? 'visible' : 'hidden';
+      case 'enabled':
+      case 'disabled':
+        return (await element.isEnabled()) ? 'enabled' : 'disabled';
+      case 'checked':
+      case 'unchecked':
+        return (await element.isChecked()) ? 'checked' : 'unchecked';
+      case 'valid':
+      case 'invalid':
+        return element.evaluate((node) => {
+          // Runs in the page; the project compiles without the DOM library, so the field is typed by hand.
+          const field = node as unknown as { checkValidity?: () => boolean; validationMessage?: string };
+          const valid = (typeof field.checkValidity === 'function' ? field.checkValidity() : true) && node.getAttribute('aria-invalid') !== 'true';
+          return valid ? 'valid' : field.validationMessage ? `invalid: ${field.validationMessage}` : 'invalid';
+        });
+      default:
+        return 'unknown';
+    }
+  };
+  const seen = await poll(tools.timeoutMs, observe, (observed) => observed === step.state || observed.startsWith(`${step.state}:`));
+  if (!seen.held) throw failed(`"${step.target.name}" is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
+}
+
+/**
+ * A target expected to be visible that nothing matches: when the page has elements of its kind (other headings,
+ * other buttons, text like it), the expectation failed and they are what the page shows instead; with none, the
+ * target is absent and the runner's `step_unresolvable` stands. Several matches (ambiguous, not absent) also leave it.
+ */
+async function notVisible(page: Page, target: Target, locators: readonly ResolvedLocator[]): Promise<void> {
+  if ((await firstVisibleCount(page, locators).catch(() => 0)) > 0) return;
+  const role = target.by === 'role' ? target.role : locators.length === 1 && locators[0]!.strategy === 'role' ? locators[0]!.role : undefined;
+  if (role) {
+    const actual = nearestTexts(target.name, await visibleTexts(page.getByRole(role as Parameters<Page['getByRole']>[0])), { max: MAX_CANDIDATES });
+    if (actual.length === 0) return;
+    throw failed(`No ${roleWord(role)} "${target.name}" is visible; the page's ${roleWord(role, 2)} show ${quotedList(actual)}`, target.name, actual);
+  }
+  if (target.by === 'text') {
+    const actual = nearestTexts(target.name, linesOf(await page.locator('body').innerText().catch(() => '')), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
+    throw failed(`The page does not show "${target.name}"${actual.length > 0 ? `; nearest: ${quotedList(actual)}` : ''}`, target.name, actual);
+  }
+}
+
+type CountStep = Extract<PlanStep, { action: 'expectCount' }>;
+
+async function count(page: Page, step: CountStep, tools: ExpectationTools): Promise<void> {
+  if (step.itemRole !== undefined) {
+    // A container ("the Plans list") and the items in it ("3 list items").
+    const container = await tools.find(step.target);
+    const items = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
+    const seen = await poll(tools.timeoutMs, () => items.count(), (found) => found === step.count);
+    if (seen.held) return;
+    const found = seen.last ?? 0;
+    const texts = await items.allInnerTexts().catch(() => []);
+    const firstLines = texts.map((text) => oneLine(text.split('\n')[0] ?? '', 40));
+    throw failed(`Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`, counted(step.count, step.itemRole), [
+      `${counted(found, step.itemRole)}${texts.length > 0 ? `: ${quotedList(firstLines)}` : ''}`,
+    ]);
+  }
+  const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
+  const seen = await poll(tools.timeoutMs, () => firstVisibleCount(page, locators), (found) => found === step.count);
+  if (seen.held) return;
+  const what = `match${step.count === 1 ? '' : 'es'} of "${step.target.name}"`;
+  const found = seen.last ?? 0;
+  throw failed(`Expected ${step.count} of "${step.target.name}", found ${found}`, `${step.count} ${what}`, [`${found} match${found === 1 ? '' : 'es'}`]);
+}
+
+/** The visible count of the first of `locators` that matches any (the most specific way of naming it first). */
+async function firstVisibleCount(page: Page, locators: readonly ResolvedLocator[]): Promise<number> {
+  for (const locator of locators) {
+    const found = await locatorOf(page, locator).filter({ visible: true }).count();
+    if (found > 0) return found;
+  }
+  return 0;
+}
+
+async function visibleTexts(elements: Locator): Promise<string[]> {
+  return (await elements.filter({ visible: true }).allInnerTexts()).map((text) => oneLine(text)).filter((text) => text !== '');
+}
+
+function contains(shown: string, wanted: string): boolean {
+  return normalizedText(shown).includes(normalizedText(wanted));
+}
+
+function failed(message: string, expected: string, actual: string[]): StepFailure {
+  const comparison: Comparison = { expected, actual };
+  return new StepFailure('assertion_failed', message, comparison);
+}
+
+/** Polls `read` until `holds` accepts what it read or the time is up; a read that throws (the page navigated) is retried. */
+async function poll<T>(timeoutMs: number, read: () => Promise<T>, holds: (value: T) => boolean): Promise<{ held: true } | { held: false; last: T | undefined }> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    try {
+      last = await read();
+      if (holds(last)) return { held: true };
+    } catch {
+      // The page navigated mid-read: look again.
+    }
+    if (Date.now() >= deadline) return { held: false, last };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const ROLE_WORDS: Readonly<Record<string, [string, string]>> = {
+  heading: ['heading', 'headings'],
+  button: ['button', 'buttons'],
+  link: ['link', 'links'],
+  listitem: ['item', 'items'],
+  img: ['image', 'images'],
+  menuitem: ['menu item', 'menu items'],
+  textbox: ['text field', 'text fields'],
+  checkbox: ['checkbox', 'checkboxes'],
+};
+
+function roleWord(role: string, howMany = 1): string {
+  const [one, many] = ROLE_WORDS[role] ?? [role, `${role}s`];
+  return howMany === 1 ? one : many;
+}
+
+/** `3 items`, `1 heading`. */
+function counted(howMany: number, role: string): string {
+  return `${howMany} ${roleWord(role, howMany)}`;
+}
+
+/** `"A", "B" and 3 more`: a failure message's short list. */
+function quotedList(texts: readonly string[], max = MAX_CANDIDATES): string {
+  const shown = texts.slice(0, max).map((text) => JSON.stringify(text));
+  return texts.length > max ? `${shown.join(', ')} and ${texts.length - max} more` : shown.join(', ');
+}

@@ -1,0 +1,145 @@
+import type { Locator, Page } from 'playwright';
+import type { ResolvedLocator } from '../core/check.js';
+import { chooseSignInSubmit, type SubmitPage } from '../core/sign-in-submit.js';
+import { locatorOf, type Resolution } from './locate.js';
+
+/** How long several equally good controls may persist before the choice counts as ambiguous (as in locate.ts). */
+const AMBIGUITY_SETTLE_MS = 750;
+const POLL_MS = 100;
+
+/** What a failed resolution says it looked for: the usual names of the control (the choice is by purpose). */
+const LOOKED_FOR: ResolvedLocator[] = ['Sign in', 'Log in', 'Login', 'Sign on', 'Continue', 'Submit', 'Next'].map((name) => ({ strategy: 'role', role: 'button', name, exact: false }));
+
+/**
+ * Finds the control that submits the page's sign-in (src/core/sign-in-submit.ts says which), and the locator a
+ * replay and the generated test use for it: the button by its exact name, or by its exact name inside the form that
+ * holds the password field when the name alone also matches another visible button. The recorded locator is
+ * checked to match the chosen element and nothing else; when no such locator exists the step is unresolvable.
+ */
+export async function resolveSignInSubmit(page: Page, timeoutMs: number): Promise<Resolution> {
+  const buttons = page.getByRole('button').filter({ visible: true });
+  const deadline = Date.now() + timeoutMs;
+  let severalSince: number | undefined;
+  let most = 0;
+  for (;;) {
+    const described = await describeButtons(buttons);
+    const choice = described === undefined ? undefined : chooseSignInSubmit(described);
+    // The chosen control's name also names other buttons, even inside the password's form: no locator replays it.
+    let unnameable = 0;
+    if (choice?.found === true) {
+      const chosen = buttons.nth(choice.index);
+      const candidate = described!.candidates[choice.index]!;
+      const inForm = candidate.form === 'password';
+      let named = await uniqueLocator(page, chosen, candidate.name, inForm);
+      if ('matches' in named) {
+        // The page's text is not always the accessible name ("Sign in <span aria-hidden>→</span>"): ask Playwright's.
+        const name = await accessibleName(chosen);
+        if (name !== candidate.name) named = await uniqueLocator(page, chosen, name, inForm);
+      }
+      if (!('matches' in named)) return { found: true, locator: named, element: chosen };
+      unnameable = named.matches;
+    }
+    const several = unnameable > 1 || (choice !== undefined && !choice.found && choice.reason === 'several');
+    if (several) most = Math.max(most, unnameable, choice !== undefined && !choice.found ? choice.matches : 0);
+    const now = Date.now();
+    if (several) severalSince ??= now;
+    else severalSince = undefined;
+    if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried: LOOKED_FOR };
+    if (now >= deadline) return several ? { found: false, reason: 'several', matches: most, tried: LOOKED_FOR } : { found: false, reason: 'none', matches: 0, tried: LOOKED_FOR };
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+/**
+ * A locator that matches the chosen button and no other visible element, if its name gives one; else how many
+ * visible buttons the narrowest locator tried matches (0 when the page changed meanwhile or the button has no name).
+ */
+async function uniqueLocator(page: Page, chosen: Locator, name: string, inPasswordForm: boolean): Promise<ResolvedLocator | { matches: number }> {
+  if (name === '' || name.length > 300) return { matches: 0 };
+  const plain: ResolvedLocator = { strategy: 'role', role: 'button', name, exact: true };
+  const options: ResolvedLocator[] = inPasswordForm ? [plain, { ...plain, within: 'passwordForm' }] : [plain];
+  let matches = 0;
+  for (const option of options) {
+    try {
+      const found = locatorOf(page, option).filter({ visible: true });
+      matches = await found.count();
+      if (matches === 1 && (await found.and(chosen).count()) === 1) return option;
+    } catch {
+      return { matches: 0 }; // the page navigated meanwhile: the next poll looks again
+    }
+  }
+  return { matches };
+}
+
+/** A button's accessible name as Playwright computes it for getByRole (its aria snapshot's first line). */
+async function accessibleName(button: Locator): Promise<string> {
+  const snapshot = await button.ariaSnapshot({ timeout: 1_000 }).catch(() => '');
+  const quoted = /^- button "((?:[^"\\]|\\.)*)"/.exec(snapshot)?.[1];
+  if (quoted === undefined) return '';
+  try {
+    return JSON.parse(`"${quoted}"`) as string;
+  } catch {
+    return '';
+  }
+}
+
+/** The page's visible buttons as the choice needs them; undefined when the page navigated while they were read. */
+async function describeButtons(buttons: Locator): Promise<SubmitPage | undefined> {
+  try {
+    return await buttons.evaluateAll(describeInPage);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The few DOM members the page function reads (the project compiles without the DOM library). */
+interface PageElement {
+  tagName: string;
+  type?: string;
+  value?: string;
+  form?: PageElement | null;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  closest(selector: string): PageElement | null;
+  getClientRects(): { length: number };
+  ownerDocument: { getElementById(id: string): PageElement | null; querySelectorAll(selector: string): Iterable<PageElement> };
+}
+
+/** Runs in the page: each button's name, whether it submits, and whether its form is the one with the password. */
+function describeInPage(elements: PageElement[]): SubmitPage {
+  const collapse = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+  const formOf = (element: PageElement): PageElement | null => (element.form !== undefined ? element.form : element.closest('form'));
+  const document = elements[0]?.ownerDocument;
+  const passwords = document === undefined ? [] : Array.from(document.querySelectorAll('input[type="password"]')).filter((field) => field.getClientRects().length > 0);
+  const formsOf = (fields: PageElement[]) => fields.map(formOf).filter((form): form is PageElement => form !== null);
+  // Several forms with a password field (sign-in and sign-up on one page): the one the run filled is the sign-in.
+  const filled = formsOf(passwords.filter((field) => (field.value ?? '') !== ''));
+  const passwordForms = new Set(filled.length > 0 ? filled : formsOf(passwords));
+  const nameOf = (element: PageElement): string => {
+    const labelledBy = collapse(element.getAttribute('aria-labelledby'));
+    if (labelledBy !== '') {
+      const text = collapse(labelledBy.split(' ').map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '').join(' '));
+      if (text !== '') return text;
+    }
+    const label = collapse(element.getAttribute('aria-label'));
+    if (label !== '') return label;
+    if (element.tagName === 'INPUT') {
+      const type = (element.type ?? '').toLowerCase();
+      const value = collapse(element.value);
+      if (value !== '') return value;
+      if (type === 'submit') return 'Submit';
+      if (type === 'image') return collapse(element.getAttribute('alt'));
+      return '';
+    }
+    return collapse(element.textContent) || collapse(element.getAttribute('title'));
+  };
+  return {
+    passwordInForm: passwordForms.size > 0,
+    candidates: elements.map((element) => {
+      const form = formOf(element);
+      const type = (element.type ?? '').toLowerCase();
+      const submits = form !== null && ((element.tagName === 'BUTTON' && type === 'submit') || (element.tagName === 'INPUT' && (type === 'submit' || type === 'image')));
+      return { name: nameOf(element), submits, form: form === null ? 'none' : passwordForms.has(form) ? 'password' : 'other' };
+    }),
+  };
+}
