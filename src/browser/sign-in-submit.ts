@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
-import { chooseSignInSubmit, type SubmitPage } from '../core/sign-in-submit.js';
+import { chooseSignInSubmit, type SubmitCandidate, type SubmitPage } from '../core/sign-in-submit.js';
 import { locatorOf, type Resolution } from './locate.js';
 
 /** How long several equally good controls may persist before the choice counts as ambiguous (as in locate.ts). */
@@ -105,41 +105,43 @@ interface PageElement {
   ownerDocument: { getElementById(id: string): PageElement | null; querySelectorAll(selector: string): Iterable<PageElement> };
 }
 
-/** Runs in the page: each button's name, whether it submits, and whether its form is the one with the password. */
+/**
+ * Runs in the page: each button's name, whether it submits, and whether its form is the one with the password. No
+ * named inner functions: esbuild (tsx, which runs `qa` from source) wraps those in a `__name` helper the page does
+ * not have, and the evaluation would fail in the real process while passing under Jest (chat-faults found it).
+ */
 function describeInPage(elements: PageElement[]): SubmitPage {
-  const collapse = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
-  const formOf = (element: PageElement): PageElement | null => (element.form !== undefined ? element.form : element.closest('form'));
   const document = elements[0]?.ownerDocument;
   const passwords = document === undefined ? [] : Array.from(document.querySelectorAll('input[type="password"]')).filter((field) => field.getClientRects().length > 0);
-  const formsOf = (fields: PageElement[]) => fields.map(formOf).filter((form): form is PageElement => form !== null);
   // Several forms with a password field (sign-in and sign-up on one page): the one the run filled is the sign-in.
-  const filled = formsOf(passwords.filter((field) => (field.value ?? '') !== ''));
-  const passwordForms = new Set(filled.length > 0 ? filled : formsOf(passwords));
-  const nameOf = (element: PageElement): string => {
-    const labelledBy = collapse(element.getAttribute('aria-labelledby'));
+  const filledForms: PageElement[] = [];
+  const allForms: PageElement[] = [];
+  for (const field of passwords) {
+    const form = field.form !== undefined ? field.form : field.closest('form');
+    if (form === null) continue;
+    allForms.push(form);
+    if ((field.value ?? '') !== '') filledForms.push(form);
+  }
+  const passwordForms = new Set(filledForms.length > 0 ? filledForms : allForms);
+  const candidates: SubmitCandidate[] = [];
+  for (const element of elements) {
+    const form = element.form !== undefined ? element.form : element.closest('form');
+    const type = (element.type ?? '').toLowerCase();
+    const submits = form !== null && ((element.tagName === 'BUTTON' && type === 'submit') || (element.tagName === 'INPUT' && (type === 'submit' || type === 'image')));
+    // The accessible name as far as these attributes give it: aria-labelledby, aria-label, an input's value, the text.
+    let name = '';
+    const labelledBy = (element.getAttribute('aria-labelledby') ?? '').replace(/\s+/g, ' ').trim();
     if (labelledBy !== '') {
-      const text = collapse(labelledBy.split(' ').map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '').join(' '));
-      if (text !== '') return text;
+      name = labelledBy.split(' ').map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
     }
-    const label = collapse(element.getAttribute('aria-label'));
-    if (label !== '') return label;
-    if (element.tagName === 'INPUT') {
-      const type = (element.type ?? '').toLowerCase();
-      const value = collapse(element.value);
-      if (value !== '') return value;
-      if (type === 'submit') return 'Submit';
-      if (type === 'image') return collapse(element.getAttribute('alt'));
-      return '';
+    if (name === '') name = (element.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim();
+    if (name === '' && element.tagName === 'INPUT') {
+      const value = (element.value ?? '').replace(/\s+/g, ' ').trim();
+      name = value !== '' ? value : type === 'submit' ? 'Submit' : type === 'image' ? (element.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim() : '';
+    } else if (name === '') {
+      name = (element.textContent ?? '').replace(/\s+/g, ' ').trim() || (element.getAttribute('title') ?? '').replace(/\s+/g, ' ').trim();
     }
-    return collapse(element.textContent) || collapse(element.getAttribute('title'));
-  };
-  return {
-    passwordInForm: passwordForms.size > 0,
-    candidates: elements.map((element) => {
-      const form = formOf(element);
-      const type = (element.type ?? '').toLowerCase();
-      const submits = form !== null && ((element.tagName === 'BUTTON' && type === 'submit') || (element.tagName === 'INPUT' && (type === 'submit' || type === 'image')));
-      return { name: nameOf(element), submits, form: form === null ? 'none' : passwordForms.has(form) ? 'password' : 'other' };
-    }),
-  };
+    candidates.push({ name, submits, form: form === null ? 'none' : passwordForms.has(form) ? 'password' : 'other' });
+  }
+  return { passwordInForm: passwordForms.size > 0, candidates };
 }
