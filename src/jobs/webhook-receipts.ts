@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import {
   MAX_RECEIPT_ATTEMPTS, PENDING_GRACE_MS, RECEIPT_LEASE_MS, redeliveryOf, retryDelayMs, type ReceiptStatus, type WebhookProvider,
 } from '../core/webhook-receipt.js';
-import { wellFormedJson } from '../core/well-formed.js';
+import { storableJson } from '../core/storable-json.js';
 import { isDuplicateKey } from '../store/duplicate-key.js';
 import { WebhookReceipt } from '../store/entities/webhook-receipt.entity.js';
 import { insertRows, type StagedWorkflow, type WriteBatch } from '../store/write-batch.js';
@@ -93,7 +93,7 @@ export function createWebhookReceipts({ dataSource, writes, starter, now = () =>
       const staged = starter.stage(id);
       const row = {
         id, provider: delivery.provider, deliveryId: delivery.deliveryId, event: delivery.event, bodySha256,
-        payload: wellFormedJson(delivery.payload) as Record<string, unknown>, status: 'pending', attempts: 0, receivedAt: at, updatedAt: at,
+        payload: storableJson(delivery.payload), status: 'pending', attempts: 0, receivedAt: at, updatedAt: at,
       };
       try {
         await writes.commit([insertRows(dataSource, WebhookReceipt, [row]), staged.statement]);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
+import { TOO_DEEP } from '../../../src/core/storable-json.js';
 import { MAX_RECEIPT_ATTEMPTS, PENDING_GRACE_MS, RECEIPT_LEASE_MS, retryDelayMs } from '../../../src/core/webhook-receipt.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
@@ -170,5 +171,16 @@ forEachDialect('webhook receipts', (dialect) => {
 
     expect(outcome).toBe('accepted');
     expect((await stored(receiptId)).payload).toEqual({ comment: { body: '/qa \ufffd check' } });
+  });
+
+  it('stores a payload nested deeper than MariaDB\'s JSON takes, cut at that depth, instead of failing the insert', async () => {
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 40; level++) deep = { child: deep };
+    const raw = Buffer.from(JSON.stringify(deep));
+
+    const { outcome, receiptId } = await receiptsWith().record(delivery({ deliveryId: 'deep', rawBody: raw, payload: deep as Record<string, unknown> }));
+
+    expect(outcome).toBe('accepted');
+    expect(JSON.stringify((await stored(receiptId)).payload)).toContain(JSON.stringify(TOO_DEEP));
   });
 });
