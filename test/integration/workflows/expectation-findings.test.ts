@@ -3,13 +3,12 @@
  * `assertion_failed` with `expected` and `actual`, and links the screenshot taken at that step; other findings carry
  * neither (null); a truly absent target is still `step_unresolvable`.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { forEachDialect, useTestStore } from '../../support/dialects.js';
-import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+import { useDemoService } from '../../support/demo-service.js';
+import { forEachDialect } from '../../support/dialects.js';
 
 interface FindingBody {
   kind: string;
@@ -23,39 +22,26 @@ interface FindingBody {
 }
 
 forEachDialect('findings of failed expectations', (dialect) => {
-  let demo: DemoApp;
-  let worker: TestWorker;
-  let api: TestApi;
   let key: string;
   let repositoryId: string;
 
-  afterAll(async () => {
-    await api?.close();
-    await worker?.stop();
-    await demo?.close();
-  });
-  const store = useTestStore(dialect);
-
-  beforeAll(async () => {
-    demo = await startDemoApp();
-    worker = await startTestWorker(store());
-    api = await startTestApi(store(), { artifacts: worker.artifacts });
-  });
+  const shop = useDemoService(dialect);
+  const { store } = shop;
 
   beforeEach(async () => {
     const { key: created, organization } = await createApiKey(store(), 'acme');
     key = created;
-    repositoryId = await insertRepository(store(), organization.id, { baseUrl: demo.url });
+    repositoryId = await insertRepository(store(), organization.id, { baseUrl: shop.demo.url });
   });
 
   async function runJob(task: string) {
-    const created = await callApi(api.base, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: task, baseUrl: demo.url, trigger: 'cli' }, key);
+    const created = await callApi(shop.api.base, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: task, baseUrl: shop.demo.url, trigger: 'cli' }, key);
     expect(created.status).toBe(202);
     const jobId = created.body.jobId as string;
     // The stream ends when the job does.
-    const streamed = await (await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
+    const streamed = await (await fetch(`${shop.api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) })).text();
     const events = streamed.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
-    const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+    const view = await callApi(shop.api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
     return { jobId, events, job: view.body.job as { status: string }, findings: view.body.findings as FindingBody[], artifacts: view.body.artifacts as { id: string; kind: string; stepIndex: number | null }[] };
   }
 
@@ -75,7 +61,7 @@ forEachDialect('findings of failed expectations', (dialect) => {
     expect(failed.actual).toHaveLength(4);
     const screenshot = artifacts.find((artifact) => failed.artifactIds.includes(artifact.id) && artifact.kind === 'screenshot');
     expect(screenshot).toMatchObject({ stepIndex: 1 });
-    const image = await fetch(`${api.base}/api/jobs/${jobId}/artifacts/${screenshot!.id}`, { headers: { authorization: `Bearer ${key}` } });
+    const image = await fetch(`${shop.api.base}/api/jobs/${jobId}/artifacts/${screenshot!.id}`, { headers: { authorization: `Bearer ${key}` } });
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString('ascii')).toBe('PNG');
   });

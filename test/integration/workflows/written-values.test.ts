@@ -3,15 +3,13 @@
  * worker and Chromium. A literal is typed as written; a configured name is read from its secret at run time and is
  * never stored in clear; a field with no value is a question, and the answer's value is typed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { useTestStore } from '../../support/dialects.js';
-import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+import { callApi } from '../../support/api-server.js';
+import { useDemoService } from '../../support/demo-service.js';
 
 const EMAIL = 'demo@acme.test';
 const PASSWORD = 'acme-Pa55word!';
@@ -24,40 +22,27 @@ interface Event {
 }
 
 describe('values written in the task, end to end on the demo shop (issue 13, part 1)', () => {
-  let demo: DemoApp;
-  let worker: TestWorker;
-  let api: TestApi;
   let key: string;
   let repositoryId: string;
 
-  afterAll(async () => {
-    await api?.close();
-    await worker?.stop();
-    await demo?.close();
-  });
-  const store = useTestStore('mysql');
-
-  beforeAll(async () => {
-    demo = await startDemoApp({ account: { email: EMAIL, password: PASSWORD } });
-    worker = await startTestWorker(store(), { secrets: { DEMO_PASSWORD: PASSWORD }, stepTimeoutMs: 5_000 });
-    api = await startTestApi(store(), { artifacts: worker.artifacts });
-  });
+  const shop = useDemoService('mysql', { demo: { account: { email: EMAIL, password: PASSWORD } }, worker: { secrets: { DEMO_PASSWORD: PASSWORD }, stepTimeoutMs: 5_000 } });
+  const { store } = shop;
 
   // The store is emptied after each test: each test gets its key and its repository (the one value is demoPassword).
   beforeEach(async () => {
     const created = await createApiKey(store(), 'acme-literals');
     key = created.key;
-    repositoryId = await insertRepository(store(), created.organization.id, { baseUrl: demo.url, networkAllowlist: [], testValueSecretRefs: { demoPassword: 'DEMO_PASSWORD' } });
+    repositoryId = await insertRepository(store(), created.organization.id, { baseUrl: shop.demo.url, networkAllowlist: [], testValueSecretRefs: { demoPassword: 'DEMO_PASSWORD' } });
   });
 
-  async function create(task: string, baseUrl = demo.url) {
-    return callApi(api.base, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: task, baseUrl, networkAllowlist: [], trigger: 'cli' }, key);
+  async function create(task: string, baseUrl = shop.demo.url) {
+    return callApi(shop.api.base, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: task, baseUrl, networkAllowlist: [], trigger: 'cli' }, key);
   }
 
   async function finish(id: string) {
-    const stream = await fetch(`${api.base}/api/jobs/${id}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(90_000) });
+    const stream = await fetch(`${shop.api.base}/api/jobs/${id}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(90_000) });
     await stream.text();
-    const job = await callApi(api.base, 'GET', `/api/jobs/${id}`, undefined, key);
+    const job = await callApi(shop.api.base, 'GET', `/api/jobs/${id}`, undefined, key);
     const failures = (job.body.findings as { title: string; detail: string }[]).map((finding) => `${finding.title}: ${finding.detail}`);
     return { status: job.body.job.status as string, failures, events: job.body.events as Event[], body: job.body };
   }
@@ -69,7 +54,7 @@ describe('values written in the task, end to end on the demo shop (issue 13, par
   };
 
   it("runs the issue's example: the address typed as written, the password read from its secret, never stored", async () => {
-    const created = await create(ISSUE_TASK, `${demo.url}/login`);
+    const created = await create(ISSUE_TASK, `${shop.demo.url}/login`);
     expect([created.status, created.body.resolution]).toEqual([202, undefined]);
 
     const run = await finish(created.body.jobId as string);
@@ -91,11 +76,11 @@ describe('values written in the task, end to end on the demo shop (issue 13, par
         else files.push(path);
       }
     };
-    walk(worker.artifactsDir);
+    walk(shop.worker.artifactsDir);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect([file, readFileSync(file).includes(PASSWORD)]).toEqual([file, false]);
     const checkId = run.body.job.testId as string;
-    const source = await (await fetch(`${api.base}/api/checks/${checkId}/source`, { headers: { authorization: `Bearer ${key}` } })).text();
+    const source = await (await fetch(`${shop.api.base}/api/checks/${checkId}/source`, { headers: { authorization: `Bearer ${key}` } })).text();
     expect(source).toContain('DEMO_PASSWORD');
     expect(source).toContain(EMAIL);
     expect(source).not.toContain(PASSWORD);
@@ -129,7 +114,7 @@ describe('values written in the task, end to end on the demo shop (issue 13, par
       'What should the run type into the "Email" field? Give the value (in quotes if it has spaces) or the name of a configured test value.',
     ]);
 
-    const answered = await callApi(api.base, 'POST', `/api/jobs/${asked.body.jobId as string}/clarifications`, { answers: [EMAIL] }, key);
+    const answered = await callApi(shop.api.base, 'POST', `/api/jobs/${asked.body.jobId as string}/clarifications`, { answers: [EMAIL] }, key);
     expect(answered.status).toBe(202);
     const run = await finish(answered.body.jobId as string);
     expect([run.status, run.failures]).toEqual(['passed', []]);
