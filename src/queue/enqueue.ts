@@ -8,7 +8,7 @@ import { invalidPayload } from './register-job.js';
 /** Saves a job to run now, after checking its payload against the definition (a bad payload never reaches the table). */
 export async function enqueue<Schema extends z.ZodType>(
   agenda: Agenda,
-  definition: QueueJobDefinition<Schema>,
+  definition: JobKind<Schema>,
   payload: z.input<Schema>,
 ): Promise<Job<z.output<Schema>>> {
   return agenda.now(definition.name, parse(definition, payload));

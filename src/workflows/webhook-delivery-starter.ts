@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Queue } from '../queue/index.js';
+import { enqueue, type Queue } from '../queue/index.js';
 import type { WebhookDeliveryStarter } from '../jobs/webhook-receipts.js';
 import { stageWorkflow } from './stage-workflow.js';
 
@@ -14,7 +14,7 @@ export function webhookDeliveryStarter(queue: Queue): WebhookDeliveryStarter {
   return {
     stage: (receiptId) => stageWorkflow(queue, kind, { receiptId }),
     enqueue: async (receiptId) => {
-      await queue.agenda.now(WEBHOOK_DELIVERY_JOB, webhookDeliveryPayload.parse({ receiptId }));
+      await enqueue(queue.agenda, kind, { receiptId });
     },
   };
 }
