@@ -90,7 +90,6 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
     },
 
     /** The message the delivery's handling opened a thread with (a slash command's job), if it posted one. */
-    /** The message the delivery's handling opened a thread with (a slash command's job), if it posted one. */
     opening,
 
     /**

@@ -125,6 +125,7 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
     };
   }
   const authorised = hits.length > 0;
+  const allowed = allowedKinds(hits, declined);
   const stopped = stop === undefined ? [] : [`Stops before "${shorten(stop.excerpt)}", as answered (${JSON.stringify(declined.get(stop.kind))}): nothing from there on runs.`];
   return {
     kind: 'runnable',
@@ -132,7 +133,7 @@ export function interpretTask(task: string, context: PlannerContext): Interpreta
     assumptions: [...assumptions, authorised ? OTHER_SIDE_EFFECTS_ASSUMPTION : READ_ONLY_ASSUMPTION, ...stopped, ...result.assumptions],
     // Only side effects the answers allowed can be in the plan; a declined one ended it before its clause. The kinds
     // allowed go with it: at run time a click that names any other side effect stops the run (side-effect-guard.ts).
-    plan: allowedKinds(hits, declined).length > 0 ? { ...result.plan, sideEffects: true, allowedSideEffects: allowedKinds(hits, declined) } : result.plan,
+    plan: allowed.length > 0 ? { ...result.plan, sideEffects: true, allowedSideEffects: allowed } : result.plan,
   };
 }
 

@@ -8,6 +8,7 @@ import { ANSWER_YES } from '../../bot/blocks/actions.js';
 import { createLogger } from '../../src/logger.js';
 import type { DemoApp } from '../fixtures/demo-app/index.js';
 import { FAKE_WORKSPACE, type FakeSlack, type RecordedCall, type StoredMessage } from '../fakes/slack-api.js';
+import { jobIdOf } from '../support/chat-person.js';
 import { seedAcmeShop, startChatProcess, useChatEndToEnd, type ChatProcess } from '../support/chat-service.js';
 import { testMysqlUrl } from '../support/databases.js';
 import { appMention, blockActionsPayload, channelMessage, eventCallback, FORM_CONTENT_TYPE, signSlackRequest, slackTs } from '../support/slack-requests.js';
@@ -55,7 +56,6 @@ const mentionBody = (text: string, fields: { ts?: string; eventId?: string; team
 
 const botReplies = (slack: FakeSlack, threadTs: string) => slack.messages(channelId).filter((message) => message.thread_ts === threadTs && message.user === botUserId);
 const progressOf = (slack: FakeSlack, threadTs: string) => botReplies(slack, threadTs).filter((message) => message.metadata?.event_type === 'qa_job_progress');
-const jobIdOf = (message: StoredMessage) => String((message.metadata?.event_payload as { job_id?: string } | undefined)?.job_id);
 /** The calls that put a job's final state into Slack and were answered ok. */
 const finalDeliveries = (slack: FakeSlack) => slack.calls.filter((call) => ['chat.postMessage', 'chat.update'].includes(call.method) && call.outcome === 'ok' && FINAL.test(String(call.params.text)));
 const okProgressPosts = (slack: FakeSlack) => slack.callsOf('chat.postMessage').filter((call) => call.outcome === 'ok' && JSON.stringify(call.params.metadata ?? null).includes('qa_job_progress'));
