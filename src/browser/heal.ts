@@ -1,4 +1,5 @@
 import type { ElementHandle, Locator, Page } from 'playwright';
+import { roleAndNameOf } from './aria-name.js';
 import type { CompiledStep, ResolvedLocator } from '../core/check.js';
 import {
   describeAlternative,
@@ -83,16 +84,8 @@ function readFacts(node: unknown): ElementFacts {
 
 /** Playwright's role and accessible name of the element: the first line of its ARIA snapshot (`- button "Apply"`). */
 async function roleAndName(element: Locator): Promise<{ role: string; name: string }> {
-  const snapshot = await element.ariaSnapshot({ timeout: 2_000 });
-  const first = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot.split('\n')[0] ?? '');
-  if (first === null || first[1] === 'text') return { role: '', name: '' };
-  let name = first[2] ?? '';
-  try {
-    name = JSON.parse(`"${name}"`) as string;
-  } catch {
-    // Kept as written: an escape JSON does not know.
-  }
-  return { role: first[1]!, name };
+  const read = roleAndNameOf(await element.ariaSnapshot({ timeout: 2_000 }));
+  return read === undefined || read.role === 'text' ? { role: '', name: '' } : read;
 }
 
 /**

@@ -7,6 +7,7 @@
  * planner's own policy, passed in as `kindsNamedBy`: this module only reads the page.
  */
 import type { Locator } from 'playwright';
+import { roleAndNameOf } from './aria-name.js';
 
 export interface SideEffectGuard {
   /** The side-effect kinds a click on a control labelled `label` would cause ("Cancel subscription" → account_change). */
@@ -75,9 +76,8 @@ async function readFacts(element: Locator): Promise<TargetFacts> {
 
 /** `- button "Cancel subscription"` → `Cancel subscription`; a snapshot without a name gives undefined. */
 export function accessibleName(snapshot: string): string | undefined {
-  const first = snapshot.split('\n')[0] ?? '';
-  const match = /^-\s+[\w-]+\s+"((?:[^"\\]|\\.)*)"/.exec(first.trim());
-  return match === null ? undefined : match[1]!.replace(/\\(.)/g, '$1');
+  const name = roleAndNameOf(snapshot)?.name;
+  return name === '' ? undefined : name;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import { chooseSignInSubmit, type SubmitCandidate, type SubmitPage } from '../core/sign-in-submit.js';
+import { roleAndNameOf } from './aria-name.js';
 import { locatorOf, type Resolution } from './locate.js';
 
 /** How long several equally good controls may persist before the choice counts as ambiguous (as in locate.ts). */
@@ -73,14 +74,8 @@ async function uniqueLocator(page: Page, chosen: Locator, name: string, inPasswo
 
 /** A button's accessible name as Playwright computes it for getByRole (its aria snapshot's first line). */
 async function accessibleName(button: Locator): Promise<string> {
-  const snapshot = await button.ariaSnapshot({ timeout: 1_000 }).catch(() => '');
-  const quoted = /^- button "((?:[^"\\]|\\.)*)"/.exec(snapshot)?.[1];
-  if (quoted === undefined) return '';
-  try {
-    return JSON.parse(`"${quoted}"`) as string;
-  } catch {
-    return '';
-  }
+  const read = roleAndNameOf(await button.ariaSnapshot({ timeout: 1_000 }).catch(() => ''));
+  return read?.role === 'button' ? read.name : '';
 }
 
 /** The page's visible buttons as the choice needs them; undefined when the page navigated while they were read. */
