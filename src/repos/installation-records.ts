@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { InstallationChange, ReportedInstallationStatus, ReportedRepository } from '../core/codehost-installation.js';
 import { ReportedInstallationRepository } from '../store/entities/reported-installation-repository.entity.js';
 import { ReportedInstallation } from '../store/entities/reported-installation.entity.js';
+import { inTurn } from '../store/sqlite-turns.js';
 
 /** What applying a change came to: the installation's recorded status after it, and whether the change was too old. */
 export interface InstallationRecordOutcome {
@@ -89,16 +90,11 @@ export function createInstallationRecords({ dataSource, provider, now = () => ne
       });
   }
 
-  // SQLite: one connection per process, where transactions cannot overlap, so this process takes turns.
-  let turn: Promise<unknown> = Promise.resolve();
   const sqlite = dataSource.options.type === 'better-sqlite3';
   return {
     async apply(change) {
-      if (sqlite) {
-        const mine = turn.then(() => record(change));
-        turn = mine.catch(() => undefined);
-        return mine;
-      }
+      // SQLite: one connection per process, where transactions cannot overlap: the same turns as the write batch's.
+      if (sqlite) return inTurn(dataSource, () => record(change));
       // MySQL: two deliveries about one installation not yet stored can still deadlock on the gap both insert into;
       // InnoDB rolls one back, and every statement here is safe to run again.
       for (let attempt = 1; ; attempt += 1) {

@@ -10,6 +10,7 @@
  */
 import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
 import type { DataSource, DataSourceOptions, EntityTarget, ObjectLiteral } from 'typeorm';
+import { inTurn } from './sqlite-turns.js';
 
 type MysqlConnectionOptions = Extract<DataSourceOptions, { type: 'mysql' | 'mariadb' }>;
 
@@ -61,18 +62,14 @@ export function insertRows<Entity extends ObjectLiteral>(dataSource: DataSource,
 export function createWriteBatch(dataSource: DataSource): WriteBatch {
   const options = dataSource.options;
   if (options.type !== 'mysql' && options.type !== 'mariadb') {
-    // SQLite has one connection: a second transaction begun while one is open fails ("cannot start a transaction
-    // within a transaction"), so commits wait their turn (two chat redeliveries at once, two job creations).
-    let previous: Promise<unknown> = Promise.resolve();
+    // SQLite has one connection: commits wait their turn (two chat redeliveries at once, two job creations).
     return {
       commit(statements) {
-        const run = previous.then(() =>
+        return inTurn(dataSource, () =>
           dataSource.transaction(async (manager) => {
             for (const statement of statements) await manager.query(statement.sql, statement.params);
           }),
         );
-        previous = run.catch(() => undefined);
-        return run;
       },
       close: async () => undefined,
     };
