@@ -5,6 +5,7 @@
  * browser run ever waits on Slack.
  */
 import type { KnownBlock, Logger as SlackLogger, WebAPICallResult, WebClient } from '@slack/web-api';
+import type { ChatChannelContext } from '../../src/core/channel-context.js';
 import type { DeliveryTarget, ProgressSink } from '../../src/notify/progress-sink.js';
 import { DeliveryFailed } from '../../src/notify/errors.js';
 import type { ProgressView } from '../../src/notify/progress-view.js';
@@ -40,7 +41,7 @@ interface ThreadMessage {
   metadata?: { event_type?: string; event_payload?: { job_id?: unknown } };
 }
 
-export class SlackProgressSink implements ProgressSink {
+export class SlackProgressSink implements ProgressSink<ChatChannelContext> {
   readonly #options: SlackSinkOptions;
   /** One client per token: each keeps its own request queue. */
   readonly #clients: SlackClients;
@@ -50,7 +51,7 @@ export class SlackProgressSink implements ProgressSink {
     this.#clients = createSlackClients({ apiUrl: options.apiUrl, timeoutMs: options.timeoutMs, slackLogger: options.slackLogger });
   }
 
-  async deliver(target: DeliveryTarget, view: ProgressView, handle: string | null): Promise<{ handle: string }> {
+  async deliver(target: DeliveryTarget<ChatChannelContext>, view: ProgressView, handle: string | null): Promise<{ handle: string }> {
     const client = await this.#client(target);
     const { channelId, threadTs } = target.context;
     const message = progressMessage(view);
@@ -67,7 +68,7 @@ export class SlackProgressSink implements ProgressSink {
     return { handle: ts };
   }
 
-  async recover(target: DeliveryTarget, jobId: string): Promise<string | null> {
+  async recover(target: DeliveryTarget<ChatChannelContext>, jobId: string): Promise<string | null> {
     const client = await this.#client(target);
     const { channelId, threadTs } = target.context;
     let cursor: string | undefined;
@@ -90,7 +91,7 @@ export class SlackProgressSink implements ProgressSink {
     return null;
   }
 
-  async #client(target: DeliveryTarget): Promise<WebClient> {
+  async #client(target: DeliveryTarget<ChatChannelContext>): Promise<WebClient> {
     const token = await this.#options.tokenFor(target.context.teamId, target.organizationId);
     if (token === null) {
       throw new DeliveryFailed(`Slack workspace ${target.context.teamId} is not connected to the job's organization (or has no bot token)`, { retryable: false });

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Mount } from '../api/app.js';
+import { createCodehostClient, type CodehostClient } from '../codehost/codehost-client.js';
 import type { Config } from '../config.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +22,8 @@ export interface WebhookParts {
   mounts: Mount[];
   /** `webhook-delivery` and the periodic `webhook-receipt-sweep`, for the processors. */
   queueJobs: QueueJobDefinition[];
+  /** The code host's API as the app, when CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY are set. */
+  codehost: CodehostClient | undefined;
 }
 
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
@@ -36,10 +39,13 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
   }
   // The code host's installation reports are recorded under the provider name `qa installations connect` uses.
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
+  const { appId, privateKey, apiUrl } = config.codehost;
+  const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
   const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations }), ...deps.handlers };
   return {
     receipts,
     mounts,
     queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
+    codehost,
   };
 }

@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * Where a job reports its progress. `channelContext` is opaque to the API (any object); a context whose `channel` is
- * one of these is notified: the job gets an outbox row and a message kept up to date in that conversation. The
- * pull-request channel (`codehost`) joins this list when it lands.
+ * one of these is notified: the job gets an outbox row and a message kept up to date in that conversation (a chat
+ * thread; a pull request's comment and check run).
  */
-export const NOTIFIED_CHANNELS = ['chat'] as const;
+export const NOTIFIED_CHANNELS = ['chat', 'codehost'] as const;
 export type NotifiedChannel = (typeof NOTIFIED_CHANNELS)[number];
 
 /** Slack's ids: a team `T…`, a channel `C…`/`G…`/`D…`, a user `U…`/`W…`; a message `ts` `1700000000.000100`. */
@@ -22,8 +22,30 @@ export const chatChannelContext = z.object({
 });
 export type ChatChannelContext = z.infer<typeof chatChannelContext>;
 
+/** A code-host owner or repository name as the code host spells it (GitHub: letters, digits, `.`, `_`, `-`). */
+const codehostName = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
+
+/**
+ * A pull-request job's channelContext, as the code-host handlers write it: the installation that reports on it, the
+ * repository and pull request, and the head commit the job runs at. `requestedBy` is the login of a commenter who
+ * asked (`/qa …`); absent for runs the pull request itself started.
+ */
+export const codehostChannelContext = z.object({
+  channel: z.literal('codehost'),
+  provider: z.literal('codehost'),
+  installationId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  owner: codehostName,
+  repo: codehostName,
+  pullNumber: z.number().int().positive().max(2_147_483_647),
+  headSha: z.string().regex(/^[0-9a-f]{40}$/),
+  requestedBy: z.string().regex(/^[A-Za-z0-9-]{1,39}(\[bot\])?$/).optional(),
+});
+export type CodehostChannelContext = z.infer<typeof codehostChannelContext>;
+
 /** The context of a notified job, by channel. */
-export type NotifiedContext = ChatChannelContext;
+export type NotifiedContext = ChatChannelContext | CodehostChannelContext;
+
+const notifiedContext = z.discriminatedUnion('channel', [chatChannelContext, codehostChannelContext]);
 
 /** The thread a chat job belongs to, as one string (at most 200 characters): the bot finds a thread's jobs by it. */
 export function chatThreadKey(context: Pick<ChatChannelContext, 'teamId' | 'channelId' | 'threadTs'>): string {
@@ -39,10 +61,18 @@ export function notifiedContextOf(channelContext: unknown): NotifiedContext | nu
   if (typeof channelContext !== 'object' || channelContext === null) return null;
   const channel = (channelContext as { channel?: unknown }).channel;
   if (!(NOTIFIED_CHANNELS as readonly unknown[]).includes(channel)) return null;
-  return chatChannelContext.parse(channelContext);
+  return notifiedContext.parse(channelContext);
+}
+
+/**
+ * The pull request a code-host job belongs to, as one string: the conversation of `/qa` comments. Names are folded to
+ * lower case, as the code host treats them.
+ */
+export function pullRequestKey(context: Pick<CodehostChannelContext, 'owner' | 'repo' | 'pullNumber'>): string {
+  return `codehost:${context.owner.toLowerCase()}/${context.repo.toLowerCase()}#${context.pullNumber}`;
 }
 
 /** The conversation key of a notified context (what `job_notifications.thread_key` holds). */
 export function threadKeyOf(context: NotifiedContext): string {
-  return chatThreadKey(context);
+  return context.channel === 'chat' ? chatThreadKey(context) : pullRequestKey(context);
 }

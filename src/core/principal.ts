@@ -12,7 +12,8 @@ export interface MachinePrincipal {
   readonly actor:
     | { readonly type: 'api_key'; readonly apiKeyId: string }
     | { readonly type: 'schedule'; readonly scheduleId: string }
-    | { readonly type: 'chat'; readonly teamId: string; readonly userId: string };
+    | { readonly type: 'chat'; readonly teamId: string; readonly userId: string }
+    | { readonly type: 'codehost'; readonly installationId: number; readonly login: string | null };
 }
 
 /** Roles of a membership; the identity directory decides them. */
@@ -40,6 +41,14 @@ export function chatPrincipal(organizationId: string, teamId: string, userId: st
 }
 
 /**
+ * The code-host app acting for the organization its installation is connected to: for a pull request's own runs
+ * (`login` null) or for the person whose `/qa` comment asked (their code-host login).
+ */
+export function codehostPrincipal(organizationId: string, installationId: number, login: string | null): MachinePrincipal {
+  return { kind: 'machine', organizationId, actor: { type: 'codehost', installationId, login } };
+}
+
+/**
  * Who acted, in one short line for records people read ("disputed by …"): the kind of actor and its id, never a
  * secret. Exhaustive: a new actor type fails the typecheck here until it is named.
  */
@@ -53,6 +62,8 @@ export function actorName(principal: Principal): string {
       return `schedule:${actor.scheduleId}`;
     case 'chat':
       return `slack:${actor.teamId}:${actor.userId}`;
+    case 'codehost':
+      return actor.login === null ? `codehost:${actor.installationId}` : `codehost:${actor.installationId}:${actor.login}`;
     default: {
       const unnamed: never = actor;
       return unnamed;
