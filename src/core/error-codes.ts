@@ -89,6 +89,7 @@ export const ERROR_CATALOGUE = {
   RepositoryOnboardingStartFailed: { code: 'repository.onboarding_start_failed', kind: 'operational', status: 503, meaning: 'Onboarding could not be started; nothing was recorded' },
   RepositoryOwnerExcluded: { code: 'repository.owner_excluded', kind: 'user', status: 403, meaning: "The repository's owner is excluded (EXCLUDED_OWNERS, qa owners exclude)" },
   RepositoryInstallationNotConnected: { code: 'repository.installation_not_connected', kind: 'user', status: 403, meaning: 'The code-host installation is not connected to this organization' },
+  RepositoryInstallationInactive: { code: 'repository.installation_inactive', kind: 'user', status: 403, meaning: 'The code host reported the installation suspended or deleted (details.status)' },
   OwnerInvalid: { code: 'owner.invalid', kind: 'user', status: 400, meaning: 'CLI: not a code-host owner name' },
   OrganizationNotFound: { code: 'organization.not_found', kind: 'user', status: 400, meaning: 'Administrator CLI: no organization with that slug' },
   OrganizationInvalidSlug: { code: 'organization.invalid_slug', kind: 'user', status: 400, meaning: 'Not an organization slug (lowercase letters, digits, inner hyphens)' },

@@ -4,7 +4,7 @@ import { AppError, ErrorCode, notFoundError, operationalError, userError } from 
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
-import { isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
+import { inactiveInstallationStatus, isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
 import type { StagedWorkflow } from '../store/write-batch.js';
 import type { Principal } from '../core/principal.js';
 
@@ -52,7 +52,7 @@ export interface OnboardingStarter {
   stage(ingestionRunId: string): Promise<StagedWorkflow>;
 }
 
-const forbidden = (code: ErrorCode, message: string) => new AppError({ kind: 'user', code, status: 403, message });
+const forbidden = (code: ErrorCode, message: string, details?: Record<string, unknown>) => new AppError({ kind: 'user', code, status: 403, message, details });
 
 /**
  * The evidence-probe rules: both refs name configured test values, and the probe URL (the server's value of the
@@ -114,6 +114,15 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
         throw forbidden(
           ErrorCode.RepositoryInstallationNotConnected,
           `Installation ${input.providerInstallationId} is not connected to this organization; an administrator connects it first`,
+        );
+      }
+      // Connected once, then suspended or uninstalled on the code host: its repositories can no longer be read.
+      const inactive = await inactiveInstallationStatus(dataSource, input.provider, input.providerInstallationId);
+      if (inactive !== null) {
+        throw forbidden(
+          ErrorCode.RepositoryInstallationInactive,
+          `Installation ${input.providerInstallationId} was ${inactive} on the code host; reinstall or unsuspend the app first`,
+          { status: inactive },
         );
       }
       checkProbes(input, readSecret);

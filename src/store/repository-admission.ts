@@ -3,6 +3,7 @@ import { ErrorCode, userError } from '../core/errors.js';
 import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { Installation } from './entities/installation.entity.js';
 import { Organization } from './entities/organization.entity.js';
+import { ReportedInstallation } from './entities/reported-installation.entity.js';
 
 /** Adds an owner to the exclusion list (idempotent). */
 export async function excludeOwner(dataSource: DataSource, owner: string): Promise<void> {
@@ -31,4 +32,13 @@ export async function connectInstallation(dataSource: DataSource, provider: stri
 /** Whether the installation is connected to this organization. */
 export async function isInstallationConnected(dataSource: DataSource, provider: string, installationId: string, organizationId: string): Promise<boolean> {
   return (await dataSource.getRepository(Installation).countBy({ provider, providerInstallationId: installationId, organizationId })) > 0;
+}
+
+/**
+ * `suspended` or `deleted` when the code host reported the installation so (its tokens no longer work, and a deleted
+ * one never comes back); null when it is active or never reported. Connecting a repository through it is refused.
+ */
+export async function inactiveInstallationStatus(dataSource: DataSource, provider: string, installationId: string): Promise<'suspended' | 'deleted' | null> {
+  const reported = await dataSource.getRepository(ReportedInstallation).findOneBy({ provider, providerInstallationId: installationId });
+  return reported?.status === 'suspended' || reported?.status === 'deleted' ? reported.status : null;
 }

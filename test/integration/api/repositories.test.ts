@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
+import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
@@ -117,6 +118,21 @@ forEachDialect('repositories API', (dialect) => {
       const theirs = await call('POST', '/api/repositories', validBody({ providerInstallationId: '99' }));
       expect(theirs.status).toBe(403);
       expect((await call('POST', '/api/repositories', validBody({ providerInstallationId: '99' }), otherKey)).status).toBe(202);
+    });
+
+    it('refuses an installation the code host reported suspended or deleted, though it is connected', async () => {
+      const records = createInstallationRecords({ dataSource: store(), provider: 'codehost' });
+      const report = (status: 'suspended' | 'active' | 'deleted', at: string) =>
+        records.apply({ installationId: '42', account: { login: 'acme', type: 'Organization' }, repositorySelection: 'all', status, reportedAt: new Date(at), added: [], removed: [] });
+      await report('suspended', '2026-03-01T10:00:00Z');
+      const suspended = await call('POST', '/api/repositories', validBody());
+      expect([suspended.status, suspended.body.error.code, suspended.body.error.details]).toEqual([403, 'repository.installation_inactive', { status: 'suspended' }]);
+      await report('active', '2026-03-01T11:00:00Z');
+      expect((await call('POST', '/api/repositories', validBody())).status).toBe(202);
+      await report('deleted', '2026-03-01T12:00:00Z');
+      const deleted = await call('POST', '/api/repositories', validBody({ name: 'docs' }));
+      expect([deleted.status, deleted.body.error.code]).toEqual([403, 'repository.installation_inactive']);
+      expect(await stored()).toBe(2); // the one connection made while active: its repository and ingestion run
     });
 
     it('answers 503 while live or AI execution is paused', async () => {
