@@ -60,8 +60,10 @@ export function parsePullRequestComment(body: string, botName: string | undefine
   if (rest === null) return null;
   const text = oneLine(rest);
   if (text === '' || /^(help|\?|-h|--help)$/i.test(text)) return { kind: 'help' };
-  const word = /^\S+/.exec(text)![0].toLowerCase();
-  const after = text.slice(word.length).trim();
+  const first = /^\S+/.exec(text)![0];
+  // `answer:` reads as `answer`.
+  const word = first.toLowerCase().replace(/:$/, '');
+  const after = text.slice(first.length).trim();
   switch (word) {
     case 'answer':
     case 'answers':
