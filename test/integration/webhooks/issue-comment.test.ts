@@ -12,6 +12,7 @@ import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { JobNotification } from '../../../src/store/entities/job-notification.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
+import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import { startFakeCodehost, type FakeCodehost } from '../../fakes/codehost-api.js';
 import { startTestApi, type TestApi } from '../../support/api-server.js';
@@ -246,6 +247,17 @@ forEachDialect('/qa comments on pull requests', (dialect) => {
     expect(body).toContain('1. `Should the run really change this account');
   });
 
+  it('answers a question numbered twice with pr_comment.answer_invalid, and a later right answer still counts', async () => {
+    await deliver(commentPayload({ body: `/qa ${REVIEW_TASK}` }));
+
+    await deliver(commentPayload({ body: '/qa answer\n1. yes\n1. no' }));
+    await deliver(commentPayload({ body: '/qa answer\n1. yes\n2. yes' }));
+
+    expect(prComments().map((comment) => comment.body)).toEqual([expect.stringContaining(ErrorCode.PrCommentAnswerInvalid)]);
+    expect(prComments()[0]!.body).toContain('Question 1 is answered twice.');
+    expect(await jobs()).toHaveLength(2);
+  });
+
   it('says there is nothing to answer when no job of the pull request waits for answers', async () => {
     await deliver(commentPayload({ body: '/qa answer 1. yes' }));
 
@@ -264,6 +276,26 @@ forEachDialect('/qa comments on pull requests', (dialect) => {
     expect(prComments()).toHaveLength(1);
     expect(prComments()[0]!.body).toContain(ErrorCode.PrCommentCheckAmbiguous);
     expect(prComments()[0]!.body).toContain(`/qa replay ${home}`);
+  });
+
+  it('says a check that never passed cannot be replayed', async () => {
+    await insertCheck(store(), organizationId, repositoryId, 'draft', 'Check the home page');
+
+    await deliver(commentPayload({ body: '/qa replay home page' }));
+
+    expect(await jobs()).toEqual([]);
+    expect(prComments().map((comment) => comment.body)).toEqual([expect.stringContaining(ErrorCode.PrCommentCheckNotReplayable)]);
+  });
+
+  it('says so when an operator paused AI execution, while a replay of a compiled check still starts', async () => {
+    await setCapabilityPaused(store(), 'ai', true, organizationId);
+    const check = await insertCheck(store(), organizationId, repositoryId, 'active', 'Check the home page');
+
+    await deliver(commentPayload({ body: `/qa ${RUNNABLE_TASK}` }));
+    await deliver(commentPayload({ body: `/qa replay ${check}` }));
+
+    expect(await jobs()).toEqual([expect.objectContaining({ checkId: check, task: null })]);
+    expect(prComments().map((comment) => comment.body)).toEqual([expect.stringMatching(/^<!-- qa-reply:\d+ -->\nSorry, I couldn’t do that: .*paused.*execution\.paused/s)]);
   });
 
   it("never replays another organization's check by its id, and answers as for an id nobody has", async () => {
@@ -323,14 +355,17 @@ forEachDialect('/qa comments on pull requests', (dialect) => {
     expect(reply).not.toContain('@everyone');
   });
 
-  it('fails the receipt on a 5xx from the code host, so that it is retried; a redelivery then starts the job once', async () => {
+  it.each([
+    [502, /The code host answered 502/],
+    [429, /The code host is rate limiting us/],
+  ])('fails the receipt on a %i from the code host, so that it is retried; a redelivery then starts the job once', async (status, error) => {
     const payload = commentPayload({ body: `/qa ${RUNNABLE_TASK}` });
-    codehost.failNext(10, 502);
+    codehost.failNext(10, status, 1);
 
     const failed = await deliver(payload, randomUUID(), ['failed', 'dead']);
-    expect(failed.lastError).toMatch(/The code host answered 502/);
+    expect(failed.lastError).toMatch(error);
     expect(await jobs()).toEqual([]);
-    codehost.failNext(0, 502);
+    codehost.failNext(0, status);
 
     await deliver(payload);
     expect(await jobs()).toHaveLength(1);
