@@ -8,7 +8,7 @@ import type { CreateJobInput, JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox, ThreadJob } from '../jobs/notification-outbox.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
 import { targetFor } from './comment-target.js';
-import { ignoredBecause, readIssueComment, type IssueComment } from './issue-comment-payload.js';
+import { readIssueComment, triageComment, type PullRequestComment } from './issue-comment-payload.js';
 import * as replies from './issue-comment-replies.js';
 
 /** The repository an event names, as src/repos/codehost-repositories.ts `findCodehostRepository` answers. */
@@ -63,7 +63,7 @@ export function hasWriteAccess(access: { permission: string; roleName: string | 
 
 /** One `/qa` comment being handled: who asked, where, and as whom the service acts. */
 interface Request {
-  comment: IssueComment & { pullNumber: number; installationId: number };
+  comment: PullRequestComment;
   ref: PullRequestRef;
   principal: Principal;
   repository: { id: string; baseUrl: string; networkAllowlist: string[] };
@@ -85,17 +85,17 @@ export function issueCommentHandler(deps: IssueCommentDeps): CodehostEventHandle
     const comment = readIssueComment(receipt.payload);
     const logger = context.logger;
     const about = { commentId: comment.commentId, pullNumber: comment.pullNumber, repository: `${comment.owner}/${comment.repo}` };
-    const ignored = ignoredBecause(comment, deps.botName);
-    if (ignored !== null) {
-      logger.info({ ...about, reason: ignored }, 'issue comment that asks nothing of the service; completed without effect');
+    const triaged = triageComment(comment, deps.botName);
+    if ('ignored' in triaged) {
+      logger.info({ ...about, reason: triaged.ignored }, 'issue comment that asks nothing of the service; completed without effect');
       return;
     }
-    const command = parsePullRequestComment(comment.body, deps.botName);
+    const { request } = triaged;
+    const command = parsePullRequestComment(request.body, deps.botName);
     if (!command) {
       logger.info(about, 'pull-request comment not addressed to the service; completed without effect');
       return;
     }
-    const request = comment as Request['comment'];
     const found = await deps.findRepository({ installationId: request.installationId, owner: comment.owner, name: comment.repo });
     if (found.kind !== 'connected') {
       // Nothing can be said on the pull request: an inactive installation's tokens no longer work, and an unconnected
@@ -103,13 +103,13 @@ export function issueCommentHandler(deps: IssueCommentDeps): CodehostEventHandle
       logger.warn({ ...about, command: command.kind, lookup: found }, '/qa comment on a repository that is not connected (or an inactive installation); completed without effect');
       return;
     }
-    const principal = codehostPrincipal(found.organizationId, request.installationId, comment.login);
+    const principal = codehostPrincipal(found.organizationId, request.installationId, request.login);
     // A job made for this comment before (a redelivery, a retried receipt) is its answer: its progress is on the pull request.
-    if (await deps.jobs.madeFor(principal, commentJobKey(comment.commentId))) {
+    if (await deps.jobs.madeFor(principal, commentJobKey(request.commentId))) {
       logger.info({ ...about, command: command.kind }, '/qa comment handled before (its job exists); completed without effect');
       return;
     }
-    const ref: PullRequestRef = { owner: comment.owner, repo: comment.repo, pullNumber: request.pullNumber };
+    const ref: PullRequestRef = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
     const handling: Request = { comment: request, ref, principal, repository: found.repository, deps, logger };
     const reply = await decide(command, handling);
     logger.info({ ...about, command: command.kind, replied: reply !== null }, '/qa comment handled');

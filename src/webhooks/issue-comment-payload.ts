@@ -77,15 +77,19 @@ export function readIssueComment(payload: unknown): IssueComment {
   };
 }
 
+/** A comment that may be a request: new, on a pull request, by a person, through an installation. */
+export type PullRequestComment = IssueComment & { pullNumber: number; installationId: number };
+
 /**
- * Why a comment is left alone before anything is looked up, or null when it may be a request: only new comments
- * (an edit or a deletion asks nothing new), only on pull requests, never from a bot (ours included: its replies
- * quote commands), only through an installation.
+ * The comment as a possible request, or why it is left alone before anything is looked up: only new comments (an
+ * edit or a deletion asks nothing new), only on pull requests, never from a bot (ours included: its replies quote
+ * commands), only through an installation.
  */
-export function ignoredBecause(comment: IssueComment, botName: string | undefined): string | null {
-  if (comment.action !== 'created') return `the comment was ${comment.action}, not created`;
-  if (comment.pullNumber === null) return 'a comment on an issue, not a pull request';
-  if (comment.userType === 'Bot' || (botName !== undefined && comment.login.toLowerCase() === `${botName.toLowerCase()}[bot]`)) return 'a comment by a bot';
-  if (comment.installationId === null) return 'a delivery that names no installation';
-  return null;
+export function triageComment(comment: IssueComment, botName: string | undefined): { request: PullRequestComment } | { ignored: string } {
+  const { pullNumber, installationId } = comment;
+  if (comment.action !== 'created') return { ignored: `the comment was ${comment.action}, not created` };
+  if (pullNumber === null) return { ignored: 'a comment on an issue, not a pull request' };
+  if (comment.userType === 'Bot' || (botName !== undefined && comment.login.toLowerCase() === `${botName.toLowerCase()}[bot]`)) return { ignored: 'a comment by a bot' };
+  if (installationId === null) return { ignored: 'a delivery that names no installation' };
+  return { request: { ...comment, pullNumber, installationId } };
 }

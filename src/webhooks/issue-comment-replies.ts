@@ -85,5 +85,7 @@ export function nothingToRerun(): string {
  */
 export function refused(error: AppError): string {
   const message = error.message.replace(/[\r\n]+/g, ' ').slice(0, 500).replace(/\.$/, '');
-  return coded(`Sorry, I couldn’t do that: ${message.replace(/[`<>@]/g, (char) => `\\${char}`)}.`, error.code);
+  // A backslash keeps `<` and a backtick literal; a zero-width space after `@` keeps a name from notifying anyone.
+  const inert = message.replace(/[`<>]/g, (char) => `\\${char}`).replace(/@/g, '@\u200b');
+  return coded(`Sorry, I couldn’t do that: ${inert}.`, error.code);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { AppError, ErrorCode } from '../../../src/core/errors.js';
 import { targetFor } from '../../../src/webhooks/comment-target.js';
 import { hasWriteAccess } from '../../../src/webhooks/issue-comment-handler.js';
-import { ignoredBecause, readIssueComment, type IssueComment } from '../../../src/webhooks/issue-comment-payload.js';
+import { readIssueComment, triageComment, type IssueComment } from '../../../src/webhooks/issue-comment-payload.js';
 import * as replies from '../../../src/webhooks/issue-comment-replies.js';
 import { examplePayload } from '../../support/codehost-deliveries.js';
 
@@ -42,7 +42,7 @@ describe('readIssueComment', () => {
   });
 });
 
-describe('ignoredBecause', () => {
+describe('triageComment', () => {
   it.each([
     [comment(), 'qa-bot', null],
     [comment({ action: 'edited' }), 'qa-bot', 'the comment was edited, not created'],
@@ -52,7 +52,7 @@ describe('ignoredBecause', () => {
     [comment({ login: 'qa-bot[bot]' }), undefined, null],
     [comment({ installationId: null }), 'qa-bot', 'a delivery that names no installation'],
   ])('%#', (given, botName, reason) => {
-    expect(ignoredBecause(given, botName)).toBe(reason);
+    expect(triageComment(given, botName)).toEqual(reason === null ? { request: given } : { ignored: reason });
   });
 });
 
@@ -79,7 +79,7 @@ describe('replies', () => {
 
   it('say a refusal of the job core with its code, in one bounded line without markup', () => {
     const paused = new AppError({ kind: 'operational', code: ErrorCode.ExecutionPaused, message: 'AI execution is paused by an operator.\n<b>@ops</b>' });
-    expect(replies.refused(paused)).toBe('Sorry, I couldn’t do that: AI execution is paused by an operator. \\<b\\>\\@ops\\</b\\>.\n\n<sub>`execution.paused`</sub>');
+    expect(replies.refused(paused)).toBe('Sorry, I couldn’t do that: AI execution is paused by an operator. \\<b\\>@\u200bops\\</b\\>.\n\n<sub>`execution.paused`</sub>');
   });
 
   it('mark each reply with the comment it answers', () => {
