@@ -1,3 +1,5 @@
+import { readAnswerLines } from '../../src/core/clarification-answers.js';
+
 /**
  * What a person asked the bot, read from the text of a mention or a `/qa` slash command. Pure: no Slack types, no
  * I/O. The words are the same in both places (`@qa status <id>` and `/qa status <id>`).
@@ -121,33 +123,14 @@ function parseUse(rest: string): ChatCommand {
 
 /**
  * Answers to numbered questions from a thread reply: numbered lines (`1. yes`, `2) the Pro plan`, `3: no`) in any
- * order, or else one answer per non-empty line in order. Returns the answers in question order, or what is wrong.
+ * order, or else one answer per non-empty line in order (the rule is shared with `/qa answer` on pull requests:
+ * src/core/clarification-answers.ts). Returns the answers in question order, or what is wrong.
  */
 export function parseAnswers(raw: string, questionCount: number): { answers: string[] } | { problem: string } {
   const lines = raw
     .replace(MENTION, ' ')
     .split(/\r?\n/)
-    .map((line) => plainText(line))
-    .filter((line) => line !== '');
-  const numbered = lines.map((line) => /^(\d{1,3})\s*[.):-]\s*(.*)$/.exec(line));
-  if (lines.length > 0 && numbered.every((match) => match !== null)) {
-    const byNumber = new Map<number, string>();
-    for (const match of numbered) {
-      const number = Number(match![1]);
-      const answer = match![2]!.trim();
-      if (number < 1 || number > questionCount) return { problem: `There is no question ${number}; the questions are numbered 1 to ${questionCount}.` };
-      if (byNumber.has(number)) return { problem: `Question ${number} is answered twice.` };
-      if (answer === '') return { problem: `The answer to question ${number} is empty.` };
-      byNumber.set(number, answer);
-    }
-    const missing = Array.from({ length: questionCount }, (_unused, index) => index + 1).filter((number) => !byNumber.has(number));
-    if (missing.length > 0) return { problem: `Still missing: the answer${missing.length > 1 ? 's' : ''} to question${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` };
-    return { answers: Array.from({ length: questionCount }, (_unused, index) => byNumber.get(index + 1)!) };
-  }
-  if (lines.length !== questionCount) {
-    return {
-      problem: `There ${questionCount === 1 ? 'is 1 question' : `are ${questionCount} questions`} and this reply has ${lines.length} answer line${lines.length === 1 ? '' : 's'}. Answer with one line per question, or number them (\`1. …\`).`,
-    };
-  }
-  return { answers: lines };
+    .map((line) => plainText(line));
+  const reading = readAnswerLines(lines, questionCount);
+  return 'problem' in reading ? { problem: reading.problem } : reading;
 }

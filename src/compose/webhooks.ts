@@ -1,13 +1,19 @@
 import type { DataSource } from 'typeorm';
 import type { Mount } from '../api/app.js';
 import { createCodehostClient, type CodehostClient } from '../codehost/codehost-client.js';
+import { createPullRequestConversation } from '../codehost/pull-request-conversation.js';
 import type { Config } from '../config.js';
+import type { CheckService } from '../jobs/check-service.js';
+import type { JobService } from '../jobs/job-service.js';
+import type { NotificationOutbox } from '../jobs/notification-outbox.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
+import { findCodehostRepository } from '../repos/codehost-repositories.js';
 import { createInstallationRecords } from '../repos/installation-records.js';
-import { codehostDeliveryHandler } from '../webhooks/codehost-handler.js';
+import { codehostDeliveryHandler, type CodehostEventHandler } from '../webhooks/codehost-handler.js';
+import { issueCommentHandler } from '../webhooks/issue-comment-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -27,7 +33,17 @@ export interface WebhookParts {
 }
 
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
-export function composeWebhooks(deps: { config: Config; logger: Logger; dataSource: DataSource; queue: Queue; writes: WriteBatch; handlers?: DeliveryHandlers }): WebhookParts {
+export function composeWebhooks(deps: {
+  config: Config;
+  logger: Logger;
+  dataSource: DataSource;
+  queue: Queue;
+  writes: WriteBatch;
+  jobs: JobService;
+  checks: CheckService;
+  notifications: NotificationOutbox;
+  handlers?: DeliveryHandlers;
+}): WebhookParts {
   const { config, logger } = deps;
   const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue) });
   const log = logger.child({ component: 'webhooks' });
@@ -41,7 +57,20 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
   const { appId, privateKey, apiUrl } = config.codehost;
   const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
-  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations }), ...deps.handlers };
+  const events: Record<string, CodehostEventHandler> = {};
+  // `/qa` comments need the API (the head commit, the commenter's permission, replies); without the app's
+  // credentials they are completed without effect, as any event with no handler.
+  if (codehost) {
+    events.issue_comment = issueCommentHandler({
+      botName: config.codehost.botName,
+      findRepository: (coordinates) => findCodehostRepository(deps.dataSource, coordinates),
+      pullRequests: createPullRequestConversation(codehost),
+      threads: deps.notifications,
+      jobs: deps.jobs,
+      checks: deps.checks,
+    });
+  }
+  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers };
   return {
     receipts,
     mounts,

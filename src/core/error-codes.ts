@@ -158,6 +158,16 @@ export const ERROR_CATALOGUE = {
   CodehostRequestFailed: { code: 'codehost.request_failed', kind: 'operational', meaning: 'The code host refused a request (another 4xx); details.status is its answer' },
   CodehostNotConfigured: { code: 'codehost.not_configured', kind: 'user', meaning: 'A code-host API call needs CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY' },
 
+  // `/qa` comments on pull requests (src/webhooks/issue-comment-handler.ts): shown in the bot's reply on the pull request.
+  PrCommentNotAllowed: { code: 'pr_comment.not_allowed', kind: 'user', status: 403, meaning: "The commenter is neither the pull request's author nor a collaborator with write, maintain or admin permission" },
+  PrCommentInvalid: { code: 'pr_comment.invalid', kind: 'user', status: 400, meaning: 'A `/qa` command whose argument is missing or out of bounds (a task over 4,000 characters, an empty replay)' },
+  PrCommentNothingToAnswer: { code: 'pr_comment.nothing_to_answer', kind: 'user', status: 409, meaning: "`/qa answer` on a pull request none of whose jobs is waiting for answers" },
+  PrCommentAnswerInvalid: { code: 'pr_comment.answer_invalid', kind: 'user', status: 400, meaning: '`/qa answer` with a number no question has, a question answered twice, or an empty answer (a wrong count is clarification.answer_count)' },
+  PrCommentCheckUnknown: { code: 'pr_comment.check_unknown', kind: 'user', status: 404, meaning: "`/qa replay` names no check of the pull request's repository (another organization's id included)" },
+  PrCommentCheckAmbiguous: { code: 'pr_comment.check_ambiguous', kind: 'user', status: 409, meaning: "`/qa replay` words match more than one of the repository's checks; the reply lists them by id" },
+  PrCommentCheckNotReplayable: { code: 'pr_comment.check_not_replayable', kind: 'user', status: 409, meaning: '`/qa replay` names a check that has not passed yet (a draft), so it has no compiled steps' },
+  PrCommentNothingToRerun: { code: 'pr_comment.nothing_to_rerun', kind: 'user', status: 409, meaning: '`/qa rerun` on a pull request that has no job yet' },
+
   // The CLI and its client of the API.
   CliUsage: { code: 'cli.usage', kind: 'user', status: 400, meaning: 'The command line combines options wrongly' },
   CliApiKeyMissing: { code: 'cli.api_key_missing', kind: 'user', status: 400, meaning: 'QA_API_KEY is not set for a command that calls the API' },

@@ -3,8 +3,9 @@
  * real HTTP server on 127.0.0.1. It checks the app JWT as GitHub does (RS256 under the app's public key, `iss` = the
  * app id, `exp` at most 10 minutes after `iat`, not expired), exchanges it for installation tokens
  * (`POST /app/installations/:id/access_tokens`), accepts only live installation tokens elsewhere
- * (`Authorization: token …` or `Bearer …`), serves pull-request files and collaborator permissions, records issue
- * comments and check runs, and can answer 429 (with `retry-after`) or 5xx for the next calls.
+ * (`Authorization: token …` or `Bearer …`), serves pull requests, their files and collaborator permissions, records
+ * issue comments (and lists them, `since` honoured) and check runs, and can answer 429 (with `retry-after`) or 5xx for
+ * the next calls.
  * Shapes: https://docs.github.com/en/rest (apps, pulls, collaborators, issues/comments, checks/runs).
  */
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
@@ -42,6 +43,19 @@ export interface FakeComment {
   issueNumber: number;
   body: string;
   edits: number;
+  /** When it was posted or last edited (what GitHub's `since` compares). */
+  updatedAt: Date;
+}
+
+/** A pull request as a test registers it; the fake answers it in GitHub's shape. */
+export interface FakePull {
+  headSha: string;
+  /** The author's login (default `octocat`). */
+  author?: string;
+  state?: 'open' | 'closed';
+  draft?: boolean;
+  /** The head's repository when the pull request comes from a fork (`owner/name`); default the base repository. */
+  headRepo?: string;
 }
 
 export interface FakeCheckRun {
@@ -64,6 +78,8 @@ export interface FakeCodehost {
   checkRuns: FakeCheckRun[];
   addInstallation(id: number): void;
   setPullFiles(repo: string, number: number, files: { filename: string; status?: string }[]): void;
+  /** Registers (or replaces) pull request `number` of `repo` (`owner/name`) for `GET /repos/{o}/{r}/pulls/{n}`. */
+  setPull(repo: string, number: number, pull: FakePull): void;
   setPermission(repo: string, user: string, permission: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'): void;
   /** The next `count` requests (any route) answer `status`; a 429 carries `retry-after: retryAfterSeconds`. */
   failNext(count: number, status: number, retryAfterSeconds?: number): void;
@@ -130,6 +146,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   const bot = `${options.botName ?? 'qa-bot'}[bot]`;
   const installations = new Set<number>();
   const pullFiles = new Map<string, { filename: string; status?: string }[]>();
+  const pulls = new Map<string, FakePull>();
   const permissions = new Map<string, string>();
   const requests: RecordedRequest[] = [];
   const tokens: IssuedToken[] = [];
@@ -151,6 +168,34 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     return issued;
   }
 
+  function commentBody(comment: FakeComment) {
+    const at = comment.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return {
+      id: comment.id,
+      body: comment.body,
+      user: { login: bot, type: 'Bot' },
+      created_at: at,
+      updated_at: at,
+      html_url: `https://codehost.example/${comment.repo}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
+    };
+  }
+
+  function pullBody(repo: string, number: number, pull: FakePull) {
+    const [owner = '', name = ''] = repo.split('/');
+    const repository = (fullName: string) => ({ name: fullName.split('/')[1], full_name: fullName, owner: { login: fullName.split('/')[0] }, fork: fullName.toLowerCase() !== repo.toLowerCase() });
+    return {
+      number,
+      state: pull.state ?? 'open',
+      draft: pull.draft ?? false,
+      title: `Pull request ${number}`,
+      user: { login: pull.author ?? 'octocat', type: 'User' },
+      head: { sha: pull.headSha, ref: `feature-${number}`, repo: repository(pull.headRepo ?? repo) },
+      base: { sha: '0'.repeat(40), ref: 'main', repo: repository(`${owner}/${name}`) },
+      html_url: `https://codehost.example/${repo}/pull/${number}`,
+      updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+  }
+
   async function route(req: IncomingMessage, auth: { kind: RecordedRequest['auth']; credential: string }): Promise<[number, unknown]> {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
@@ -170,6 +215,19 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       if (!files) throw new HttpError(404, 'Not Found');
       return [200, files.map((file, index) => ({ sha: `${index}`.padStart(40, '0'), filename: file.filename, status: file.status ?? 'modified', additions: 1, deletions: 0, changes: 1 }))];
     }
+    if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(path))) {
+      const pull = pulls.get(`${match[1]!.toLowerCase()}#${match[2]}`);
+      if (!pull) throw new HttpError(404, 'Not Found');
+      return [200, pullBody(match[1]!, Number(match[2]), pull)];
+    }
+    if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
+      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const since = query.has('since') ? new Date(query.get('since')!) : null;
+      const perPage = Math.min(100, Number(query.get('per_page') ?? 30));
+      const page = Math.max(1, Number(query.get('page') ?? 1));
+      const listed = comments.filter((comment) => comment.repo.toLowerCase() === match![1]!.toLowerCase() && comment.issueNumber === Number(match![2]) && (!since || comment.updatedAt >= since));
+      return [200, listed.slice((page - 1) * perPage, page * perPage).map((comment) => commentBody(comment))];
+    }
     if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path))) {
       const permission = permissions.get(`${match[1]}#${match[2]!.toLowerCase()}`) ?? 'none';
       return [200, { permission, role_name: permission, user: { login: match[2], type: 'User' } }];
@@ -177,9 +235,9 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
       const body = (await readJson(req)) as { body?: unknown } | undefined;
       if (typeof body?.body !== 'string') throw new HttpError(422, 'Validation Failed');
-      const comment = { id: (nextId += 1), repo: match[1]!, issueNumber: Number(match[2]), body: body.body, edits: 0 };
+      const comment = { id: (nextId += 1), repo: match[1]!, issueNumber: Number(match[2]), body: body.body, edits: 0, updatedAt: new Date() };
       comments.push(comment);
-      return [201, { id: comment.id, body: comment.body, user: { login: bot, type: 'Bot' }, html_url: `https://codehost.example/${comment.repo}/pull/${comment.issueNumber}#issuecomment-${comment.id}` }];
+      return [201, commentBody(comment)];
     }
     if (method === 'PATCH' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(path))) {
       const comment = comments.find((candidate) => candidate.id === Number(match![2]) && candidate.repo === match![1]);
@@ -188,6 +246,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       if (typeof body?.body !== 'string') throw new HttpError(422, 'Validation Failed');
       comment.body = body.body;
       comment.edits += 1;
+      comment.updatedAt = new Date();
       return [200, { id: comment.id, body: comment.body, user: { login: bot, type: 'Bot' } }];
     }
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/check-runs$/.exec(path))) {
@@ -242,6 +301,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     checkRuns,
     addInstallation: (id) => void installations.add(id),
     setPullFiles: (repo, number, files) => void pullFiles.set(`${repo}#${number}`, files),
+    setPull: (repo, number, pull) => void pulls.set(`${repo.toLowerCase()}#${number}`, pull),
     setPermission: (repo, user, permission) => void permissions.set(`${repo}#${user.toLowerCase()}`, permission),
     failNext: (count, status, retryAfterSeconds) => {
       failures = { count, status, retryAfterSeconds };

@@ -1,0 +1,277 @@
+import { pullRequestKey, type CodehostChannelContext } from '../core/channel-context.js';
+import { readAnswerLines } from '../core/clarification-answers.js';
+import { ErrorCode, isAppError } from '../core/errors.js';
+import { parsePullRequestComment, type PullRequestCommand } from '../core/pr-comment-command.js';
+import { codehostPrincipal, type Principal } from '../core/principal.js';
+import type { CheckService } from '../jobs/check-service.js';
+import type { CreateJobInput, JobService } from '../jobs/job-service.js';
+import type { NotificationOutbox, ThreadJob } from '../jobs/notification-outbox.js';
+import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
+import { targetFor } from './comment-target.js';
+import { readIssueComment, triageComment, type PullRequestComment } from './issue-comment-payload.js';
+import * as replies from './issue-comment-replies.js';
+
+/** The repository an event names, as src/repos/codehost-repositories.ts `findCodehostRepository` answers. */
+export type CommentRepositoryLookup = (coordinates: { installationId: number; owner: string; name: string }) => Promise<
+  | { kind: 'connected'; organizationId: string; repository: { id: string; baseUrl: string; networkAllowlist: string[] } }
+  | { kind: 'installation_inactive'; status: string }
+  | { kind: 'not_connected'; reason: string }
+>;
+
+export interface PullRequestRef {
+  owner: string;
+  repo: string;
+  pullNumber: number;
+}
+
+/**
+ * The code-host calls a `/qa` conversation makes, as the installation (src/codehost/pull-request-conversation.ts).
+ * Each throws a coded `codehost.*` error on failure; a 429 or 5xx thrown from here fails the receipt, which is retried
+ * with back-off.
+ */
+export interface PullRequestConversation {
+  /** The pull request's head commit; null when the code host no longer has the pull request (404). */
+  pull(installationId: number, ref: PullRequestRef): Promise<{ headSha: string } | null>;
+  /** The user's permission on the repository: GitHub's legacy `permission` and its finer `role_name`. */
+  permission(installationId: number, ref: PullRequestRef, login: string): Promise<{ permission: string; roleName: string | null }>;
+  /** Whether a comment on the pull request, updated at or after `since`, contains `marker`. */
+  hasComment(installationId: number, ref: PullRequestRef, marker: string, since: Date): Promise<boolean>;
+  comment(installationId: number, ref: PullRequestRef, body: string): Promise<void>;
+}
+
+export interface IssueCommentDeps {
+  /** CODEHOST_BOT_NAME: `@<botName> <task>` addresses the service, and `<botName>[bot]`'s comments are its own. */
+  botName: string | undefined;
+  findRepository: CommentRepositoryLookup;
+  pullRequests: PullRequestConversation;
+  threads: Pick<NotificationOutbox, 'inThread'>;
+  jobs: Pick<JobService, 'create' | 'answer' | 'madeFor' | 'get'>;
+  checks: Pick<CheckService, 'list' | 'get'>;
+}
+
+/** The source key of what a comment starts: a redelivered comment (any delivery id) finds the job it made. */
+export function commentJobKey(commentId: number): string {
+  return `codehost-comment:${commentId}`;
+}
+
+/** Roles that may start runs from a comment; GitHub's legacy `permission` folds maintain into write. */
+const WRITE_ROLES: ReadonlySet<string> = new Set(['admin', 'maintain', 'write']);
+
+export function hasWriteAccess(access: { permission: string; roleName: string | null }): boolean {
+  return WRITE_ROLES.has(access.permission) || (access.roleName !== null && WRITE_ROLES.has(access.roleName));
+}
+
+/** One `/qa` comment being handled: who asked, where, and as whom the service acts. */
+interface Request {
+  comment: PullRequestComment;
+  ref: PullRequestRef;
+  principal: Principal;
+  repository: { id: string; baseUrl: string; networkAllowlist: string[] };
+  deps: IssueCommentDeps;
+  logger: CodehostHandlerContext['logger'];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `issue_comment`: a `/qa` (or `@<bot>`) comment on a pull request starts, answers, replays or reruns a job, as the
+ * pull request's author or a collaborator with write access. The job's progress (its questions included) is the
+ * progress sink's comment and check run; this handler posts only its own short replies (help, refusals, what is
+ * wrong with a command), each once per comment. Steps: read the comment, skip what is not a request, find the
+ * connected repository, skip a comment whose job exists (a redelivery), check who asked, do the command, reply.
+ */
+export function issueCommentHandler(deps: IssueCommentDeps): CodehostEventHandler {
+  return async (receipt, context) => {
+    const comment = readIssueComment(receipt.payload);
+    const logger = context.logger;
+    const about = { commentId: comment.commentId, pullNumber: comment.pullNumber, repository: `${comment.owner}/${comment.repo}` };
+    const triaged = triageComment(comment, deps.botName);
+    if ('ignored' in triaged) {
+      logger.info({ ...about, reason: triaged.ignored }, 'issue comment that asks nothing of the service; completed without effect');
+      return;
+    }
+    const { request } = triaged;
+    const command = parsePullRequestComment(request.body, deps.botName);
+    if (!command) {
+      logger.info(about, 'pull-request comment not addressed to the service; completed without effect');
+      return;
+    }
+    const found = await deps.findRepository({ installationId: request.installationId, owner: comment.owner, name: comment.repo });
+    if (found.kind !== 'connected') {
+      // Nothing can be said on the pull request: an inactive installation's tokens no longer work, and an unconnected
+      // one belongs to no organization yet.
+      logger.warn({ ...about, command: command.kind, lookup: found }, '/qa comment on a repository that is not connected (or an inactive installation); completed without effect');
+      return;
+    }
+    const principal = codehostPrincipal(found.organizationId, request.installationId, request.login);
+    // A job made for this comment before (a redelivery, a retried receipt) is its answer: its progress is on the pull request.
+    if (await deps.jobs.madeFor(principal, commentJobKey(request.commentId))) {
+      logger.info({ ...about, command: command.kind }, '/qa comment handled before (its job exists); completed without effect');
+      return;
+    }
+    const ref: PullRequestRef = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
+    const handling: Request = { comment: request, ref, principal, repository: found.repository, deps, logger };
+    const reply = await decide(command, handling);
+    logger.info({ ...about, command: command.kind, replied: reply !== null }, '/qa comment handled');
+    if (reply !== null) await postReply(handling, reply);
+  };
+}
+
+/** The reply to a command, or null when the job it started (or answered) speaks for itself. */
+async function decide(command: PullRequestCommand, request: Request): Promise<string | null> {
+  if (!(await mayRequest(request))) return replies.notAllowed();
+  switch (command.kind) {
+    case 'help':
+      return replies.help(request.deps.botName);
+    case 'invalid':
+      return replies.invalid(command.message);
+    case 'task':
+      return start(request, { naturalLanguageTask: command.task });
+    case 'replay': {
+      const found = await findCheck(command.check, request);
+      return 'reply' in found ? found.reply : start(request, { checkId: found.checkId });
+    }
+    case 'rerun':
+      return rerun(request);
+    case 'answer':
+      return answer(command.lines, request);
+  }
+}
+
+/**
+ * The pull request's author may ask (a fork's author too: runs target the repository's configured address, not the
+ * fork's code), and so may collaborators with write, maintain or admin permission, as the code host says now.
+ */
+async function mayRequest({ comment, ref, deps }: Request): Promise<boolean> {
+  if (comment.login.toLowerCase() === comment.pullAuthor.toLowerCase()) return true;
+  return hasWriteAccess(await deps.pullRequests.permission(comment.installationId, ref, comment.login));
+}
+
+/** Creates the comment's job at the pull request's current head; a refusal of the job core is the reply. */
+async function start(request: Request, what: Pick<CreateJobInput, 'naturalLanguageTask' | 'checkId'>): Promise<string | null> {
+  const { comment, ref, deps, repository } = request;
+  // issue_comment payloads carry no head commit: the pull request says what it is now.
+  const pull = await deps.pullRequests.pull(comment.installationId, ref);
+  if (!pull) {
+    request.logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
+    return null;
+  }
+  const target = targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha });
+  const channelContext: CodehostChannelContext = {
+    channel: 'codehost',
+    provider: 'codehost',
+    installationId: comment.installationId,
+    owner: ref.owner,
+    repo: ref.repo,
+    pullNumber: ref.pullNumber,
+    headSha: pull.headSha.toLowerCase(),
+    requestedBy: comment.login,
+  };
+  try {
+    await deps.jobs.create(request.principal, {
+      repositoryId: repository.id,
+      ...what,
+      baseUrl: target.baseUrl,
+      networkAllowlist: target.networkAllowlist,
+      commitSha: channelContext.headSha,
+      trigger: 'codehost',
+      channelContext,
+      sourceKey: commentJobKey(comment.commentId),
+    });
+    return null;
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/**
+ * A refusal of the job core as the reply: a `user` error (an unknown check, a context it cannot deliver to) and a
+ * paused capability (503). A planner that failed left an errored job, which reports itself on the pull request. Anything
+ * else (the store, the queue) is thrown, so the receipt is retried.
+ */
+function refusal(error: unknown): string | null {
+  if (!isAppError(error)) throw error;
+  if (error.code === ErrorCode.PlannerFailed) return null;
+  if (error.kind === 'user' || error.code === ErrorCode.ExecutionPaused) return replies.refused(error);
+  throw error;
+}
+
+/** The jobs of this pull request in the caller's organization, newest first. */
+async function pullRequestJobs({ deps, ref, principal }: Request): Promise<ThreadJob[]> {
+  const jobs = await deps.threads.inThread(pullRequestKey(ref));
+  return jobs.filter((job) => job.organizationId === principal.organizationId);
+}
+
+/**
+ * The check a replay names, among the repository's: an id (another organization's or repository's is unknown, in the
+ * same words as an id nobody has), else an exact task before a fragment of one.
+ */
+async function findCheck(wanted: string, request: Request): Promise<{ checkId: string } | { reply: string }> {
+  const { deps, principal, repository } = request;
+  const needle = wanted.trim().toLowerCase();
+  if (UUID.test(needle)) {
+    const view = await deps.checks.get(principal, needle).catch((error: unknown) => {
+      if (isAppError(error) && error.code === ErrorCode.CheckNotFound) return null;
+      throw error;
+    });
+    if (!view || view.check.repositoryId !== repository.id) return { reply: replies.unknownCheck(wanted) };
+    return view.check.status === 'active' ? { checkId: view.check.id } : { reply: replies.checkNotReplayable(view.check.task) };
+  }
+  const checks = await deps.checks.list(principal, { repositoryId: repository.id, limit: 200 });
+  const exact = checks.filter((check) => check.task.toLowerCase() === needle);
+  const matches = exact.length > 0 ? exact : checks.filter((check) => check.task.toLowerCase().includes(needle));
+  if (matches.length === 0) return { reply: replies.unknownCheck(wanted) };
+  // Among several, the active ones are the candidates: a draft cannot be replayed anyway.
+  const active = matches.filter((check) => check.status === 'active');
+  if (active.length === 0) return { reply: replies.checkNotReplayable(matches[0]!.task) };
+  if (active.length > 1) return { reply: replies.ambiguousCheck(wanted, active.slice(0, 10)) };
+  return { checkId: active[0]!.id };
+}
+
+/** What the pull request's latest job ran, again at the current head: its task (answers included), or its check. */
+async function rerun(request: Request): Promise<string | null> {
+  const [latest] = await pullRequestJobs(request);
+  if (!latest) return replies.nothingToRerun();
+  const { job } = await request.deps.jobs.get(request.principal, latest.id);
+  if (job.task !== null) return start(request, { naturalLanguageTask: job.task });
+  if (job.checkId !== null) return start(request, { checkId: job.checkId });
+  return replies.nothingToRerun();
+}
+
+/**
+ * The newest job of the pull request still waiting for answers: review_required with questions, and not answered yet
+ * (an answered job stays review_required; its child is the next job of the pull request).
+ */
+function awaitingAnswers(jobs: ThreadJob[]): ThreadJob | undefined {
+  const answered = new Set(jobs.map((job) => job.parentJobId).filter((id): id is string => id !== null));
+  return jobs.find((job) => job.status === 'review_required' && job.resolution !== null && !answered.has(job.id));
+}
+
+async function answer(lines: string[], request: Request): Promise<string | null> {
+  const job = awaitingAnswers(await pullRequestJobs(request));
+  if (!job) return replies.nothingToAnswer();
+  const questions = job.resolution!.questions;
+  const reading = readAnswerLines(lines, questions.length);
+  if ('problem' in reading) return replies.answerProblem(reading.problem, questions, reading.fault);
+  try {
+    await request.deps.jobs.answer(request.principal, job.id, reading.answers, { sourceKey: commentJobKey(request.comment.commentId) });
+    return null;
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/**
+ * Posts the reply once: a comment that carries this command's marker, posted since the command was written, means an
+ * earlier delivery of the same comment (a redelivery under a new id, or a receipt retried after its post) answered
+ * it. Two deliveries handled at the very same moment can still both post; the code host's comments have no key to
+ * make that impossible.
+ */
+async function postReply({ comment, ref, deps, logger }: Request, text: string): Promise<void> {
+  const marker = replies.replyMarker(comment.commentId);
+  if (await deps.pullRequests.hasComment(comment.installationId, ref, marker, comment.createdAt)) {
+    logger.info({ commentId: comment.commentId }, 'this /qa comment was answered before; not answered twice');
+    return;
+  }
+  await deps.pullRequests.comment(comment.installationId, ref, `${marker}\n${text}`);
+}
