@@ -4,11 +4,14 @@ import { createCodehostClient, type CodehostClient } from '../codehost/codehost-
 import type { Config } from '../config.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
+import type { ProgressSink } from '../notify/progress-sink.js';
+import type { CodehostChannelContext } from '../core/channel-context.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
 import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler } from '../webhooks/codehost-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
+import { composeCodehostSink } from './codehost-sink.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 
@@ -24,6 +27,8 @@ export interface WebhookParts {
   queueJobs: QueueJobDefinition[];
   /** The code host's API as the app, when CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY are set. */
   codehost: CodehostClient | undefined;
+  /** Where pull-request jobs' progress goes (a PR comment and a check run), when the client exists. */
+  sink: ProgressSink<CodehostChannelContext> | undefined;
 }
 
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
@@ -47,5 +52,6 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
     mounts,
     queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
     codehost,
+    sink: codehost ? composeCodehostSink({ config: config.codehost, dataSource: deps.dataSource, client: codehost }) : undefined,
   };
 }
