@@ -23,6 +23,11 @@ const SUBJECT_MAX = 500;
 const QUESTION_MAX = 1_000;
 /** Questions listed one by one; the planner asks a handful, so more is a planner gone wrong. */
 const QUESTIONS_MAX = 20;
+/**
+ * Characters the questions may take, escaped: with the findings (a few, each bounded) and the links, a comment stays
+ * well under COMMENT_BODY_MAX, so the final cut (which would drop the links at the end) never happens in practice.
+ */
+const QUESTIONS_BUDGET = 30_000;
 
 /** The hidden line that marks a job's comment, so a worker that lost the comment's id can find it again. */
 export function commentMarker(jobId: string): string {
@@ -96,9 +101,16 @@ export function answerTemplate(questions: readonly string[]): string {
 
 function questionsSection(view: ProgressView): string[] {
   if (view.status !== 'review_required' || view.questions.length === 0) return [];
-  const shown = view.questions.slice(0, QUESTIONS_MAX);
-  const lines = ['#### Questions before I run this', ...shown.map((question, i) => `${i + 1}. ${inert(question, QUESTION_MAX)}`)];
-  if (view.questions.length > shown.length) lines.push(`…and ${view.questions.length - shown.length} more (see the job)`);
+  const numbered: string[] = [];
+  let size = 0;
+  for (const [i, question] of view.questions.slice(0, QUESTIONS_MAX).entries()) {
+    const line = `${i + 1}. ${inert(question, QUESTION_MAX)}`;
+    if (size + line.length > QUESTIONS_BUDGET) break;
+    numbered.push(line);
+    size += line.length + 1;
+  }
+  const lines = ['#### Questions before I run this', ...numbered];
+  if (view.questions.length > numbered.length) lines.push(`…and ${view.questions.length - numbered.length} more (see the job)`);
   if (view.answer !== null) {
     const yesNo = view.answer === 'yes_no' ? ' (`yes` or `no`)' : '';
     lines.push('', `To answer${yesNo}, comment on this pull request with \`/qa answer\` and one numbered answer per line, in the same order:`, '', '```', answerTemplate(view.questions), '```');
