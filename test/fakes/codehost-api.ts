@@ -80,8 +80,11 @@ export interface FakeCodehost {
   addCheckRun(repo: string, run: { name: string; head_sha: string; external_id?: string; app_id?: number }): FakeCheckRun;
   /** Deletes a comment, as a person can on the PR: later edits of it answer 404. */
   deleteComment(id: number): void;
-  /** The next `count` requests (any route) answer `status`; a 429 carries `retry-after: retryAfterSeconds`. */
-  failNext(count: number, status: number, retryAfterSeconds?: number): void;
+  /**
+   * The next `count` requests (any route, or only those `only` matches: a method and a path pattern) answer `status`;
+   * a 429 carries `retry-after: retryAfterSeconds`.
+   */
+  failNext(count: number, status: number, retryAfterSeconds?: number, only?: { method: string; path: RegExp }): void;
   close(): Promise<void>;
 }
 
@@ -201,7 +204,9 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   const tokens: IssuedToken[] = [];
   const comments: FakeComment[] = [];
   const checkRuns: FakeCheckRun[] = [];
-  let failures: { count: number; status: number; retryAfterSeconds?: number } = { count: 0, status: 500 };
+  let failures: { count: number; status: number; retryAfterSeconds?: number; only?: { method: string; path: RegExp } } = { count: 0, status: 500 };
+  const failsNow = (req: IncomingMessage) =>
+    failures.count > 0 && (!failures.only || (failures.only.method === req.method && failures.only.path.test(new URL(req.url ?? '/', 'http://fake').pathname)));
   let nextId = 1000;
   let base = 'http://127.0.0.1';
   const botUser: FakeComment['user'] = { login: bot, type: 'Bot' };
@@ -344,7 +349,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (failures.count > 0) {
+    if (failsNow(req)) {
       failures.count -= 1;
       const { status, retryAfterSeconds } = failures;
       req.resume();
@@ -386,8 +391,8 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       const index = comments.findIndex((comment) => comment.id === id);
       if (index >= 0) comments.splice(index, 1);
     },
-    failNext: (count, status, retryAfterSeconds) => {
-      failures = { count, status, retryAfterSeconds };
+    failNext: (count, status, retryAfterSeconds, only) => {
+      failures = { count, status, retryAfterSeconds, only };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

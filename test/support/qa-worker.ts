@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
+import type { Config } from '../../src/config.js';
 import { startWorker } from '../../src/compose/index.js';
 import type { Queue, RetryPolicy } from '../../src/queue/index.js';
 import { silentLogger } from './logger.js';
@@ -35,6 +36,10 @@ export interface TestWorkerOptions {
   probeCa?: string;
   /** `host:port` origins no run may reach (the composition root passes the service's own address). */
   forbiddenOrigins?: readonly string[];
+  /** CODEHOST_* settings (an app id, key and API URL give the worker the pull-request sink). */
+  codehost?: Partial<Config['codehost']>;
+  /** NOTIFY_* settings: edit interval and the public base URL of links. */
+  notify?: Partial<Config['notify']>;
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -53,6 +58,8 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
       runTimeLimitMs: options.timeLimitMs ?? 120_000,
     },
     probes: { allowCidrs: ['127.0.0.1/32'] },
+    codehost: options.codehost,
+    notify: options.notify,
   });
   const worker = await startWorker(config, silentLogger(), {
     dataSource,
