@@ -171,8 +171,8 @@ function checkCommentBody(body: unknown): string {
 
 /** What GitHub checks of a check run's status, conclusion and output. */
 function checkRunFields(body: Record<string, unknown>): void {
-  if (body.status !== undefined && !CHECK_STATUSES.has(String(body.status))) throw validationFailed('status is not included in the list');
-  if (body.conclusion !== undefined && !CONCLUSIONS.has(String(body.conclusion))) throw validationFailed('conclusion is not included in the list');
+  if (body.status !== undefined && !(typeof body.status === 'string' && CHECK_STATUSES.has(body.status))) throw validationFailed('status is not included in the list');
+  if (body.conclusion !== undefined && !(typeof body.conclusion === 'string' && CONCLUSIONS.has(body.conclusion))) throw validationFailed('conclusion is not included in the list');
   if (body.status === 'completed' && body.conclusion === undefined) throw validationFailed('conclusion is required when status is completed');
   const output = body.output as { title?: unknown; summary?: unknown; annotations?: unknown[] } | undefined;
   if (output !== undefined) {
