@@ -26,6 +26,8 @@ describe('code-host failures as delivery decisions', () => {
   it('429 waits for Retry-After; a rate-limit 403 too; 5xx and no answer are retried with back-off', () => {
     expect(codehostDeliveryFailure(httpError(429, { 'retry-after': '7' }), 'post')).toMatchObject({ retryable: true, retryAfterMs: 7_000, code: 'notify.delivery_retryable' });
     expect(codehostDeliveryFailure(httpError(403, { 'x-ratelimit-remaining': '0' }), 'post')).toMatchObject({ retryable: true, retryAfterMs: undefined });
+    // A secondary rate limit: 403 with Retry-After while requests are left.
+    expect(codehostDeliveryFailure(httpError(403, { 'x-ratelimit-remaining': '4000', 'retry-after': '60' }), 'post')).toMatchObject({ retryable: true, retryAfterMs: 60_000 });
     expect(codehostDeliveryFailure(httpError(502), 'post')).toMatchObject({ retryable: true, retryAfterMs: undefined });
     expect(codehostDeliveryFailure(new TypeError('fetch failed'), 'post')).toMatchObject({ retryable: true });
   });
