@@ -8,10 +8,11 @@ import { findCodehostRepository } from '../repos/codehost-repositories.js';
  * Where pull-request jobs' progress goes: the PR sink over the app's client, posting only through an installation
  * that is active, connected to the job's organization, and connected to the job's repository.
  */
-export function composeCodehostSink(deps: { config: CodehostConfig; dataSource: DataSource; client: CodehostClient }): PullRequestSink {
+export function composeCodehostSink(deps: { config: CodehostConfig; dataSource: DataSource; client: CodehostClient; timeoutMs?: number }): PullRequestSink {
   const { config, dataSource, client } = deps;
   return new PullRequestSink({
     client,
+    timeoutMs: deps.timeoutMs,
     botLogin: config.botName ? `${config.botName}[bot]` : undefined,
     appId: config.appId,
     async refusal({ organizationId, context }) {

@@ -85,6 +85,11 @@ export interface FakeCodehost {
    * a 429 carries `retry-after: retryAfterSeconds`.
    */
   failNext(count: number, status: number, retryAfterSeconds?: number, only?: { method: string; path: RegExp }): void;
+  /**
+   * The next `count` requests `only` matches are answered `ms` late, and handled then (a slow code host: a client
+   * that gave up meanwhile finds the comment or check run made all the same).
+   */
+  delayNext(count: number, ms: number, only: { method: string; path: RegExp }): void;
   close(): Promise<void>;
 }
 
@@ -182,12 +187,16 @@ function checkRunFields(body: Record<string, unknown>): void {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  if (chunks.length === 0) return undefined;
+  return Buffer.concat(chunks);
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new HttpError(400, 'Problems parsing JSON');
   }
@@ -205,6 +214,14 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   const comments: FakeComment[] = [];
   const checkRuns: FakeCheckRun[] = [];
   let failures: { count: number; status: number; retryAfterSeconds?: number; only?: { method: string; path: RegExp } } = { count: 0, status: 500 };
+  let delays: { count: number; ms: number; only?: { method: string; path: RegExp } } = { count: 0, ms: 0 };
+  const matches = (req: IncomingMessage, only: { method: string; path: RegExp } | undefined) =>
+    !only || (only.method === req.method && only.path.test(new URL(req.url ?? '/', 'http://fake').pathname));
+  const delayNow = (req: IncomingMessage) => {
+    if (delays.count === 0 || !matches(req, delays.only)) return 0;
+    delays.count -= 1;
+    return delays.ms;
+  };
   const failsNow = (req: IncomingMessage) =>
     failures.count > 0 && (!failures.only || (failures.only.method === req.method && failures.only.path.test(new URL(req.url ?? '/', 'http://fake').pathname)));
   let nextId = 1000;
@@ -245,7 +262,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     return issued;
   }
 
-  async function route(req: IncomingMessage, auth: { kind: RecordedRequest['auth']; credential: string }): Promise<[number, unknown, Record<string, string>?]> {
+  async function route(req: IncomingMessage, auth: { kind: RecordedRequest['auth']; credential: string }, raw: Buffer): Promise<[number, unknown, Record<string, string>?]> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname;
@@ -275,7 +292,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       return [200, page.items.map(commentJson), page.headers];
     }
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
-      const body = (await readJson(req)) as { body?: unknown } | undefined;
+      const body = parseJson(raw) as { body?: unknown } | undefined;
       const comment: FakeComment = { id: (nextId += 1), repo: match[1]!, issueNumber: Number(match[2]), body: checkCommentBody(body?.body), edits: 0, user: botUser };
       comments.push(comment);
       return [201, commentJson(comment)];
@@ -283,14 +300,14 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     if (method === 'PATCH' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(path))) {
       const comment = comments.find((candidate) => candidate.id === Number(match![2]) && candidate.repo === match![1]);
       if (!comment) throw new HttpError(404, 'Not Found');
-      const body = (await readJson(req)) as { body?: unknown } | undefined;
+      const body = parseJson(raw) as { body?: unknown } | undefined;
       if (comment.user.login !== bot) throw new HttpError(403, 'Resource not accessible by integration');
       comment.body = checkCommentBody(body?.body);
       comment.edits += 1;
       return [200, commentJson(comment)];
     }
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/check-runs$/.exec(path))) {
-      const body = (await readJson(req)) as Record<string, unknown> | undefined;
+      const body = parseJson(raw) as Record<string, unknown> | undefined;
       if (typeof body?.name !== 'string' || typeof body.head_sha !== 'string') throw validationFailed('name and head_sha are required');
       checkRunFields(body);
       const run: FakeCheckRun = {
@@ -325,7 +342,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       const run = checkRuns.find((candidate) => candidate.id === Number(match![2]) && candidate.repo === match![1]);
       if (!run) throw new HttpError(404, 'Not Found');
       if (run.app_id !== options.appId) throw new HttpError(403, 'Resource not accessible by integration');
-      const body = ((await readJson(req)) ?? {}) as Record<string, unknown>;
+      const body = (parseJson(raw) ?? {}) as Record<string, unknown>;
       checkRunFields(body);
       Object.assign(run, {
         status: body.conclusion !== undefined ? 'completed' : typeof body.status === 'string' ? body.status : run.status,
@@ -356,7 +373,13 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       answer(status, { message: status === 429 ? 'API rate limit exceeded' : 'Server Error' }, status === 429 ? { 'retry-after': String(retryAfterSeconds ?? 1), 'x-ratelimit-remaining': '0' } : {});
       return;
     }
-    route(req, auth).then(
+    const delay = delayNow(req);
+    // The body is read before any delay: a client that gave up meanwhile has closed the request.
+    const handled = readBody(req).then(async (raw) => {
+      if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
+      return route(req, auth, raw);
+    });
+    handled.then(
       ([status, body, headers]) => answer(status, body, headers),
       (error: unknown) => {
         if (error instanceof HttpError) {
@@ -390,6 +413,9 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     deleteComment: (id) => {
       const index = comments.findIndex((comment) => comment.id === id);
       if (index >= 0) comments.splice(index, 1);
+    },
+    delayNext: (count, ms, only) => {
+      delays = { count, ms, only };
     },
     failNext: (count, status, retryAfterSeconds, only) => {
       failures = { count, status, retryAfterSeconds, only };

@@ -37,7 +37,11 @@ export interface PullRequestSinkOptions {
    * yet (onboarding's own issue): until then nothing is passed and a failed check run has no annotations.
    */
   coveredFiles?(target: Target, jobId: string): Promise<readonly string[]>;
+  /** One request may take this long before it counts as the code host being unavailable (retried). */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Pages read to find a lost comment or check run (100 a page). */
 const RECOVER_PAGES = 30;
@@ -125,7 +129,15 @@ export class PullRequestSink implements ProgressSink<CodehostChannelContext> {
   async #client(target: Target): Promise<Octokit> {
     const refusal = await this.#options.refusal(target);
     if (refusal !== null) throw new DeliveryFailed(`Not posting on ${target.context.owner}/${target.context.repo}#${target.context.pullNumber}: ${refusal}`, { retryable: false });
-    return this.#call(`a token for installation ${target.context.installationId}`, () => this.#options.client.forInstallation(target.context.installationId));
+    const octokit = await this.#call(`a token for installation ${target.context.installationId}`, () => this.#options.client.forInstallation(target.context.installationId));
+    // Octokit waits as long as the server does; a stalled answer would hold the delivery's queue job until its lock
+    // expires. Each request (each page too) gets its own deadline; a request cut off may still have been taken, which
+    // the posting_since recovery covers.
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    octokit.hook.before('request', (options) => {
+      options.request = { ...options.request, signal: AbortSignal.timeout(timeoutMs) };
+    });
+    return octokit;
   }
 
   async #call<T>(what: string, call: () => Promise<T>): Promise<T> {

@@ -33,6 +33,7 @@ import {
   pullRequestJobInput,
   requestsTo,
   summaryOf,
+  until,
 } from './pull-request-fixtures.js';
 
 const COMMENT_LISTS = /^\/repos\/acme\/shop\/issues\/7\/comments$/;
@@ -61,11 +62,11 @@ forEachDialect('progress on a pull request', (dialect) => {
     await fake.close();
   });
 
-  const delivery = (outbox: Pick<NotificationOutbox, 'state' | 'markPosting' | 'recordDelivery' | 'recordRecovered' | 'recordFailure'> = createNotificationOutbox(store())) =>
+  const delivery = (outbox: Pick<NotificationOutbox, 'state' | 'markPosting' | 'recordDelivery' | 'recordRecovered' | 'recordFailure'> = createNotificationOutbox(store()), timeoutMs?: number) =>
     createProgressDelivery({
       outbox,
       read: (jobId) => readJobForNotification(store(), jobId),
-      sinks: { codehost: composeCodehostSink({ config: codehostSettings(fake), dataSource: store(), client }) },
+      sinks: { codehost: composeCodehostSink({ config: codehostSettings(fake), dataSource: store(), client, timeoutMs }) },
       settings: { minIntervalMs: 1_500, publicBaseUrl: 'https://qa.example.com' },
       logger: silentLogger(),
       now: () => clock,
@@ -179,6 +180,19 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(posted.checkRuns).toEqual([expect.objectContaining({ status: 'queued' })]);
     expect(requestsTo(fake, 'POST', COMMENT_POSTS)).toHaveLength(1);
     expect((await state(jobId))!.messageHandle).toBe(`comment=${posted.comments[0]!.id};check=${posted.checkRuns[0]!.id}`);
+  });
+
+  it('gives up on a stalled answer and retries; the comment the code host made meanwhile is found, not posted again', async () => {
+    const jobId = await createJob();
+    fake.delayNext(1, 1_000, { method: 'POST', path: COMMENT_POSTS });
+    expect(wait(await delivery(undefined, 200).deliver(jobId))).toBe(2_000);
+    expect((await state(jobId))!.lastError).toMatch(/^notify\.delivery_retryable: The code host answered 500 \(post the PR comment\)/);
+    // The slow code host took the post all the same.
+    await until(() => fake.comments.length === 1);
+    tick(2_000);
+    expect(wait(await delivery(undefined, 200).deliver(jobId))).toBe(1_500);
+    expect(postedFor(fake, jobId)).toEqual({ comments: [expect.objectContaining({ edits: 1 })], checkRuns: [expect.objectContaining({ status: 'queued' })] });
+    expect(fake.comments).toHaveLength(1);
   });
 
   it('recovers only the bot\'s comment and the app\'s check run, past the first page, leaving a forged marker alone', async () => {
