@@ -17,7 +17,7 @@ import { startFakeCodehost, type FakeCodehost } from '../../fakes/codehost-api.j
 import { insertRepository } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
-import { advance, jobServiceOn } from './notify-fixtures.js';
+import { advance, jobServiceOn, REVIEW_TASK } from './notify-fixtures.js';
 import {
   APP_ID,
   APP_KEYS,
@@ -119,6 +119,31 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(final.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success', updates: 2 });
     expect(summaryOf(final.checkRuns[0])).toContain(`[Job ${jobId.slice(0, 8)}](https://qa.example.com/api/jobs/${jobId})`);
     expect(await state(jobId)).toMatchObject({ finalDelivered: true, lastError: null });
+  });
+
+  it('a job with questions completes its check run as neutral at once, and its comment says how to answer with /qa answer', async () => {
+    const built = jobServiceOn(store());
+    closers.push(built.close, () => built.queue.backend.disconnect());
+    const created = await built.jobs.create(principal, pullRequestJobInput(repositoryId, pullRequestContext({ requestedBy: 'octocat' }), { naturalLanguageTask: REVIEW_TASK }));
+    expect(created.kind).toBe('review_required');
+    expect(await delivery().deliver(created.jobId)).toBe('done');
+    const posted = postedFor(fake, created.jobId);
+    expect(posted.checkRuns).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'neutral' })]);
+    expect(posted.comments[0]!.body).toMatch(/#### Questions before I run this\n1\. Should the run really /);
+    expect(posted.comments[0]!.body).toContain('```\n/qa answer\n1. …\n```');
+    expect(posted.comments[0]!.body).toContain('asked by @octocat');
+    expect(summaryOf(posted.checkRuns[0])).toContain('/qa answer');
+    expect(await state(created.jobId)).toMatchObject({ finalDelivered: true });
+  });
+
+  it('a cancelled job completes its check run as cancelled', async () => {
+    const jobId = await createJob();
+    await delivery().deliver(jobId);
+    await advance(store(), jobId, 'job.cancelled');
+    tick(1_500);
+    expect(await delivery().deliver(jobId)).toBe('done');
+    expect(postedFor(fake, jobId).checkRuns).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled', updates: 1 })]);
+    expect(postedFor(fake, jobId).comments[0]!.body).toContain('### 🚫 QA: Cancelled');
   });
 
   it('delivers the final state once: later deliveries send nothing', async () => {
