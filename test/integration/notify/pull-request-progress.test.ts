@@ -12,6 +12,7 @@ import { createApiKey } from '../../../src/identity/api-keys.js';
 import { readJobForNotification } from '../../../src/jobs/job-for-notification.js';
 import { createNotificationOutbox, type NotificationOutbox } from '../../../src/jobs/notification-outbox.js';
 import { createProgressDelivery, type DeliveryOutcome } from '../../../src/notify/deliver-progress.js';
+import { ReportedInstallation } from '../../../src/store/entities/reported-installation.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import { startFakeCodehost, type FakeCodehost } from '../../fakes/codehost-api.js';
 import { insertRepository } from '../../support/check-fixtures.js';
@@ -264,5 +265,27 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(await delivery().deliver(unknown)).toBe('done');
     expect((await state(unknown))!.lastError).toBe('notify.delivery_refused: Not posting on acme/shop#7: installation 77 is not connected to an organization (qa installations connect)');
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('stops posting once the code host reported the installation suspended', async () => {
+    const jobId = await createJob();
+    await delivery().deliver(jobId);
+    const now = new Date();
+    await store().getRepository(ReportedInstallation).insert({
+      provider: 'codehost',
+      providerInstallationId: String(INSTALLATION),
+      accountLogin: 'acme',
+      accountType: 'Organization',
+      repositorySelection: 'selected',
+      status: 'suspended',
+      reportedAt: now,
+      updatedAt: now,
+    });
+    const sent = fake.requests.length;
+    await finish(jobId);
+    tick(1_500);
+    expect(await delivery().deliver(jobId)).toBe('done');
+    expect((await state(jobId))!.lastError).toBe('notify.delivery_refused: Not posting on acme/shop#7: installation 42 is suspended');
+    expect(fake.requests).toHaveLength(sent);
   });
 });
