@@ -11,6 +11,7 @@ import { codehostPrincipal, type Principal } from '../../../src/core/principal.j
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { readJobForNotification } from '../../../src/jobs/job-for-notification.js';
 import { createNotificationOutbox, type NotificationOutbox } from '../../../src/jobs/notification-outbox.js';
+import { PullRequestSink } from '../../../src/notify/codehost/pull-request-sink.js';
 import { createProgressDelivery, type DeliveryOutcome } from '../../../src/notify/deliver-progress.js';
 import { ReportedInstallation } from '../../../src/store/entities/reported-installation.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
@@ -145,6 +146,35 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(await delivery().deliver(jobId)).toBe('done');
     expect(postedFor(fake, jobId).checkRuns).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled', updates: 1 })]);
     expect(postedFor(fake, jobId).comments[0]!.body).toContain('### 🚫 QA: Cancelled');
+  });
+
+  it('annotates the files a failed check covers, when a coverage source is given (none is composed until coverage links exist)', async () => {
+    const jobId = await createJob();
+    await finish(jobId, 'job.failed');
+    const covered: string[] = [];
+    const sink = new PullRequestSink({
+      client,
+      refusal: async () => null,
+      coveredFiles: async (target, forJob) => {
+        covered.push(`${target.context.owner}/${target.context.repo}:${forJob}`);
+        return ['src/pages/pricing.tsx', 'src/components/plan-card.tsx'];
+      },
+    });
+    const outcome = await createProgressDelivery({
+      outbox: createNotificationOutbox(store()),
+      read: (id) => readJobForNotification(store(), id),
+      sinks: { codehost: sink },
+      settings: { minIntervalMs: 1_500, publicBaseUrl: 'https://qa.example.com' },
+      logger: silentLogger(),
+      now: () => clock,
+    }).deliver(jobId);
+    expect(outcome).toBe('done');
+    expect(covered).toEqual([`acme/shop:${jobId}`]);
+    const output = postedFor(fake, jobId).checkRuns[0]!.output as { annotations?: { path: string; annotation_level: string }[] };
+    expect(output.annotations?.map((annotation) => [annotation.path, annotation.annotation_level])).toEqual([
+      ['src/pages/pricing.tsx', 'failure'],
+      ['src/components/plan-card.tsx', 'failure'],
+    ]);
   });
 
   it('delivers the final state once: later deliveries send nothing', async () => {
