@@ -23,7 +23,7 @@ const MAY_IMPORT = {
   codehost: ['core'],
   jobs: ['core', 'store', 'queue', 'planner', 'artifacts'],
   webhooks: ['core', 'jobs', 'identity'],
-  notify: ['core', 'jobs'],
+  notify: ['core', 'jobs', 'codehost'],
 };
 const SRC_FOLDERS = [...Object.keys(MAY_IMPORT), 'workflows', 'api', 'cli', 'compose'];
 /** What the Slack app in bot/ may import from src/ (it calls the use cases; never the store or the queue). */

@@ -35,9 +35,9 @@ export function readPrivateKey(value: string): string {
 }
 
 /**
- * A code-host failure as a coded error: 429 (or a 403 with no rate limit left) `codehost.rate_limited` with
- * `retryAfterSeconds`, 5xx or no answer `codehost.unavailable`, 401/403 `codehost.unauthorized`, another 4xx
- * `codehost.request_failed`. Nothing here retries: the queue does, with back-off, never on a webhook request.
+ * A code-host failure as a coded error: 429 (or a 403 with no rate limit left, or with Retry-After)
+ * `codehost.rate_limited` with `retryAfterSeconds`, 5xx or no answer `codehost.unavailable`, 401/403
+ * `codehost.unauthorized`, another 4xx `codehost.request_failed`. Nothing here retries: the queue does, with back-off, never on a webhook request.
  */
 export function codehostError(error: unknown, what: string): AppError {
   if (error instanceof AppError) return error;
@@ -49,7 +49,9 @@ export function codehostError(error: unknown, what: string): AppError {
   const status = failed.status;
   const headers = failed.response?.headers ?? {};
   const retryAfter = Number(headers['retry-after']);
-  const limited = status === 429 || (status === 403 && String(headers['x-ratelimit-remaining']) === '0');
+  // A secondary rate limit (too many posts too fast) is a 403 with Retry-After and requests left:
+  // https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits
+  const limited = status === 429 || (status === 403 && (String(headers['x-ratelimit-remaining']) === '0' || headers['retry-after'] !== undefined));
   if (limited) {
     return new AppError({ kind: 'operational', code: ErrorCode.CodehostRateLimited, message: `The code host is rate limiting us (${what})`, details: { status, retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined }, cause: error });
   }

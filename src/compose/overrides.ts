@@ -33,6 +33,6 @@ export interface ComposeOverrides {
   cancelPollMs?: number;
   /** `host:port` origins no run may reach besides the service's own HTTP address (which is always forbidden). */
   forbiddenOrigins?: readonly string[];
-  /** Where notified jobs' progress goes, by channel (default: none; the chat wiring adds Slack's). */
+  /** Where notified jobs' progress goes, by channel (default: none; the chat wiring adds Slack's, the code host's its PR sink). */
   progressSinks?: ProgressSinks;
 }

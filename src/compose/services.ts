@@ -103,7 +103,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     checks,
     schedules: createScheduleService({ dataSource, repeats: createScheduleRepeats(queue.agenda) }),
     notifications,
-    progressSinks: overrides.progressSinks ?? (chat ? { chat: chat.sink } : {}),
+    progressSinks: overrides.progressSinks ?? { ...(chat ? { chat: chat.sink } : {}), ...(webhooks.sink ? { codehost: webhooks.sink } : {}) },
     chat,
     webhooks,
     writes,

@@ -8,6 +8,8 @@ import type { JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox } from '../jobs/notification-outbox.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
+import type { ProgressSink } from '../notify/progress-sink.js';
+import type { CodehostChannelContext } from '../core/channel-context.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
 import { findCodehostRepository } from '../repos/codehost-repositories.js';
@@ -15,6 +17,7 @@ import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler, type CodehostEventHandler } from '../webhooks/codehost-handler.js';
 import { issueCommentHandler } from '../webhooks/issue-comment-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
+import { composeCodehostSink } from './codehost-sink.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 
@@ -30,6 +33,8 @@ export interface WebhookParts {
   queueJobs: QueueJobDefinition[];
   /** The code host's API as the app, when CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY are set. */
   codehost: CodehostClient | undefined;
+  /** Where pull-request jobs' progress goes (a PR comment and a check run), when the client exists. */
+  sink: ProgressSink<CodehostChannelContext> | undefined;
 }
 
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
@@ -76,5 +81,6 @@ export function composeWebhooks(deps: {
     mounts,
     queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
     codehost,
+    sink: codehost ? composeCodehostSink({ config: config.codehost, dataSource: deps.dataSource, client: codehost }) : undefined,
   };
 }

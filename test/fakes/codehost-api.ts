@@ -4,9 +4,11 @@
  * app id, `exp` at most 10 minutes after `iat`, not expired), exchanges it for installation tokens
  * (`POST /app/installations/:id/access_tokens`), accepts only live installation tokens elsewhere
  * (`Authorization: token …` or `Bearer …`), serves pull requests, their files and collaborator permissions, records
- * issue comments (and lists them, `since` honoured) and check runs, and can answer 429 (with `retry-after`) or 5xx for
- * the next calls.
- * Shapes: https://docs.github.com/en/rest (apps, pulls, collaborators, issues/comments, checks/runs).
+ * issue comments (lists honour `since`) and check runs and lists them back (paginated with a `link` header, as GitHub pages), refuses what GitHub
+ * refuses (a comment body over 65,536 characters, a check-run summary over 65,535, more than 50 annotations), and
+ * can answer 429 (with `retry-after`) or 5xx for the next calls.
+ * Shapes: https://docs.github.com/en/rest (apps, pulls, collaborators, issues/comments, checks/runs),
+ * pagination: https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
  */
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -43,6 +45,8 @@ export interface FakeComment {
   issueNumber: number;
   body: string;
   edits: number;
+  /** Who wrote it: the app's bot for comments the API posted, anyone for `addComment`. */
+  user: { login: string; type: 'Bot' | 'User' };
   /** When it was posted or last edited (what GitHub's `since` compares). */
   updatedAt: Date;
 }
@@ -65,6 +69,10 @@ export interface FakeCheckRun {
   head_sha: string;
   status: string;
   conclusion: string | null;
+  external_id: string | null;
+  details_url: string | null;
+  /** The app that created it (`app.id`): this fake's app, or another app for `addCheckRun`. */
+  app_id: number;
   output?: unknown;
   updates: number;
 }
@@ -81,8 +89,22 @@ export interface FakeCodehost {
   /** Registers (or replaces) pull request `number` of `repo` (`owner/name`) for `GET /repos/{o}/{r}/pulls/{n}`. */
   setPull(repo: string, number: number, pull: FakePull): void;
   setPermission(repo: string, user: string, permission: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'): void;
-  /** The next `count` requests (any route) answer `status`; a 429 carries `retry-after: retryAfterSeconds`. */
-  failNext(count: number, status: number, retryAfterSeconds?: number): void;
+  /** A comment someone else wrote on issue or PR `issueNumber` (a person by default). */
+  addComment(repo: string, issueNumber: number, body: string, user?: FakeComment['user']): FakeComment;
+  /** A check run another app (or this one) created on `headSha`. */
+  addCheckRun(repo: string, run: { name: string; head_sha: string; external_id?: string; app_id?: number }): FakeCheckRun;
+  /** Deletes a comment, as a person can on the PR: later edits of it answer 404. */
+  deleteComment(id: number): void;
+  /**
+   * The next `count` requests (any route, or only those `only` matches: a method and a path pattern) answer `status`;
+   * a 429 carries `retry-after: retryAfterSeconds`.
+   */
+  failNext(count: number, status: number, retryAfterSeconds?: number, only?: { method: string; path: RegExp }): void;
+  /**
+   * The next `count` requests `only` matches are answered `ms` late, and handled then (a slow code host: a client
+   * that gave up meanwhile finds the comment or check run made all the same).
+   */
+  delayNext(count: number, ms: number, only: { method: string; path: RegExp }): void;
   close(): Promise<void>;
 }
 
@@ -129,12 +151,67 @@ function verifyAppJwt(jwt: string, appId: number, key: KeyObject, nowS: number):
   if (iat > nowS + 60) throw new HttpError(401, "'Issued at' claim ('iat') must be an Integer representing a time in the past");
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** GitHub's page parameters: `per_page` (default 30, at most 100) and `page` (from 1). */
+function pageOf(url: URL): { perPage: number; page: number } {
+  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 30) || 30));
+  const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+  return { perPage, page };
+}
+
+/** One page of `items` and GitHub's `link` header (`<…?page=2>; rel="next", <…?page=5>; rel="last"`) when more follow. */
+function paged<T>(items: T[], url: URL, base: string): { items: T[]; headers: Record<string, string> } {
+  const { perPage, page } = pageOf(url);
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  const at = (number: number) => {
+    const next = new URL(url.pathname + url.search, base);
+    next.searchParams.set('page', String(number));
+    next.searchParams.set('per_page', String(perPage));
+    return next.toString();
+  };
+  const links = [...(page < last ? [`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`] : []), ...(page > 1 ? [`<${at(1)}>; rel="first"`, `<${at(page - 1)}>; rel="prev"`] : [])];
+  return { items: items.slice((page - 1) * perPage, page * perPage), headers: links.length > 0 ? { link: links.join(', ') } : {} };
+}
+
+const COMMENT_BODY_MAX = 65_536;
+const CHECK_SUMMARY_MAX = 65_535;
+const ANNOTATIONS_MAX = 50;
+const CHECK_STATUSES = new Set(['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending']);
+const CONCLUSIONS = new Set(['action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out']);
+
+/** GitHub's 422 for a body it will not store. */
+function validationFailed(message: string): HttpError {
+  return new HttpError(422, `Validation Failed: ${message}`);
+}
+
+function checkCommentBody(body: unknown): string {
+  if (typeof body !== 'string') throw validationFailed('body is missing');
+  if (body.length > COMMENT_BODY_MAX) throw validationFailed(`body is too long (maximum is ${COMMENT_BODY_MAX} characters)`);
+  return body;
+}
+
+/** What GitHub checks of a check run's status, conclusion and output. */
+function checkRunFields(body: Record<string, unknown>): void {
+  if (body.status !== undefined && !(typeof body.status === 'string' && CHECK_STATUSES.has(body.status))) throw validationFailed('status is not included in the list');
+  if (body.conclusion !== undefined && !(typeof body.conclusion === 'string' && CONCLUSIONS.has(body.conclusion))) throw validationFailed('conclusion is not included in the list');
+  if (body.status === 'completed' && body.conclusion === undefined) throw validationFailed('conclusion is required when status is completed');
+  const output = body.output as { title?: unknown; summary?: unknown; annotations?: unknown[] } | undefined;
+  if (output !== undefined) {
+    if (typeof output.title !== 'string' || typeof output.summary !== 'string') throw validationFailed('output needs a title and a summary');
+    if (output.summary.length > CHECK_SUMMARY_MAX) throw validationFailed(`output.summary is too long (maximum is ${CHECK_SUMMARY_MAX} characters)`);
+    if ((output.annotations?.length ?? 0) > ANNOTATIONS_MAX) throw validationFailed(`at most ${ANNOTATIONS_MAX} annotations per request`);
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  if (chunks.length === 0) return undefined;
+  return Buffer.concat(chunks);
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new HttpError(400, 'Problems parsing JSON');
   }
@@ -152,33 +229,43 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   const tokens: IssuedToken[] = [];
   const comments: FakeComment[] = [];
   const checkRuns: FakeCheckRun[] = [];
-  let failures: { count: number; status: number; retryAfterSeconds?: number } = { count: 0, status: 500 };
+  let failures: { count: number; status: number; retryAfterSeconds?: number; only?: { method: string; path: RegExp } } = { count: 0, status: 500 };
+  let delays: { count: number; ms: number; only?: { method: string; path: RegExp } } = { count: 0, ms: 0 };
+  const matches = (req: IncomingMessage, only: { method: string; path: RegExp } | undefined) =>
+    !only || (only.method === req.method && only.path.test(new URL(req.url ?? '/', 'http://fake').pathname));
+  const delayNow = (req: IncomingMessage) => {
+    if (delays.count === 0 || !matches(req, delays.only)) return 0;
+    delays.count -= 1;
+    return delays.ms;
+  };
+  const failsNow = (req: IncomingMessage) =>
+    failures.count > 0 && (!failures.only || (failures.only.method === req.method && failures.only.path.test(new URL(req.url ?? '/', 'http://fake').pathname)));
   let nextId = 1000;
+  let base = 'http://127.0.0.1';
+  const botUser: FakeComment['user'] = { login: bot, type: 'Bot' };
 
-  function authOf(req: IncomingMessage): { kind: RecordedRequest['auth']; credential: string } {
-    const header = req.headers.authorization ?? '';
-    const match = /^(token|bearer)\s+(\S+)$/i.exec(header);
-    if (!match) return { kind: 'none', credential: '' };
-    return { kind: match[2]!.split('.').length === 3 ? 'jwt' : 'token', credential: match[2]! };
-  }
-
-  function requireToken(auth: { kind: RecordedRequest['auth']; credential: string }): IssuedToken {
-    const issued = tokens.find((candidate) => candidate.token === auth.credential);
-    if (auth.kind !== 'token' || !issued || issued.expiresAt.getTime() <= Date.now()) throw new HttpError(401, 'Bad credentials');
-    return issued;
-  }
-
-  function commentBody(comment: FakeComment) {
-    const at = comment.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return {
-      id: comment.id,
-      body: comment.body,
-      user: { login: bot, type: 'Bot' },
-      created_at: at,
-      updated_at: at,
-      html_url: `https://codehost.example/${comment.repo}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
-    };
-  }
+  /** A comment as GitHub's issue-comment endpoints answer it. */
+  const commentJson = (comment: FakeComment) => ({
+    id: comment.id,
+    body: comment.body,
+    user: { login: comment.user.login, type: comment.user.type },
+    created_at: comment.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    updated_at: comment.updatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    html_url: `https://codehost.example/${comment.repo}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
+    issue_url: `${base}/repos/${comment.repo}/issues/${comment.issueNumber}`,
+  });
+  /** A check run as GitHub's check-run endpoints answer it. */
+  const checkRunJson = (run: FakeCheckRun) => ({
+    id: run.id,
+    name: run.name,
+    head_sha: run.head_sha,
+    external_id: run.external_id,
+    details_url: run.details_url,
+    status: run.status,
+    conclusion: run.conclusion,
+    output: run.output,
+    app: { id: run.app_id, slug: run.app_id === options.appId ? (options.botName ?? 'qa-bot') : `app-${run.app_id}` },
+  });
 
   function pullBody(repo: string, number: number, pull: FakePull) {
     const [owner = '', name = ''] = repo.split('/');
@@ -196,9 +283,23 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     };
   }
 
-  async function route(req: IncomingMessage, auth: { kind: RecordedRequest['auth']; credential: string }): Promise<[number, unknown]> {
+  function authOf(req: IncomingMessage): { kind: RecordedRequest['auth']; credential: string } {
+    const header = req.headers.authorization ?? '';
+    const match = /^(token|bearer)\s+(\S+)$/i.exec(header);
+    if (!match) return { kind: 'none', credential: '' };
+    return { kind: match[2]!.split('.').length === 3 ? 'jwt' : 'token', credential: match[2]! };
+  }
+
+  function requireToken(auth: { kind: RecordedRequest['auth']; credential: string }): IssuedToken {
+    const issued = tokens.find((candidate) => candidate.token === auth.credential);
+    if (auth.kind !== 'token' || !issued || issued.expiresAt.getTime() <= Date.now()) throw new HttpError(401, 'Bad credentials');
+    return issued;
+  }
+
+  async function route(req: IncomingMessage, auth: { kind: RecordedRequest['auth']; credential: string }, raw: Buffer): Promise<[number, unknown, Record<string, string>?]> {
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     let match: RegExpExecArray | null;
     if (method === 'POST' && (match = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path))) {
       if (auth.kind !== 'jwt') throw new HttpError(401, 'A JSON web token could not be decoded');
@@ -215,54 +316,87 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       if (!files) throw new HttpError(404, 'Not Found');
       return [200, files.map((file, index) => ({ sha: `${index}`.padStart(40, '0'), filename: file.filename, status: file.status ?? 'modified', additions: 1, deletions: 0, changes: 1 }))];
     }
+    if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path))) {
+      const permission = permissions.get(`${match[1]}#${match[2]!.toLowerCase()}`) ?? 'none';
+      return [200, { permission, role_name: permission, user: { login: match[2], type: 'User' } }];
+    }
     if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(path))) {
       const pull = pulls.get(`${match[1]!.toLowerCase()}#${match[2]}`);
       if (!pull) throw new HttpError(404, 'Not Found');
       return [200, pullBody(match[1]!, Number(match[2]), pull)];
     }
     if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
-      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
-      const since = query.has('since') ? new Date(query.get('since')!) : null;
-      const perPage = Math.min(100, Number(query.get('per_page') ?? 30));
-      const page = Math.max(1, Number(query.get('page') ?? 1));
-      const listed = comments.filter((comment) => comment.repo.toLowerCase() === match![1]!.toLowerCase() && comment.issueNumber === Number(match![2]) && (!since || comment.updatedAt >= since));
-      return [200, listed.slice((page - 1) * perPage, page * perPage).map((comment) => commentBody(comment))];
-    }
-    if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path))) {
-      const permission = permissions.get(`${match[1]}#${match[2]!.toLowerCase()}`) ?? 'none';
-      return [200, { permission, role_name: permission, user: { login: match[2], type: 'User' } }];
+      const since = url.searchParams.has('since') ? new Date(url.searchParams.get('since')!) : null;
+      const listed = comments.filter(
+        (comment) => comment.repo.toLowerCase() === match![1]!.toLowerCase() && comment.issueNumber === Number(match![2]) && (!since || comment.updatedAt >= since),
+      );
+      const page = paged(listed, url, base);
+      return [200, page.items.map(commentJson), page.headers];
     }
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
-      const body = (await readJson(req)) as { body?: unknown } | undefined;
-      if (typeof body?.body !== 'string') throw new HttpError(422, 'Validation Failed');
-      const comment = { id: (nextId += 1), repo: match[1]!, issueNumber: Number(match[2]), body: body.body, edits: 0, updatedAt: new Date() };
+      const body = parseJson(raw) as { body?: unknown } | undefined;
+      const comment: FakeComment = { id: (nextId += 1), repo: match[1]!, issueNumber: Number(match[2]), body: checkCommentBody(body?.body), edits: 0, user: botUser, updatedAt: new Date() };
       comments.push(comment);
-      return [201, commentBody(comment)];
+      return [201, commentJson(comment)];
     }
     if (method === 'PATCH' && (match = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(path))) {
       const comment = comments.find((candidate) => candidate.id === Number(match![2]) && candidate.repo === match![1]);
       if (!comment) throw new HttpError(404, 'Not Found');
-      const body = (await readJson(req)) as { body?: unknown } | undefined;
-      if (typeof body?.body !== 'string') throw new HttpError(422, 'Validation Failed');
-      comment.body = body.body;
+      const body = parseJson(raw) as { body?: unknown } | undefined;
+      if (comment.user.login !== bot) throw new HttpError(403, 'Resource not accessible by integration');
+      comment.body = checkCommentBody(body?.body);
       comment.edits += 1;
       comment.updatedAt = new Date();
-      return [200, { id: comment.id, body: comment.body, user: { login: bot, type: 'Bot' } }];
+      return [200, commentJson(comment)];
     }
     if (method === 'POST' && (match = /^\/repos\/([^/]+\/[^/]+)\/check-runs$/.exec(path))) {
-      const body = (await readJson(req)) as Partial<FakeCheckRun> | undefined;
-      if (typeof body?.name !== 'string' || typeof body.head_sha !== 'string') throw new HttpError(422, 'Validation Failed');
-      const run: FakeCheckRun = { id: (nextId += 1), repo: match[1]!, name: body.name, head_sha: body.head_sha, status: body.status ?? 'queued', conclusion: body.conclusion ?? null, output: body.output, updates: 0 };
+      const body = parseJson(raw) as Record<string, unknown> | undefined;
+      if (typeof body?.name !== 'string' || typeof body.head_sha !== 'string') throw validationFailed('name and head_sha are required');
+      checkRunFields(body);
+      const run: FakeCheckRun = {
+        id: (nextId += 1),
+        repo: match[1]!,
+        name: body.name,
+        head_sha: body.head_sha,
+        // GitHub: a conclusion completes the run whatever status says.
+        status: body.conclusion !== undefined ? 'completed' : typeof body.status === 'string' ? body.status : 'queued',
+        conclusion: typeof body.conclusion === 'string' ? body.conclusion : null,
+        external_id: typeof body.external_id === 'string' ? body.external_id : null,
+        details_url: typeof body.details_url === 'string' ? body.details_url : null,
+        app_id: options.appId,
+        output: body.output,
+        updates: 0,
+      };
       checkRuns.push(run);
-      return [201, { ...run, app: { slug: options.botName ?? 'qa-bot' } }];
+      return [201, checkRunJson(run)];
+    }
+    if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/commits\/([^/]+)\/check-runs$/.exec(path))) {
+      const [, repo, ref] = match;
+      const appId = url.searchParams.get('app_id');
+      const name = url.searchParams.get('check_name');
+      const status = url.searchParams.get('status');
+      let runs = checkRuns.filter((run) => run.repo === repo && run.head_sha === ref && (appId === null || String(run.app_id) === appId) && (name === null || run.name === name) && (status === null || run.status === status));
+      // `filter=latest` (the default): only the most recent run of each name.
+      if ((url.searchParams.get('filter') ?? 'latest') === 'latest') runs = runs.filter((run) => !runs.some((other) => other.name === run.name && other.id > run.id));
+      const page = paged(runs, url, base);
+      return [200, { total_count: runs.length, check_runs: page.items.map(checkRunJson) }, page.headers];
     }
     if (method === 'PATCH' && (match = /^\/repos\/([^/]+\/[^/]+)\/check-runs\/(\d+)$/.exec(path))) {
       const run = checkRuns.find((candidate) => candidate.id === Number(match![2]) && candidate.repo === match![1]);
       if (!run) throw new HttpError(404, 'Not Found');
-      const body = ((await readJson(req)) ?? {}) as Partial<FakeCheckRun>;
-      Object.assign(run, { status: body.status ?? run.status, conclusion: body.conclusion ?? run.conclusion, output: body.output ?? run.output });
+      if (run.app_id !== options.appId) throw new HttpError(403, 'Resource not accessible by integration');
+      const body = (parseJson(raw) ?? {}) as Record<string, unknown>;
+      checkRunFields(body);
+      Object.assign(run, {
+        status: body.conclusion !== undefined ? 'completed' : typeof body.status === 'string' ? body.status : run.status,
+        conclusion: typeof body.conclusion === 'string' ? body.conclusion : run.conclusion,
+        output: body.output ?? run.output,
+        name: typeof body.name === 'string' ? body.name : run.name,
+        external_id: typeof body.external_id === 'string' ? body.external_id : run.external_id,
+        details_url: typeof body.details_url === 'string' ? body.details_url : run.details_url,
+      });
       run.updates += 1;
-      return [200, { ...run }];
+      return [200, checkRunJson(run)];
     }
     throw new HttpError(404, 'Not Found');
   }
@@ -275,15 +409,21 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (failures.count > 0) {
+    if (failsNow(req)) {
       failures.count -= 1;
       const { status, retryAfterSeconds } = failures;
       req.resume();
       answer(status, { message: status === 429 ? 'API rate limit exceeded' : 'Server Error' }, status === 429 ? { 'retry-after': String(retryAfterSeconds ?? 1), 'x-ratelimit-remaining': '0' } : {});
       return;
     }
-    route(req, auth).then(
-      ([status, body]) => answer(status, body),
+    const delay = delayNow(req);
+    // The body is read before any delay: a client that gave up meanwhile has closed the request.
+    const handled = readBody(req).then(async (raw) => {
+      if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
+      return route(req, auth, raw);
+    });
+    handled.then(
+      ([status, body, headers]) => answer(status, body, headers),
       (error: unknown) => {
         if (error instanceof HttpError) {
           answer(error.status, { message: error.message, documentation_url: 'https://docs.github.com/rest' });
@@ -293,18 +433,36 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: base,
     requests,
     tokens,
     comments,
     checkRuns,
     addInstallation: (id) => void installations.add(id),
     setPullFiles: (repo, number, files) => void pullFiles.set(`${repo}#${number}`, files),
-    setPull: (repo, number, pull) => void pulls.set(`${repo.toLowerCase()}#${number}`, pull),
     setPermission: (repo, user, permission) => void permissions.set(`${repo}#${user.toLowerCase()}`, permission),
-    failNext: (count, status, retryAfterSeconds) => {
-      failures = { count, status, retryAfterSeconds };
+    setPull: (repo, number, pull) => void pulls.set(`${repo.toLowerCase()}#${number}`, pull),
+    addComment: (repo, issueNumber, body, user = { login: 'someone', type: 'User' }) => {
+      const comment: FakeComment = { id: (nextId += 1), repo, issueNumber, body, edits: 0, user, updatedAt: new Date() };
+      comments.push(comment);
+      return comment;
+    },
+    addCheckRun: (repo, { name, head_sha, external_id, app_id }) => {
+      const run: FakeCheckRun = { id: (nextId += 1), repo, name, head_sha, status: 'queued', conclusion: null, external_id: external_id ?? null, details_url: null, app_id: app_id ?? options.appId, updates: 0 };
+      checkRuns.push(run);
+      return run;
+    },
+    deleteComment: (id) => {
+      const index = comments.findIndex((comment) => comment.id === id);
+      if (index >= 0) comments.splice(index, 1);
+    },
+    delayNext: (count, ms, only) => {
+      delays = { count, ms, only };
+    },
+    failNext: (count, status, retryAfterSeconds, only) => {
+      failures = { count, status, retryAfterSeconds, only };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

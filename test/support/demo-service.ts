@@ -20,7 +20,7 @@ export interface DemoService {
  * stopped after it: the services start after the store opens and stop before it closes (the worker releases its
  * locks there), as Jest runs a block's hooks in the order they are declared.
  */
-export function useDemoService(dialect: Dialect, options: { demo?: DemoAppOptions; worker?: TestWorkerOptions } = {}): DemoService {
+export function useDemoService(dialect: Dialect, options: { demo?: DemoAppOptions; worker?: TestWorkerOptions | (() => TestWorkerOptions) } = {}): DemoService {
   const service = {} as DemoService;
   afterAll(async () => {
     await service.api?.close();
@@ -31,7 +31,8 @@ export function useDemoService(dialect: Dialect, options: { demo?: DemoAppOption
   service.store = store;
   beforeAll(async () => {
     service.demo = await startDemoApp(options.demo);
-    service.worker = await startTestWorker(store(), options.worker);
+    // A function: options known only once earlier hooks ran (a fake API's address).
+    service.worker = await startTestWorker(store(), typeof options.worker === 'function' ? options.worker() : options.worker);
     service.api = await startTestApi(store(), { artifacts: service.worker.artifacts });
   });
   return service;

@@ -36,8 +36,10 @@ export interface TestWorkerOptions {
   probeCa?: string;
   /** `host:port` origins no run may reach (the composition root passes the service's own address). */
   forbiddenOrigins?: readonly string[];
-  /** CODEHOST_* settings: an app id and key let the worker's code-host handlers call the (fake) code host. */
+  /** CODEHOST_* settings (an app id, key and API URL give the worker the pull-request sink). */
   codehost?: Partial<Config['codehost']>;
+  /** NOTIFY_* settings: edit interval and the public base URL of links. */
+  notify?: Partial<Config['notify']>;
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -57,6 +59,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     },
     probes: { allowCidrs: ['127.0.0.1/32'] },
     codehost: options.codehost,
+    notify: options.notify,
   });
   const worker = await startWorker(config, silentLogger(), {
     dataSource,

@@ -99,4 +99,45 @@ describe('fake code-host API', () => {
     expect((await exchange(token)).status).toBe(503);
     expect((await exchange(token)).status).toBe(201);
   });
+
+  it('pages a PR\'s comments and a commit\'s check runs as GitHub does, so Octokit\'s paginate walks them', async () => {
+    const app = new App({ appId: APP_ID, privateKey: appKeys.privateKey, Octokit: Octokit.defaults({ baseUrl: fake.url }) });
+    const octokit = (await app.getInstallationOctokit(INSTALLATION)) as unknown as Octokit;
+    for (let i = 0; i < 45; i += 1) fake.addComment('acme/pages', 3, `comment ${i}`);
+    const sha = 'b'.repeat(40);
+    const first = await octokit.rest.checks.create({ owner: 'acme', repo: 'pages', name: 'QA', head_sha: sha, external_id: 'job-1' });
+    await octokit.rest.checks.create({ owner: 'acme', repo: 'pages', name: 'QA', head_sha: sha, external_id: 'job-2', status: 'in_progress' });
+    fake.addCheckRun('acme/pages', { name: 'Other', head_sha: sha, app_id: 99 });
+
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: 'acme', repo: 'pages', issue_number: 3, per_page: 20 });
+    const all = await octokit.paginate(octokit.rest.checks.listForRef, { owner: 'acme', repo: 'pages', ref: sha, filter: 'all', per_page: 1 });
+    const latest = await octokit.rest.checks.listForRef({ owner: 'acme', repo: 'pages', ref: sha, app_id: APP_ID });
+
+    expect(comments.map((comment) => comment.body)).toEqual(Array.from({ length: 45 }, (_, i) => `comment ${i}`));
+    expect(comments[0]!.user).toEqual({ login: 'someone', type: 'User' });
+    expect(all.map((run) => [run.external_id, run.app?.id])).toEqual([['job-1', APP_ID], ['job-2', APP_ID], [null, 99]]);
+    expect(latest.data).toMatchObject({ total_count: 1, check_runs: [{ external_id: 'job-2', status: 'in_progress' }] });
+    expect(first.data).toMatchObject({ status: 'queued', external_id: 'job-1', head_sha: sha });
+    expect(fake.requests.filter((request) => request.path.startsWith('/repos/acme/pages/issues/3/comments')).map((request) => request.path)).toEqual([
+      '/repos/acme/pages/issues/3/comments?per_page=20',
+      '/repos/acme/pages/issues/3/comments?per_page=20&page=2',
+      '/repos/acme/pages/issues/3/comments?per_page=20&page=3',
+    ]);
+  });
+
+  it('refuses what GitHub refuses: a comment over 65,536 characters, a summary over 65,535, another app\'s check run, a person\'s comment', async () => {
+    // Octokit logs each refused request; the statuses are asserted here.
+    const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const app = new App({ appId: APP_ID, privateKey: appKeys.privateKey, Octokit: Octokit.defaults({ baseUrl: fake.url, log }), log });
+    const octokit = (await app.getInstallationOctokit(INSTALLATION)) as unknown as Octokit;
+    const status = (call: Promise<unknown>) => call.then(() => 200, (error: { status: number }) => error.status);
+    const foreign = fake.addCheckRun('acme/limits', { name: 'Other', head_sha: 'c'.repeat(40), app_id: 99 });
+    const persons = fake.addComment('acme/limits', 1, 'hello');
+
+    expect(await status(octokit.rest.issues.createComment({ owner: 'acme', repo: 'limits', issue_number: 1, body: 'x'.repeat(65_537) }))).toBe(422);
+    expect(await status(octokit.rest.issues.createComment({ owner: 'acme', repo: 'limits', issue_number: 1, body: 'x'.repeat(65_536) }))).toBe(200);
+    expect(await status(octokit.rest.checks.create({ owner: 'acme', repo: 'limits', name: 'QA', head_sha: 'c'.repeat(40), output: { title: 'QA', summary: 'x'.repeat(65_536) } }))).toBe(422);
+    expect(await status(octokit.rest.checks.update({ owner: 'acme', repo: 'limits', check_run_id: foreign.id, status: 'completed', conclusion: 'success' }))).toBe(403);
+    expect(await status(octokit.rest.issues.updateComment({ owner: 'acme', repo: 'limits', comment_id: persons.id, body: 'edited' }))).toBe(403);
+  });
 });

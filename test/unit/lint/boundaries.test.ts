@@ -53,6 +53,7 @@ const CASES: [string, string, string][] = [
   ['src/webhooks/x.ts', '../queue/index.js', '../core/errors.js'],
   ['src/notify/x.ts', '../store/entities/job.entity.js', '../jobs/job-progress.js'],
   ['src/notify/x.ts', '../queue/index.js', '../core/errors.js'],
+  ['src/notify/codehost/x.ts', '../../repos/codehost-repositories.js', '../../codehost/codehost-client.js'],
   ['bot/listeners/events/x.ts', '../../../src/store/entities/job.entity.js', '../../../src/jobs/job-service.js'],
   ['bot/listeners/events/x.ts', '../../../src/queue/index.js', '../../../src/core/errors.js'],
 ];

@@ -1,0 +1,189 @@
+import { describe, expect, it } from '@jest/globals';
+import type { CodehostChannelContext } from '../../../src/core/channel-context.js';
+import {
+  ANNOTATIONS_MAX,
+  CHECK_NAME_MAX,
+  CHECK_SUMMARY_MAX,
+  CHECK_TITLE_MAX,
+  COMMENT_BODY_MAX,
+  checkRunName,
+  checkRunOutput,
+  checkRunState,
+  commentMarker,
+  pullRequestComment,
+} from '../../../src/notify/codehost/pull-request-markdown.js';
+import { inert } from '../../../src/notify/codehost/safe-markdown.js';
+import { buildProgressView } from '../../../src/notify/progress-view.js';
+import { failedRun, JOB_ID, jobForNotification } from './job-fixtures.js';
+
+const CONTEXT: CodehostChannelContext = {
+  channel: 'codehost',
+  provider: 'codehost',
+  installationId: 42,
+  owner: 'acme',
+  repo: 'shop',
+  pullNumber: 7,
+  headSha: 'a'.repeat(40),
+};
+const view = (input: Parameters<typeof buildProgressView>[0]) => buildProgressView(input, { publicBaseUrl: 'https://qa.example.com' });
+const comment = (input: Parameters<typeof buildProgressView>[0]) => pullRequestComment(view(input), CONTEXT);
+const ZWSP = '\u200b';
+const clarification = (questions: string[]) => ({ kind: 'needs_clarification' as const, questions, ambiguities: [], assumptions: [] });
+
+/** A failed run whose assertion finding carries the page's text `text` as its title, expected and actual. */
+function failedWith(text: string) {
+  const run = failedRun();
+  run.findings[1] = { ...run.findings[1]!, title: text, expected: text, actual: [text] };
+  return run;
+}
+
+describe('the PR comment and check run of a job, by status', () => {
+  it('starts with the hidden marker of the job, and links the job', () => {
+    const body = comment(jobForNotification());
+    expect(body.startsWith(`<!-- qa-job:${JOB_ID} -->\n`)).toBe(true);
+    expect(commentMarker(JOB_ID)).toBe(`<!-- qa-job:${JOB_ID} -->`);
+    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/api/jobs/${JOB_ID})`);
+    expect(body).toContain('commit `aaaaaaa`');
+  });
+
+  it.each([
+    ['queued', {}, '### ⏳ QA: Queued: waiting for a browser', { status: 'queued' }],
+    ['running', { startedAt: new Date(0) }, '### 🔄 QA: Running step 2 of 3', { status: 'in_progress' }],
+    ['passed', { startedAt: new Date(0), finishedAt: new Date(125_000) }, '### ✅ QA: Passed in 2 min 5 s (no findings)', { status: 'completed', conclusion: 'success' }],
+    ['failed', { startedAt: new Date(0), finishedAt: new Date(4_000) }, '### ❌ QA: Failed after 4.0 s: no findings', { status: 'completed', conclusion: 'failure' }],
+    ['errored', {}, '### ⚠️ QA: Errored: the job could not run', { status: 'completed', conclusion: 'failure' }],
+    ['cancelled', {}, '### 🚫 QA: Cancelled', { status: 'completed', conclusion: 'cancelled' }],
+    ['review_required', { resolution: clarification(['Which plan?']) }, '### ❓ QA: Needs answers to 1 question before it runs', { status: 'completed', conclusion: 'neutral' }],
+  ] as const)('%s: headline and check-run state', (status, fields, headline, state) => {
+    const events = status === 'running' ? [{ type: 'step.started', data: { index: 1, description: 'Open /pricing' } }] : status === 'errored' ? [{ type: 'job.errored', data: { reason: 'The target did not answer' } }] : undefined;
+    const input = jobForNotification({ status, ...fields }, { events });
+    expect(comment(input).split('\n')[1]).toBe(headline);
+    expect(checkRunState(view(input))).toEqual(state);
+    expect(checkRunOutput(view(input), CONTEXT).title).toBe(headline.replace(/^### \S+ QA: /, ''));
+  });
+
+  it('shows the running step with its text, and an errored job\'s reason', () => {
+    const running = comment(jobForNotification({ status: 'running' }, { events: [{ type: 'step.started', data: { index: 0, description: 'Open /pricing' } }] }));
+    expect(running).toContain('Step 1 of 3: Open /pricing');
+    const errored = comment(jobForNotification({ status: 'errored' }, { events: [{ type: 'job.errored', data: { reason: 'The target did not answer' } }] }));
+    expect(errored).toContain('Why: The target did not answer');
+  });
+
+  it('lists findings with expected and actual, the failing step\'s screenshot and the trace; the summary says the same', () => {
+    const run = failedRun();
+    run.findings[1] = { ...run.findings[1]!, title: 'Step 2 failed: Expect a heading to show "Gadgets Galore"', expected: 'Gadgets Galore', actual: ['Pricing', 'Starter'] };
+    const body = comment(run);
+    expect(body).toContain('#### Findings\n- **error** `assertion_failed`: Step 2 failed: Expect a heading to show "Gadgets Galore"\n  - expected: Gadgets Galore\n  - actual: "Pricing", "Starter"');
+    expect(body).toContain('- **warning** `console_error`: The page logged an error');
+    expect(body).toContain(`[Screenshot of step 2](https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-2)`);
+    expect(body).toContain(`[trace.zip](https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-trace)`);
+    const summary = checkRunOutput(view(run), CONTEXT).summary;
+    expect(summary).toContain('  - expected: Gadgets Galore\n  - actual: "Pricing", "Starter"');
+    expect(summary).not.toContain('qa-job:');
+  });
+
+  it('numbers a review_required job\'s questions and says how to answer with /qa answer', () => {
+    const body = comment(jobForNotification({ status: 'review_required', resolution: clarification(['Which plan?', 'Which account?']) }));
+    expect(body).toContain('#### Questions before I run this\n1. Which plan?\n2. Which account?');
+    expect(body).toContain('comment on this pull request with `/qa answer` and one numbered answer per line');
+    expect(body).toContain('```\n/qa answer\n1. …\n2. …\n```');
+    const yesNo = comment(jobForNotification({ status: 'review_required', resolution: clarification(['Should the run really delete or remove this data?']) }));
+    expect(yesNo).toContain('To answer (`yes` or `no`)');
+  });
+
+  it('drops the answer instructions once answered, and names the job that carries on', () => {
+    const answered = jobForNotification(
+      { status: 'review_required', resolution: clarification(['Which plan?']) },
+      { events: [{ type: 'job.review_required', data: {} }, { type: 'job.answered', data: { childJobId: '0a1b2c3d-0000-4000-8000-000000000000' } }] },
+    );
+    const body = comment(answered);
+    expect(body).not.toContain('/qa answer');
+    expect(body).toContain('Answered: continues as job `0a1b2c3d`.');
+  });
+
+  it('mentions the commenter who asked, and only that login', () => {
+    expect(pullRequestComment(view(jobForNotification()), { ...CONTEXT, requestedBy: 'octocat' })).toContain('asked by @octocat');
+  });
+
+  it('names the check run after its check or task, short and on one line', () => {
+    expect(checkRunName(view(jobForNotification({ task: null }, { checkTask: 'Sign in\nand open a slow page' })))).toBe('QA: Sign in and open a slow page');
+    const long = checkRunName(view(jobForNotification({ task: 'x'.repeat(500) })));
+    expect(long).toHaveLength(CHECK_NAME_MAX);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('text from the page under test is inert', () => {
+  it('pings nobody: @org/team, @user and e-mail addresses are broken by a zero-width space', () => {
+    const body = comment(failedWith('Contact @acme/security or @octocat at ops@acme.example'));
+    expect(body).not.toMatch(/@acme\/security|@octocat|@acme\.example/);
+    expect(body).toContain(`@${ZWSP}acme/security`);
+  });
+
+  it('renders no HTML: an <img onerror> stays text', () => {
+    const body = comment(failedWith('<img src=x onerror=alert(1)>'));
+    expect(body).not.toContain('<img');
+    expect(body).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
+  });
+
+  it('forges no link: ](javascript:…) and [text](url) are escaped, bare URLs are not linked', () => {
+    const body = comment(failedWith('[click](javascript:alert(1)) and https://evil.example and www.evil.example'));
+    expect(body).not.toContain('](javascript:');
+    expect(body).toContain('\\[click\\]\\(javascript:alert\\(1\\)\\)');
+    expect(body).not.toContain('https://evil.example');
+    expect(body).not.toMatch(/www\.evil/);
+  });
+
+  it('opens no code span, emphasis, heading or table: backticks and other punctuation are escaped', () => {
+    expect(inert('```js\n# title\n| a | b |\n**bold** _it_ ~~del~~ $x$', 200)).toBe('\\`\\`\\`js \\# title \\| a \\| b \\| \\*\\*bold\\*\\* \\_it\\_ \\~\\~del\\~\\~ \\$x\\$');
+    expect(comment(failedWith('a `b` c'))).toContain('a \\`b\\` c');
+  });
+
+  it('references no issue: #12 and org/repo#12 are broken', () => {
+    const body = comment(failedWith('see #12 and acme/shop#3'));
+    expect(body).not.toMatch(/#\d/);
+  });
+
+  it('keeps a question from the planner inert too, and the task', () => {
+    const body = comment(jobForNotification({ status: 'review_required', task: 'Ping @acme/everyone', resolution: clarification(['Tell @acme/everyone <b>now</b>?']) }));
+    expect(body).not.toContain('@acme/everyone');
+    expect(body).not.toContain('<b>');
+  });
+});
+
+describe('sizes stay under the code host\'s limits', () => {
+  it('a 200 KB finding, task, step text and reason give a comment and summary far under 64 KB', () => {
+    const huge = `${'<b>@x/y '.repeat(25_000)}`;
+    expect(huge.length).toBeGreaterThanOrEqual(200_000);
+    const run = failedWith(huge);
+    run.job.task = huge;
+    const body = comment(run);
+    const output = checkRunOutput(view(run), CONTEXT);
+    expect(body.length).toBeLessThan(COMMENT_BODY_MAX / 4);
+    expect(output.summary.length).toBeLessThan(CHECK_SUMMARY_MAX / 4);
+    expect(output.title.length).toBeLessThanOrEqual(CHECK_TITLE_MAX);
+    const errored = comment(jobForNotification({ status: 'errored', task: huge }, { events: [{ type: 'job.errored', data: { reason: huge } }] }));
+    expect(errored.length).toBeLessThan(COMMENT_BODY_MAX / 4);
+  });
+
+  it('many long questions are capped, and the comment still fits', () => {
+    const questions = Array.from({ length: 500 }, (_, i) => `${i} ${'&'.repeat(5_000)}`);
+    const body = comment(jobForNotification({ status: 'review_required', resolution: clarification(questions) }));
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BODY_MAX);
+    expect(body).not.toContain('cut to fit');
+    expect(body).toMatch(/…and 4\d\d more \(see the job\)/);
+    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/api/jobs/${JOB_ID})`);
+  });
+});
+
+describe('annotations', () => {
+  it('a failed check annotates each file it covers (at most 50), at line 1; nothing else is annotated', () => {
+    const files = Array.from({ length: 60 }, (_, i) => `src/page-${i}.tsx`);
+    const output = checkRunOutput(view(failedRun()), CONTEXT, ['src/pricing.tsx', 'src/pricing.tsx', ...files]);
+    expect(output.annotations).toHaveLength(ANNOTATIONS_MAX);
+    expect(output.annotations![0]).toMatchObject({ path: 'src/pricing.tsx', start_line: 1, end_line: 1, annotation_level: 'failure' });
+    expect(output.annotations![0]!.message).toContain('Step 2 failed: Expect 3 plan cards (expected: 3 of "Plan"; actual: 2)');
+    expect(checkRunOutput(view(jobForNotification({ status: 'passed' })), CONTEXT, files).annotations).toBeUndefined();
+    expect(checkRunOutput(view(failedRun()), CONTEXT).annotations).toBeUndefined();
+  });
+});
