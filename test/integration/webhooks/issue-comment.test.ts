@@ -125,7 +125,8 @@ forEachDialect('/qa comments on pull requests', (dialect) => {
     const madeAt = new Map(firsts.map((event) => [event.jobId, event.at.getTime()]));
     return all.sort((a, b) => madeAt.get(a.id)! - madeAt.get(b.id)!);
   }
-  const prComments = () => codehost.comments.filter((comment) => comment.repo === 'acme/shop' && comment.issueNumber === PR);
+  /** The handler's own replies on the PR; each job's progress comment (the PR sink's, `<!-- qa-job:… -->`) is not one. */
+  const prComments = () => codehost.comments.filter((comment) => comment.repo === 'acme/shop' && comment.issueNumber === PR && !comment.body.startsWith('<!-- qa-job:'));
   const permissionCalls = () => codehost.requests.filter((request) => request.path.includes('/collaborators/'));
 
   it("starts a collaborator's /qa task at the pull request's head, for the organization, reporting to the pull request", async () => {
