@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Mount } from '../api/app.js';
 import { createCodehostClient, type CodehostClient } from '../codehost/codehost-client.js';
 import type { Config } from '../config.js';
+import type { JobService } from '../jobs/job-service.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
@@ -9,6 +10,7 @@ import type { WriteBatch } from '../store/write-batch.js';
 import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler } from '../webhooks/codehost-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
+import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/pull-request-handler.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 
@@ -27,7 +29,7 @@ export interface WebhookParts {
 }
 
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
-export function composeWebhooks(deps: { config: Config; logger: Logger; dataSource: DataSource; queue: Queue; writes: WriteBatch; handlers?: DeliveryHandlers }): WebhookParts {
+export function composeWebhooks(deps: { config: Config; logger: Logger; dataSource: DataSource; queue: Queue; writes: WriteBatch; jobs: Pick<JobService, 'create'>; handlers?: DeliveryHandlers }): WebhookParts {
   const { config, logger } = deps;
   const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue) });
   const log = logger.child({ component: 'webhooks' });
@@ -41,7 +43,10 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
   const { appId, privateKey, apiUrl } = config.codehost;
   const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
-  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations }), ...deps.handlers };
+  // Pull requests replay the repository's active checks; deployments let the runs of a waiting repository start.
+  const runs = { dataSource: deps.dataSource, jobs: deps.jobs };
+  const events = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
+  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers };
   return {
     receipts,
     mounts,
