@@ -7,6 +7,7 @@ import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-rec
 import type { Logger } from '../logger.js';
 import type { Queue, QueueJobDefinition } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
+import { findCodehostRepository } from '../repos/codehost-repositories.js';
 import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler } from '../webhooks/codehost-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
@@ -44,7 +45,7 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
   const { appId, privateKey, apiUrl } = config.codehost;
   const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
   // Pull requests replay the repository's active checks; deployments let the runs of a waiting repository start.
-  const runs = { dataSource: deps.dataSource, jobs: deps.jobs };
+  const runs = { dataSource: deps.dataSource, jobs: deps.jobs, findRepository: (coordinates: Parameters<typeof findCodehostRepository>[1]) => findCodehostRepository(deps.dataSource, coordinates) };
   const events = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
   const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers };
   return {

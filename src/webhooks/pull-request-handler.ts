@@ -1,12 +1,11 @@
 import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../core/pull-request-event.js';
 import { pullRequestSettingsOf, pullRequestTarget } from '../core/pull-request-settings.js';
-import { findCodehostRepository, type CodehostRepositoryLookup } from '../repos/codehost-repositories.js';
-import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../repos/pull-request-records.js';
+import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../jobs/pull-request-records.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
-import { startPullRequestRuns, type PullRequestRunDeps } from './pull-request-runs.js';
+import { startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
 
 /** Logs why an event about a repository that is not connected (or whose installation is inactive) does nothing. */
-function notConnected(found: Exclude<CodehostRepositoryLookup, { kind: 'connected' }>, context: CodehostHandlerContext, where: Record<string, unknown>): void {
+function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'connected' }>, context: CodehostHandlerContext, where: Record<string, unknown>): void {
   context.logger.info({ ...where, ...found }, 'code-host event about a repository that is not connected, or whose installation is inactive; nothing runs');
 }
 
@@ -30,7 +29,7 @@ export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEvent
     }
     const { installationId, owner, repo, number, headSha } = event;
     const where = { action: event.action, installationId, owner, repo, pullNumber: number, headSha };
-    const found = await findCodehostRepository(deps.dataSource, { installationId, owner, name: repo });
+    const found = await deps.findRepository({ installationId, owner, name: repo });
     if (found.kind !== 'connected') return notConnected(found, context, where);
     const { repository, organizationId } = found;
     const recorded = await recordPullRequestHead(deps.dataSource, { repositoryId: repository.id, number, headSha, updatedAt: event.updatedAt, draft: event.draft, fork: event.fork });
@@ -69,7 +68,7 @@ export function deploymentStatusEventHandler(deps: PullRequestRunDeps): Codehost
     }
     const { installationId, owner, repo, sha, environment } = deployment;
     const where = { installationId, owner, repo, sha, environment };
-    const found = await findCodehostRepository(deps.dataSource, { installationId, owner, name: repo });
+    const found = await deps.findRepository({ installationId, owner, name: repo });
     if (found.kind !== 'connected') return notConnected(found, context, where);
     if (deployment.urlProblem !== undefined) {
       context.logger.warn({ ...where, problem: deployment.urlProblem }, 'successful deployment without a usable address (environment_url or target_url); not recorded');

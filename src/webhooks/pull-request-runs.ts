@@ -3,21 +3,36 @@ import type { CodehostChannelContext } from '../core/channel-context.js';
 import { ErrorCode, isAppError } from '../core/errors.js';
 import { codehostPrincipal } from '../core/principal.js';
 import { pullRequestRunKey } from '../core/pull-request-event.js';
+import type { PullRequestSettings } from '../core/pull-request-settings.js';
 import type { JobService } from '../jobs/job-service.js';
-import type { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
-import { activeCheckIds } from '../repos/pull-request-records.js';
+import { activeCheckIds } from '../jobs/pull-request-records.js';
 import type { CodehostHandlerContext } from './codehost-handler.js';
 
-/** What the pull-request handlers need to start runs. */
+/** What the pull-request handlers read of a connected repository (`repositories` row). */
+export interface PullRequestRepository {
+  id: string;
+  baseUrl: string;
+  networkAllowlist: string[];
+  pullRequestSettings: Partial<PullRequestSettings> | null;
+}
+
+/** The repository a code-host event names (src/repos/codehost-repositories.ts `findCodehostRepository`). */
+export type PullRequestRepositoryLookup =
+  | { kind: 'connected'; organizationId: string; repository: PullRequestRepository }
+  | { kind: 'installation_inactive'; status: string }
+  | { kind: 'not_connected'; reason: string };
+
+/** What the pull-request handlers need: the store, the job use cases, and the lookup of an event's repository. */
 export interface PullRequestRunDeps {
   dataSource: DataSource;
   jobs: Pick<JobService, 'create'>;
+  findRepository(coordinates: { installationId: number; owner: string; name: string }): Promise<PullRequestRepositoryLookup>;
 }
 
 /** One pull request at one head, as its runs name it. */
 export interface PullRequestRunRequest {
   organizationId: string;
-  repository: ConnectedRepository;
+  repository: PullRequestRepository;
   installationId: number;
   /** As the event spells them (the progress comment and check run go to this repository). */
   owner: string;
