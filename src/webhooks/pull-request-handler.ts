@@ -4,6 +4,17 @@ import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, reco
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
 import { startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
 
+/**
+ * A delivery without `installation` came from a repository or organization webhook, not through the app: no
+ * installation, so no organization it could run for. Completed without effect (it is not malformed, and a retry
+ * would change nothing).
+ */
+function withoutInstallation(payload: Record<string, unknown>, context: CodehostHandlerContext): boolean {
+  if (payload.installation !== undefined) return false;
+  context.logger.info({ action: payload.action }, 'code-host event not delivered through an app installation; nothing runs');
+  return true;
+}
+
 /** Logs why an event about a repository that is not connected (or whose installation is inactive) does nothing. */
 function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'connected' }>, context: CodehostHandlerContext, where: Record<string, unknown>): void {
   context.logger.info({ ...where, ...found }, 'code-host event about a repository that is not connected, or whose installation is inactive; nothing runs');
@@ -22,6 +33,7 @@ function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'conne
  */
 export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEventHandler {
   return async (receipt, context) => {
+    if (withoutInstallation(receipt.payload, context)) return;
     const event = pullRequestEventOf(receipt.payload);
     if (!event) {
       context.logger.info({ action: receipt.payload.action }, 'pull_request action that runs nothing');
@@ -61,6 +73,7 @@ export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEvent
  */
 export function deploymentStatusEventHandler(deps: PullRequestRunDeps): CodehostEventHandler {
   return async (receipt, context) => {
+    if (withoutInstallation(receipt.payload, context)) return;
     const deployment = deploymentEventOf(receipt.payload);
     if (!deployment) {
       context.logger.info({ state: (receipt.payload.deployment_status as { state?: unknown } | undefined)?.state }, 'deployment_status that is not a success; nothing recorded');

@@ -219,8 +219,11 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
     expect(await jobs()).toHaveLength(4);
   });
 
-  it('runs nothing for a suspended installation or a repository that is not connected', async () => {
+  it('runs nothing for a suspended installation, a repository that is not connected, or an event from outside the app', async () => {
     await seed();
+    // A repository webhook's delivery (no installation) is complete without effect, not malformed.
+    const { installation: _installation, ...outsideTheApp } = pullRequest({ number: 29 });
+    await deliver('pull_request', outsideTheApp);
     await deliver('pull_request', pullRequest({ installationId: 555 }));
     const other = pullRequest({ number: 30 }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a payload edited field by field
     other.repository = { ...other.repository, name: 'Other-Repo' };
