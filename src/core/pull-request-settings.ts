@@ -86,7 +86,7 @@ const environmentName = z
   .max(255)
   .refine((name) => [...name].every((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f), 'must be an environment name');
 
-const previewTemplate = z.string().superRefine((template, context) => {
+const previewTemplate = z.string().max(MAX_TARGET_URL).superRefine((template, context) => {
   const problem = previewTemplateProblem(template);
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
