@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
+import { pullRequestSettingsChangeSchema, pullRequestSettingsOf, pullRequestSettingsSchema } from '../core/pull-request-settings.js';
 import { columnLength } from '../store/column-limits.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { RepositoryService } from '../repos/repository-service.js';
@@ -10,7 +11,7 @@ import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
 import { iso, responseOf } from './respond.js';
-import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema, type RepositoryBody } from './schemas/repositories.js';
+import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema, repositoryUpdatedSchema, type RepositoryBody } from './schemas/repositories.js';
 
 const SEMANTIC_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
@@ -52,7 +53,12 @@ export const connectBody = z.strictObject({
     .refine((refs) => Object.keys(refs).length <= MAX_REFS, `may have at most ${MAX_REFS} entries`)
     .default({}),
   revision: commitSha.max(maxLength('revision')).optional(),
+  /** How pull requests run (src/core/pull-request-settings.ts); absent: the defaults. */
+  pullRequests: pullRequestSettingsSchema.optional(),
 });
+
+/** `PATCH /api/repositories/:id`: the settings given replace the stored ones; unknown fields rejected. */
+export const updateBody = z.strictObject({ pullRequests: pullRequestSettingsChangeSchema });
 
 function repositoryBody(repository: ConnectedRepository): RepositoryBody {
   return {
@@ -68,18 +74,23 @@ function repositoryBody(repository: ConnectedRepository): RepositoryBody {
     testValueSecretRefs: repository.testValueSecretRefs,
     evidenceProbeRefs: repository.evidenceProbeRefs,
     revision: repository.revision,
+    pullRequests: pullRequestSettingsOf(repository.pullRequestSettings),
     createdAt: iso(repository.createdAt),
   };
 }
 
-/** `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`. */
+/**
+ * `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`,
+ * `PATCH /api/repositories/:id` (pull-request settings).
+ */
 export function createRepositoriesRouter(repositories: RepositoryService): Router {
   const router = Router();
   router.use(jsonBody('256kb'));
   guardPathIds(router, { id: 'repository' });
 
   router.post('/', async (req, res) => {
-    const connected = await repositories.connect(principalOf(res), parse(connectBody, req.body));
+    const { pullRequests, ...input } = parse(connectBody, req.body);
+    const connected = await repositories.connect(principalOf(res), { ...input, ...(pullRequests ? { pullRequestSettings: pullRequests } : {}) });
     res.status(202).json(
       responseOf(repositoryConnectedSchema, {
         organizationId: connected.organizationId,
@@ -106,6 +117,12 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
         createdAt: iso(run.createdAt),
       })),
     }));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const { pullRequests } = parse(updateBody, req.body);
+    const repository = await repositories.updatePullRequestSettings(principalOf(res), req.params.id, pullRequests);
+    res.json(responseOf(repositoryUpdatedSchema, { repository: repositoryBody(repository) }));
   });
 
   router.use(undecodablePathAsNotFound('repository'));

@@ -7,7 +7,7 @@ export interface ApiClient {
   /** The API's base URL (QA_API_URL), as messages show it. */
   readonly apiUrl: string;
   /** A JSON call; resolves with the parsed body of a 2xx answer, rejects with an AppError (see `apiError`). */
-  call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
   /**
    * An NDJSON stream's complete lines, in order. Rejects with `api.stream_interrupted` when the connection drops;
    * a line cut short by the drop is never yielded.

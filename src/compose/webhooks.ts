@@ -17,6 +17,7 @@ import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler, type CodehostEventHandler } from '../webhooks/codehost-handler.js';
 import { issueCommentHandler } from '../webhooks/issue-comment-handler.js';
 import { codehostReceiver } from '../webhooks/codehost-receiver.js';
+import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/pull-request-handler.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -62,7 +63,9 @@ export function composeWebhooks(deps: {
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
   const { appId, privateKey, apiUrl } = config.codehost;
   const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
-  const events: Record<string, CodehostEventHandler> = {};
+  // Pull requests replay the repository's active checks; deployments let the runs of a waiting repository start.
+  const runs = { dataSource: deps.dataSource, jobs: deps.jobs, findRepository: (coordinates: Parameters<typeof findCodehostRepository>[1]) => findCodehostRepository(deps.dataSource, coordinates) };
+  const events: Record<string, CodehostEventHandler> = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
   // `/qa` comments need the API (the head commit, the commenter's permission, replies); without the app's
   // credentials they are completed without effect, as any event with no handler.
   if (codehost) {

@@ -7,6 +7,7 @@ import { assertCapabilitiesRunning } from '../store/execution-flags.js';
 import { inactiveInstallationStatus, isInstallationConnected, isOwnerExcluded } from '../store/repository-admission.js';
 import type { StagedWorkflow } from '../store/write-batch.js';
 import type { Principal } from '../core/principal.js';
+import { changePullRequestSettings, pullRequestSettingsOf, type PullRequestSettings, type PullRequestSettingsChange } from '../core/pull-request-settings.js';
 
 export interface RepositorySettings {
   /** Owners whose repositories are refused before anything is stored (lowercase); `qa owners exclude` adds more. */
@@ -26,6 +27,8 @@ export interface ConnectRepositoryInput {
   testValueSecretRefs: Record<string, string>;
   evidenceProbeRefs: Record<string, EvidenceProbeRef>;
   revision?: string;
+  /** How pull requests run; absent: the defaults. */
+  pullRequestSettings?: PullRequestSettings;
 }
 
 export interface ConnectedRepositoryResult {
@@ -131,7 +134,9 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
       const ingestionRunId = randomUUID();
       const staged = await stageOnboarding(ingestionRunId);
       await dataSource.transaction(async (manager) => {
-        await manager.insert(ConnectedRepository, { id: repositoryId, organizationId, ...input, revision: input.revision ?? null });
+        await manager.insert(ConnectedRepository, {
+          id: repositoryId, organizationId, ...input, revision: input.revision ?? null, pullRequestSettings: input.pullRequestSettings ?? null,
+        });
         await manager.insert(IngestionRun, {
           id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: staged.workflowId,
         });
@@ -139,6 +144,20 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
       });
       await staged.announce();
       return { organizationId, repositoryId, ingestionRunId, workflowId: staged.workflowId };
+    },
+
+    /**
+     * Changes how the repository's pull requests run: the fields given replace the stored ones (null removes an
+     * optional one). Later pull-request events read the new settings; runs already started keep their target.
+     */
+    async updatePullRequestSettings(principal: Principal, repositoryId: string, change: PullRequestSettingsChange): Promise<ConnectedRepository> {
+      const { organizationId } = principal;
+      const repositories = dataSource.getRepository(ConnectedRepository);
+      const repository = await repositories.findOneBy({ id: repositoryId, organizationId });
+      if (!repository) throw notFoundError('repository');
+      const pullRequestSettings = changePullRequestSettings(pullRequestSettingsOf(repository.pullRequestSettings), change);
+      await repositories.update({ id: repositoryId, organizationId }, { pullRequestSettings });
+      return { ...repository, pullRequestSettings };
     },
 
     async list(principal: Principal): Promise<ConnectedRepository[]> {

@@ -23,6 +23,7 @@ import { CreateWebhookReceipts1763815000000 } from '../../migrations/17638150000
 import { AddFindingComparison1763820000000 } from '../../migrations/1763820000000-add-finding-comparison.js';
 import { AddCheckVersionStates1763825000000 } from '../../migrations/1763825000000-add-check-version-states.js';
 import { CreateReportedInstallations1763830000000 } from '../../migrations/1763830000000-create-reported-installations.js';
+import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-add-pull-request-runs.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -43,6 +44,8 @@ import { JobEvent } from './entities/job-event.entity.js';
 import { JobNotification } from './entities/job-notification.entity.js';
 import { Job } from './entities/job.entity.js';
 import { Organization } from './entities/organization.entity.js';
+import { PreviewDeployment } from './entities/preview-deployment.entity.js';
+import { PullRequestHead } from './entities/pull-request-head.entity.js';
 import { ReportedInstallation } from './entities/reported-installation.entity.js';
 import { ReportedInstallationRepository } from './entities/reported-installation-repository.entity.js';
 import { Schedule } from './entities/schedule.entity.js';
@@ -52,7 +55,7 @@ import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -76,4 +79,5 @@ export const migrations: ClassList = [
   AddFindingComparison1763820000000,
   AddCheckVersionStates1763825000000,
   CreateReportedInstallations1763830000000,
+  AddPullRequestRuns1763927492731,
 ];

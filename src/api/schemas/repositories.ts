@@ -15,6 +15,14 @@ export const repositorySchema = z.object({
   testValueSecretRefs: z.record(z.string(), z.string()),
   evidenceProbeRefs: z.record(z.string(), z.object({ urlValueRef: z.string(), tokenValueRef: z.string() })),
   revision: z.string().nullable(),
+  /** How its pull requests run, defaults filled in. */
+  pullRequests: z.object({
+    previewUrlTemplate: z.string().optional(),
+    waitForDeployment: z.boolean(),
+    deploymentEnvironment: z.string().optional(),
+    runDrafts: z.boolean(),
+    runForks: z.boolean(),
+  }),
   createdAt: timestampSchema,
 });
 export type RepositoryBody = z.input<typeof repositorySchema>;
@@ -36,4 +44,6 @@ export const repositoryConnectedSchema = z.object({
 });
 
 export const repositoryListSchema = z.object({ repositories: z.array(repositorySchema) });
+/** 200 of PATCH /api/repositories/:id. */
+export const repositoryUpdatedSchema = z.object({ repository: repositorySchema });
 export const repositoryDetailSchema = z.object({ repository: repositorySchema, ingestionRuns: z.array(ingestionRunSchema) });

@@ -5,7 +5,7 @@ import { apiClientOf } from '../client-verbs.js';
 import type { CliContext } from '../context.js';
 import { printJson, type Terminal } from '../terminal.js';
 
-/** The repository's fields (spec 2.3) from a JSON file; a missing, unreadable or non-JSON file is the user's to fix. */
+/** A JSON object from a file (the repository's fields, its settings); a missing, unreadable or non-JSON file is the user's to fix. */
 async function readRepositoryFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
@@ -27,11 +27,23 @@ async function readRepositoryFile(path: string): Promise<Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
-/** `qa repos connect --file repo.json`: POST /api/repositories with the file's fields; prints the 202 body. A client verb. */
+/**
+ * `qa repos connect --file repo.json`: POST /api/repositories with the file's fields; prints the 202 body.
+ * `qa repos pull-requests <repositoryId> --file settings.json`: PATCH /api/repositories/:id with the file as
+ * `pullRequests` (preview template, waiting for deployments, drafts, forks); prints the repository. Client verbs.
+ */
 export function registerRepos(program: Command, context: CliContext, terminal: Terminal): void {
-  program
-    .command('repos')
-    .description('connect repositories through the API (needs QA_API_KEY)')
+  const repos = program.command('repos').description('connect repositories and change their settings through the API (needs QA_API_KEY)');
+  repos
+    .command('pull-requests')
+    .description("change how a repository's pull requests run (fields given replace the stored ones; null removes one)")
+    .argument('<repositoryId>', 'the repository')
+    .requiredOption('--file <path>', 'a JSON file with the settings: previewUrlTemplate, waitForDeployment, deploymentEnvironment, runDrafts, runForks')
+    .action(async (repositoryId: string, options: { file: string }) => {
+      const pullRequests = await readRepositoryFile(options.file);
+      printJson(terminal.stdout, await apiClientOf(context).call('PATCH', `/api/repositories/${encodeURIComponent(repositoryId)}`, { pullRequests }));
+    });
+  repos
     .command('connect')
     .description('connect a repository and queue its onboarding')
     .requiredOption('--file <path>', 'a JSON file with the repository fields: provider, providerInstallationId, owner, name, …')

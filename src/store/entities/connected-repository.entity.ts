@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { PullRequestSettings } from '../../core/pull-request-settings.js';
 import { Organization } from './organization.entity.js';
 
 /** An evidence probe a success criterion may call: the names of the test values holding its URL and token. */
@@ -53,6 +54,10 @@ export class ConnectedRepository {
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   revision!: string | null;
+
+  /** How its pull requests run; null: the defaults (read it through `pullRequestSettingsOf`). */
+  @Column({ name: 'pull_request_settings', type: 'json', nullable: true })
+  pullRequestSettings!: Partial<PullRequestSettings> | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

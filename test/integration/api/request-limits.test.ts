@@ -81,6 +81,8 @@ const REQUESTS: [string, z.ZodType, Record<string, Target>][] = [
       'evidenceProbeRefs{key}': 'json',
       'evidenceProbeRefs{value}.urlValueRef': 'json',
       'evidenceProbeRefs{value}.tokenValueRef': 'json',
+      'pullRequests.previewUrlTemplate': 'json',
+      'pullRequests.deploymentEnvironment': 'json',
     },
   ],
   [

@@ -1,0 +1,81 @@
+import type { DataSource } from 'typeorm';
+import type { CodehostChannelContext } from '../core/channel-context.js';
+import { ErrorCode, isAppError } from '../core/errors.js';
+import { codehostPrincipal } from '../core/principal.js';
+import { pullRequestRunKey } from '../core/pull-request-event.js';
+import type { PullRequestSettings } from '../core/pull-request-settings.js';
+import type { JobService } from '../jobs/job-service.js';
+import { activeCheckIds } from '../jobs/pull-request-records.js';
+import type { CodehostHandlerContext } from './codehost-handler.js';
+
+/** What the pull-request handlers read of a connected repository (`repositories` row). */
+export interface PullRequestRepository {
+  id: string;
+  baseUrl: string;
+  networkAllowlist: string[];
+  pullRequestSettings: Partial<PullRequestSettings> | null;
+}
+
+/** The repository a code-host event names (src/repos/codehost-repositories.ts `findCodehostRepository`). */
+export type PullRequestRepositoryLookup =
+  | { kind: 'connected'; organizationId: string; repository: PullRequestRepository }
+  | { kind: 'installation_inactive'; status: string }
+  | { kind: 'not_connected'; reason: string };
+
+/** What the pull-request handlers need: the store, the job use cases, and the lookup of an event's repository. */
+export interface PullRequestRunDeps {
+  dataSource: DataSource;
+  jobs: Pick<JobService, 'create'>;
+  findRepository(coordinates: { installationId: number; owner: string; name: string }): Promise<PullRequestRepositoryLookup>;
+}
+
+/** One pull request at one head, as its runs name it. */
+export interface PullRequestRunRequest {
+  organizationId: string;
+  repository: PullRequestRepository;
+  installationId: number;
+  /** As the event spells them (the progress comment and check run go to this repository). */
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  /** Where the browser goes (`pullRequestTarget`). */
+  baseUrl: string;
+}
+
+/**
+ * Replays every active check of the repository at the pull request's head: one `codehost` job per check, whose
+ * channelContext names the pull request (its progress goes to the PR comment and check run). Each job's source key is
+ * unique per (repository, PR, head, check), so a duplicate or redelivered event, a reopened pull request at the same
+ * head, or a deployment racing the pull request event, start each run once. A paused live execution (503
+ * `execution.paused`) and any other failure propagate: the receipt fails and is retried with back-off, and the
+ * retry starts only the runs not started before.
+ */
+export async function startPullRequestRuns(deps: PullRequestRunDeps, request: PullRequestRunRequest, context: CodehostHandlerContext): Promise<{ started: number }> {
+  const { organizationId, repository, installationId, owner, repo, number, headSha, baseUrl } = request;
+  const channelContext: CodehostChannelContext = { channel: 'codehost', provider: 'codehost', installationId, owner, repo, pullNumber: number, headSha };
+  const principal = codehostPrincipal(organizationId, installationId, null);
+  const checkIds = await activeCheckIds(deps.dataSource, organizationId, repository.id);
+  let started = 0;
+  for (const checkId of checkIds) {
+    try {
+      await deps.jobs.create(principal, {
+        repositoryId: repository.id,
+        checkId,
+        baseUrl,
+        commitSha: headSha,
+        networkAllowlist: repository.networkAllowlist,
+        trigger: 'codehost',
+        channelContext,
+        sourceKey: pullRequestRunKey({ repositoryId: repository.id, number, headSha, checkId }),
+      });
+      started += 1;
+    } catch (error) {
+      // A check deleted since it was listed has nothing to replay; failing the receipt would retry it in vain.
+      if (!(isAppError(error) && error.code === ErrorCode.CheckNotFound)) throw error;
+      context.logger.info({ checkId }, 'check deleted before its pull-request run was created; skipped');
+    }
+  }
+  context.logger.info({ repositoryId: repository.id, pullNumber: number, headSha, baseUrl, checks: checkIds.length, started }, 'pull-request runs started (or found started before)');
+  return { started };
+}

@@ -1,0 +1,283 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createApiKey } from '../../../src/identity/api-keys.js';
+import { createInstallationRecords } from '../../../src/repos/installation-records.js';
+import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
+import { Job } from '../../../src/store/entities/job.entity.js';
+import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
+import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
+import { connectInstallation } from '../../../src/store/repository-admission.js';
+import type { PullRequestSettings } from '../../../src/core/pull-request-settings.js';
+import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
+import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
+import { forEachDialect, useTestStore } from '../../support/dialects.js';
+import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+
+const SECRET = 'codehost-webhook-secret-for-pull-request-tests';
+const INSTALLATION = 42;
+const SHA_A = 'a'.repeat(40);
+const SHA_B = 'b'.repeat(40);
+/** A closed port: the runs these tests start fail at once (a worker whose browser cannot start). */
+const BASE_URL = 'http://127.0.0.1:9';
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+interface PullRequestShape {
+  action?: string;
+  number?: number;
+  sha?: string;
+  updatedAt?: string;
+  draft?: boolean;
+  /** The head's repository (`owner/name`), or null for a deleted fork; default: the base repository. */
+  headRepo?: string | null;
+  installationId?: number;
+}
+
+/** A recorded `pull_request` payload of Codertocat/Hello-World, reshaped. */
+function pullRequest(shape: PullRequestShape = {}): Record<string, unknown> {
+  const action = shape.action ?? 'opened';
+  const body = examplePayload('pull_request', action) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a payload edited field by field
+  body.installation = { id: shape.installationId ?? INSTALLATION, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' };
+  body.number = shape.number ?? 7;
+  body.pull_request.number = shape.number ?? 7;
+  body.pull_request.draft = shape.draft ?? false;
+  body.pull_request.updated_at = shape.updatedAt ?? '2026-03-01T10:00:00Z';
+  body.pull_request.head.sha = shape.sha ?? SHA_A;
+  if (shape.headRepo === null) body.pull_request.head.repo = null;
+  else body.pull_request.head.repo = { ...body.pull_request.base.repo, full_name: shape.headRepo ?? body.pull_request.base.repo.full_name };
+  return body;
+}
+
+/** A recorded `deployment_status` payload, made a success of `sha` in `environment` at `url`. */
+function deploymentStatus(sha: string, url: string, environment = 'preview', at = '2026-03-01T10:05:00Z'): Record<string, unknown> {
+  const body = examplePayload('deployment_status') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a payload edited field by field
+  body.installation = { id: INSTALLATION };
+  body.deployment.sha = sha;
+  body.deployment.environment = environment;
+  body.deployment_status = { ...body.deployment_status, state: 'success', environment, environment_url: url, target_url: '', created_at: at, updated_at: at };
+  return body;
+}
+
+forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
+  let api: TestApi | undefined;
+  let worker: TestWorker | undefined;
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+  });
+  const store = useTestStore(dialect);
+  beforeAll(async () => {
+    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
+    // No browser: the runs started here fail at once and keep the worker free for deliveries.
+    worker = await startTestWorker(store(), { concurrency: 4, executablePath: '/nonexistent/chromium' });
+  });
+
+  async function post(event: string, body: unknown, deliveryId: string = randomUUID()): Promise<string> {
+    const signed = await signedDelivery(SECRET, event, body, deliveryId);
+    const response = await fetch(`${api!.base}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body });
+    expect(response.status).toBe(202);
+    return deliveryId;
+  }
+
+  /** Posts a signed delivery and waits until a worker has settled it (completed unless `settled` says otherwise). */
+  async function deliver(event: string, body: unknown, settled: string[] = ['completed'], deliveryId: string = randomUUID()): Promise<WebhookReceipt> {
+    await post(event, body, deliveryId);
+    return settledReceipt(deliveryId, settled);
+  }
+
+  function settledReceipt(deliveryId: string, settled: string[] = ['completed']): Promise<WebhookReceipt> {
+    return until(async () => {
+      const receipt = await store().getRepository(WebhookReceipt).findOneBy({ deliveryId });
+      return receipt && settled.includes(receipt.status) ? receipt : undefined;
+    });
+  }
+
+  /** acme's Codertocat/Hello-World through installation 42, with two active checks and a draft one. */
+  async function seed(settings?: Partial<PullRequestSettings>, db: DataSource = store()) {
+    const { organization } = await createApiKey(db, 'acme');
+    await connectInstallation(db, 'codehost', String(INSTALLATION), 'acme');
+    const repositoryId = await insertRepository(db, organization.id, {
+      providerInstallationId: String(INSTALLATION),
+      owner: 'Codertocat',
+      name: 'Hello-World',
+      baseUrl: BASE_URL,
+      pullRequestSettings: settings ?? null,
+    });
+    const checks = [await insertCheck(db, organization.id, repositoryId, 'active', 'first'), await insertCheck(db, organization.id, repositoryId, 'active', 'second')];
+    await insertCheck(db, organization.id, repositoryId, 'draft');
+    return { organizationId: organization.id, repositoryId, checks: checks.sort() };
+  }
+
+  const jobs = () => store().getRepository(Job).find({ order: { checkId: 'ASC' } });
+
+  it('replays every active check at the head of an opened pull request, naming the pull request', async () => {
+    const { organizationId, repositoryId, checks } = await seed();
+
+    await deliver('pull_request', pullRequest({ number: 7, sha: SHA_A }));
+
+    const created = await jobs();
+    expect(created.map((job) => job.checkId)).toEqual(checks);
+    for (const job of created) {
+      expect(job).toMatchObject({ organizationId, repositoryId, trigger: 'codehost', commitSha: SHA_A, baseUrl: BASE_URL, task: null });
+      expect(job.channelContext).toEqual({ channel: 'codehost', provider: 'codehost', installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', pullNumber: 7, headSha: SHA_A });
+      expect(job.sourceKey).toBe(`pr:${repositoryId}:7:${SHA_A}:${job.checkId}`);
+    }
+  });
+
+  it('starts one run per check from a delivery posted 20 times at once, its redeliveries and a reopen at the same head', async () => {
+    const { checks } = await seed();
+    const body = pullRequest({ number: 8, sha: SHA_A });
+
+    const signed = await signedDelivery(SECRET, 'pull_request', body, 'pr-8-delivery');
+    const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${api!.base}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body })));
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(202));
+    // Redeliveries under new ids, processed at once, and a close-and-reopen at the same head.
+    const redeliveries = await Promise.all([post('pull_request', body), post('pull_request', body), post('pull_request', body)]);
+    await Promise.all(['pr-8-delivery', ...redeliveries].map((id) => settledReceipt(id)));
+    await deliver('pull_request', pullRequest({ action: 'reopened', number: 8, sha: SHA_A, updatedAt: '2026-03-01T11:00:00Z' }));
+
+    expect((await jobs()).map((job) => job.checkId)).toEqual(checks);
+  });
+
+  it('starts no stale run for a synchronize older than the head already run', async () => {
+    await seed();
+    await deliver('pull_request', pullRequest({ action: 'synchronize', sha: SHA_B, updatedAt: '2026-03-01T12:00:00Z' }));
+
+    await deliver('pull_request', pullRequest({ action: 'synchronize', sha: SHA_A, updatedAt: '2026-03-01T11:00:00Z' }));
+
+    const created = await jobs();
+    expect(created).toHaveLength(2);
+    expect(created.map((job) => job.commitSha)).toEqual([SHA_B, SHA_B]);
+  });
+
+  it('does not run a pull request from a fork unless runForks is on', async () => {
+    const { repositoryId } = await seed();
+    await deliver('pull_request', pullRequest({ number: 9, headRepo: 'mallory/Hello-World' }));
+    await deliver('pull_request', pullRequest({ number: 10, headRepo: null }));
+    expect(await jobs()).toEqual([]);
+
+    await store().getRepository(ConnectedRepository).update({ id: repositoryId }, { pullRequestSettings: { runForks: true } });
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 9, sha: SHA_B, headRepo: 'mallory/Hello-World', updatedAt: '2026-03-01T11:00:00Z' }));
+
+    expect((await jobs()).map((job) => [job.commitSha, (job.channelContext as { pullNumber: number }).pullNumber])).toEqual([
+      [SHA_B, 9],
+      [SHA_B, 9],
+    ]);
+  });
+
+  it('skips a draft until it is ready for review', async () => {
+    await seed();
+    await deliver('pull_request', pullRequest({ draft: true }));
+    expect(await jobs()).toEqual([]);
+
+    await deliver('pull_request', pullRequest({ action: 'ready_for_review', updatedAt: '2026-03-01T10:30:00Z' }));
+
+    expect(await jobs()).toHaveLength(2);
+  });
+
+  it('runs at the preview template filled with the number and head', async () => {
+    await seed({ previewUrlTemplate: 'http://pr-{number}.preview.invalid/{sha}/' });
+
+    await deliver('pull_request', pullRequest({ number: 12, sha: SHA_B }));
+
+    expect((await jobs()).map((job) => job.baseUrl)).toEqual([`http://pr-12.preview.invalid/${SHA_B}/`, `http://pr-12.preview.invalid/${SHA_B}/`]);
+  });
+
+  it('waits for the deployment of the head when the repository says so, in either order', async () => {
+    await seed({ waitForDeployment: true, deploymentEnvironment: 'Preview', previewUrlTemplate: 'https://pr-{number}.unused.invalid' });
+
+    // The pull request first: nothing until its head is deployed (another environment does not count).
+    await deliver('pull_request', pullRequest({ number: 20, sha: SHA_A }));
+    await deliver('deployment_status', deploymentStatus(SHA_A, 'http://staging.invalid/', 'staging'));
+    expect(await jobs()).toEqual([]);
+    await deliver('deployment_status', deploymentStatus(SHA_A, 'http://pr-20.deploy.invalid/'));
+    expect((await jobs()).map((job) => [job.baseUrl, job.commitSha])).toEqual([
+      ['http://pr-20.deploy.invalid/', SHA_A],
+      ['http://pr-20.deploy.invalid/', SHA_A],
+    ]);
+
+    // The deployment first: the pull request event finds it.
+    await deliver('deployment_status', deploymentStatus(SHA_B, 'http://pr-21.deploy.invalid/'));
+    await deliver('pull_request', pullRequest({ number: 21, sha: SHA_B }));
+    const second = (await jobs()).filter((job) => job.commitSha === SHA_B);
+    expect(second.map((job) => job.baseUrl)).toEqual(['http://pr-21.deploy.invalid/', 'http://pr-21.deploy.invalid/']);
+
+    // A redelivered deployment starts nothing more; a deployment URL with credentials is not recorded.
+    await deliver('deployment_status', deploymentStatus(SHA_A, 'http://pr-20.deploy.invalid/'));
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 22, sha: 'c'.repeat(40) }));
+    await deliver('deployment_status', deploymentStatus('c'.repeat(40), 'http://user:secret@pr-22.invalid/'));
+    expect(await jobs()).toHaveLength(4);
+  });
+
+  it('runs nothing for a suspended installation, a repository that is not connected, or an event from outside the app', async () => {
+    await seed();
+    // A repository webhook's delivery (no installation) is complete without effect, not malformed.
+    const { installation: _installation, ...outsideTheApp } = pullRequest({ number: 29 });
+    await deliver('pull_request', outsideTheApp);
+    await deliver('pull_request', pullRequest({ installationId: 555 }));
+    const other = pullRequest({ number: 30 }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a payload edited field by field
+    other.repository = { ...other.repository, name: 'Other-Repo' };
+    await deliver('pull_request', other);
+    await createInstallationRecords({ dataSource: store(), provider: 'codehost' }).apply({
+      installationId: String(INSTALLATION),
+      account: { login: 'Codertocat', type: 'User' },
+      repositorySelection: 'all',
+      status: 'suspended',
+      reportedAt: new Date('2026-03-01T09:00:00Z'),
+      added: [],
+      removed: [],
+    });
+    await deliver('pull_request', pullRequest({ number: 31 }));
+
+    expect(await jobs()).toEqual([]);
+  });
+
+  it('never runs another organization’s repository of the same name', async () => {
+    const { organizationId } = await seed();
+    const { organization: other } = await createApiKey(store(), 'other');
+    await connectInstallation(store(), 'codehost', '77', 'other');
+    const otherRepository = await insertRepository(store(), other.id, { providerInstallationId: '77', owner: 'Codertocat', name: 'Hello-World', baseUrl: BASE_URL });
+    await insertCheck(store(), other.id, otherRepository, 'active');
+
+    await deliver('pull_request', pullRequest({ number: 40 }));
+
+    const created = await jobs();
+    expect(created).toHaveLength(2);
+    expect(created.every((job) => job.organizationId === organizationId)).toBe(true);
+  });
+
+  it('fails the receipt of a malformed pull_request payload, starting nothing', async () => {
+    await seed();
+    const body = pullRequest();
+    (body.pull_request as Record<string, unknown>).head = { sha: 'not-a-sha' };
+
+    const receipt = await deliver('pull_request', body, ['failed', 'dead']);
+
+    expect(receipt.lastError).toMatch(/pull_request delivery is not a payload this service understands: pull_request\.head\.sha/);
+    expect(await jobs()).toEqual([]);
+  });
+
+  it('leaves the receipt failed while live execution is paused, and runs on redelivery once resumed', async () => {
+    const { organizationId, checks } = await seed();
+    await setCapabilityPaused(store(), 'live', true, organizationId);
+
+    const receipt = await deliver('pull_request', pullRequest({ number: 50 }), ['failed']);
+    expect(receipt.lastError).toMatch(/Live execution is paused/);
+    expect(await jobs()).toEqual([]);
+
+    await setCapabilityPaused(store(), 'live', false, organizationId);
+    await deliver('pull_request', pullRequest({ number: 50 }), ['completed'], receipt.deliveryId);
+
+    expect((await jobs()).map((job) => job.checkId)).toEqual(checks);
+  });
+});
