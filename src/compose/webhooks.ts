@@ -29,7 +29,8 @@ export interface WebhookParts {
 /** `handlers` replaces a provider's delivery handler (tests); the code host's is composed here by default. */
 export function composeWebhooks(deps: { config: Config; logger: Logger; dataSource: DataSource; queue: Queue; writes: WriteBatch; handlers?: DeliveryHandlers }): WebhookParts {
   const { config, logger } = deps;
-  const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue) });
+  const { leaseMs, sweepIntervalMs } = config.webhooks;
+  const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue), leaseMs });
   const log = logger.child({ component: 'webhooks' });
   const mounts: Mount[] = [];
   const { webhookSecret, previousWebhookSecret } = config.codehost;
@@ -45,7 +46,7 @@ export function composeWebhooks(deps: { config: Config; logger: Logger; dataSour
   return {
     receipts,
     mounts,
-    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
+    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts, everyMs: sweepIntervalMs })],
     codehost,
   };
 }
