@@ -42,7 +42,7 @@ import { fmt, table } from './support/stats.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/qa_bench_webhooks';
 const SENDERS = intFromEnv('BENCH_SENDERS', 32);
-const SECONDS = intFromEnv('BENCH_SECONDS', 8);
+const SECONDS = intFromEnv('BENCH_SECONDS', 5);
 const WARMUP_SECONDS = intFromEnv('BENCH_WARMUP_SECONDS', 1);
 const RATE = intFromEnv('BENCH_RATE', 500);
 /** How long the receipts may take to drain after a phase before the bench stops waiting. */
@@ -65,21 +65,25 @@ interface Phase {
   result: DeliveryResult;
   cpu: CpuUse;
   loopDelayP99: number;
+  /** CPU of this process over the phase and its warm-up per delivery answered in them, ms (ours: the worker's too). */
+  cpuMsPerDelivery: number;
 }
 
 async function phase(receiver: Phase['receiver'], url: string, mode: DeliveryOrder['mode'], prefix: string): Promise<Phase> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const before = sampleCpu();
+  const own = process.cpuUsage();
   const result = await sendDeliveriesElsewhere({ url, secret: SECRET, mode, clients: SENDERS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rate: RATE, prefix });
   const cpu = cpuBetween(before, sampleCpu());
+  const used = process.cpuUsage(own);
   loop.disable();
   const load = mode === 'closed' ? `closed loop, ${SENDERS} senders` : `paced ${RATE}/s, ${SENDERS} connections`;
   console.log(
     `  ${receiver} (${load}): ${result.accepted}/${result.sent} accepted (${result.duplicates} redeliveries), ${fmt(result.perSecond, 0)}/s, ` +
       `p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms, max ${fmt(result.max)} ms${result.errors ? `, ${result.errors} errors (${result.firstError})` : ''}`,
   );
-  return { receiver, load, result, cpu, loopDelayP99: loop.percentile(99) / 1e6 };
+  return { receiver, load, result, cpu, loopDelayP99: loop.percentile(99) / 1e6, cpuMsPerDelivery: (used.user + used.system) / 1000 / result.answeredAll };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -135,8 +139,8 @@ function report(phases: Phase[], checks: Checks, context: { version: string }): 
   console.log('');
   console.log(
     table(
-      ['receiver', 'load', 'sent', 'redelivered', 'accepted', 'errors', 'accepted/s', 'p50 ms', 'p99 ms', 'max ms', 'loop delay p99 ms', 'cores: bench', 'cores: database'],
-      phases.map(({ receiver, load, result, cpu, loopDelayP99 }) => [
+      ['receiver', 'load', 'sent', 'redelivered', 'accepted', 'errors', 'accepted/s', 'p50 ms', 'p99 ms', 'max ms', 'loop delay p99 ms', 'CPU ms/delivery', 'cores: bench', 'cores: database'],
+      phases.map(({ receiver, load, result, cpu, loopDelayP99, cpuMsPerDelivery }) => [
         receiver === 'ours' ? 'ours: POST /api/webhooks/codehost' : 'bare: verify + 202',
         load,
         String(result.sent),
@@ -148,10 +152,11 @@ function report(phases: Phase[], checks: Checks, context: { version: string }): 
         fmt(result.p99),
         fmt(result.max),
         fmt(loopDelayP99),
+        fmt(cpuMsPerDelivery, 2),
         fmt(cpu.tree / cpu.wallSeconds, 2),
         fmt(cpu.database / cpu.wallSeconds, 2),
       ]),
-      [false, false, true, true, true, true, true, true, true, true, true, true, true],
+      [false, false, true, true, true, true, true, true, true, true, true, true, true, true],
     ),
   );
   for (const load of ['closed', 'paced']) {
@@ -161,6 +166,7 @@ function report(phases: Phase[], checks: Checks, context: { version: string }): 
       `  ${load}: ours ÷ bare: accepted/s ${fmt(ours.perSecond / bare.perSecond, 2)}x, p50 ${fmt(ours.p50 / bare.p50, 2)}x, p99 ${fmt(ours.p99 / bare.p99, 2)}x`,
     );
   }
+  console.log('  (CPU ms/delivery: this process over the phase and its warm-up; ours includes its worker processing receipts meanwhile)');
   const outcomes = phases.filter((candidate) => candidate.receiver === 'ours').map((candidate) => JSON.stringify(candidate.result.outcomes));
   console.log(`  our answers' receipt outcomes (warm-up included), closed then paced: ${outcomes.join(', ')}`);
   console.log('');

@@ -49,6 +49,8 @@ export interface DeliveryResult {
   max: number;
   /** The answers' `receipt` field (accepted, duplicate, in_progress, requeued), warm-up included; empty for a bare peer. */
   outcomes: Record<string, number>;
+  /** Deliveries answered, warm-up included. */
+  answeredAll: number;
   /** Every distinct delivery id sent and answered 202, warm-up included. */
   deliveryIds: string[];
 }
@@ -125,6 +127,7 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
   let errors = 0;
   let firstError: string | undefined;
   let next = 0;
+  let answeredAll = 0;
   const warmupMs = order.warmupSeconds * 1000;
   const start = performance.now() + 20;
   const measureFrom = start + warmupMs;
@@ -149,6 +152,7 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
     } catch (error) {
       firstError ??= error instanceof Error ? error.message : String(error);
     }
+    answeredAll += 1;
     if (!measured) return;
     const answered = performance.now();
     lastAnswer = Math.max(lastAnswer, answered);
@@ -193,6 +197,7 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
     p99: percentile(latencies, 99),
     max: percentile(latencies, 100),
     outcomes,
+    answeredAll,
     deliveryIds: [...acceptedIds],
   };
 }
