@@ -7,8 +7,8 @@
  * - `closed`: `clients` keep-alive connections, each sending its next delivery when the last is answered; latency from
  *   sending to the answer's last byte. What the receiver sustains.
  * - `paced`: delivery i due at i / rate over `clients` connections (each sends its next when due or when answered);
- *   latency from the due time, so a receiver that falls behind cannot hide it by slowing the sender; the phase ends
- *   on time, so the achieved rate shows how far behind it fell.
+ *   latency from the due time, so a receiver that falls behind cannot hide it by slowing the sender; the phase lasts
+ *   twice its length at most, so the achieved rate shows how far behind it fell.
  */
 import { createHash } from 'node:crypto';
 import { fork } from 'node:child_process';
@@ -169,8 +169,9 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
           const n = next++;
           if (order.mode === 'paced') {
             const due = start + n * interval;
-            // A receiver that cannot keep up does not stretch the phase: what was not sent by its end is not sent.
-            if (n >= total || performance.now() >= end) return;
+            // A receiver that cannot keep up stretches the phase to twice its length at most: what was not sent by
+            // then is not sent (`sent` falls short of the rate times the seconds).
+            if (n >= total || performance.now() >= end + order.seconds * 1000) return;
             const wait = due - performance.now();
             if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
             await one(n, due);
