@@ -139,7 +139,6 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
   async function one(n: number, dueAt: number): Promise<void> {
     const { delivery: chosen, duplicate } = await delivery(n);
     const sentAt = order.mode === 'paced' ? dueAt : performance.now();
-    const measured = sentAt >= measureFrom;
     let ok = false;
     try {
       const answer = await post(agent, url, chosen);
@@ -153,8 +152,10 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
       firstError ??= error instanceof Error ? error.message : String(error);
     }
     answeredAll += 1;
-    if (!measured) return;
     const answered = performance.now();
+    // Closed loop: what was sent after the warm-up. Paced: what was answered after it (a receiver that fell behind
+    // answers the warm-up's deliveries late, and those late answers are the point).
+    if ((order.mode === 'paced' ? answered : sentAt) < measureFrom) return;
     lastAnswer = Math.max(lastAnswer, answered);
     sent += 1;
     if (duplicate) duplicates += 1;
