@@ -129,6 +129,17 @@ export interface CodehostConfig {
   readonly botName: string | undefined;
 }
 
+/**
+ * Durable webhook receipts (src/jobs/webhook-receipts.ts), of every provider. The defaults are the spec's (section 8);
+ * tests and operators shorten them to see a dead worker's delivery taken over sooner.
+ */
+export interface WebhooksConfig {
+  /** How long a worker holds a receipt it took; after that another worker may take it over (its holder died). */
+  readonly leaseMs: number;
+  /** How often the sweep queues again expired leases, failed receipts past their back-off and lost queue jobs. */
+  readonly sweepIntervalMs: number;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -144,6 +155,7 @@ export interface Config {
   readonly notify: NotifyConfig;
   readonly chat: ChatConfig;
   readonly codehost: CodehostConfig;
+  readonly webhooks: WebhooksConfig;
 }
 
 export interface LoadConfigOptions {
@@ -269,6 +281,9 @@ const envSchema = z.object({
   // At least an hour: Slack retries a delivery for minutes (3 times, the last about 5 minutes after the first), and a
   // receipt purged before its retries stop would let a retry start the work again.
   CHAT_RECEIPT_RETENTION_HOURS: integer(1, 8_760).default(72),
+  // A lease shorter than a second would expire under a healthy worker between its claim and its first statement.
+  WEBHOOK_LEASE_MS: integer(1_000, 86_400_000).default(600_000),
+  WEBHOOK_SWEEP_INTERVAL_MS: integer(100, 3_600_000).default(60_000),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
@@ -385,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       apiUrl: vars.CODEHOST_API_URL.replace(/\/+$/, ''),
       botName: vars.CODEHOST_BOT_NAME,
     },
+    webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }

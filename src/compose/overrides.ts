@@ -5,6 +5,7 @@ import type { ProgressSinks } from '../notify/progress-sink.js';
 import type { Planner } from '../planner/planner.js';
 import type { ProbeClientOptions } from '../probes/probe-client.js';
 import type { RetryPolicy } from '../queue/index.js';
+import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 
 /**
@@ -35,4 +36,6 @@ export interface ComposeOverrides {
   forbiddenOrigins?: readonly string[];
   /** Where notified jobs' progress goes, by channel (default: none; the chat wiring adds Slack's, the code host's its PR sink). */
   progressSinks?: ProgressSinks;
+  /** Replaces a webhook provider's delivery handler (a bench counts its calls); default: the composed ones. */
+  webhookHandlers?: DeliveryHandlers;
 }

@@ -88,7 +88,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = chatConfigured(config) ? composeChat({ config, logger, dataSource, queue, writes, jobs, checks, notifications }) : undefined;
-  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications });
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers });
   return {
     config,
     logger,

@@ -51,7 +51,8 @@ export function composeWebhooks(deps: {
   handlers?: DeliveryHandlers;
 }): WebhookParts {
   const { config, logger } = deps;
-  const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue) });
+  const { leaseMs, sweepIntervalMs } = config.webhooks;
+  const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue), leaseMs });
   const log = logger.child({ component: 'webhooks' });
   const mounts: Mount[] = [];
   const { webhookSecret, previousWebhookSecret } = config.codehost;
@@ -82,7 +83,7 @@ export function composeWebhooks(deps: {
   return {
     receipts,
     mounts,
-    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts })],
+    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts, everyMs: sweepIntervalMs })],
     codehost,
     sink: codehost ? composeCodehostSink({ config: config.codehost, dataSource: deps.dataSource, client: codehost }) : undefined,
   };

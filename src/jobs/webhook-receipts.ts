@@ -102,7 +102,11 @@ export function createWebhookReceipts({ dataSource, writes, starter, now = () =>
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }
-      const stored = await receipts().findOneByOrFail({ provider: delivery.provider, deliveryId: delivery.deliveryId });
+      // Only what the decision reads: the payload of a large delivery would be read back and parsed for nothing.
+      const stored = await receipts().findOneOrFail({
+        select: { id: true, status: true, bodySha256: true, leaseExpiresAt: true },
+        where: { provider: delivery.provider, deliveryId: delivery.deliveryId },
+      });
       const decision = redeliveryOf({ status: stored.status as ReceiptStatus, bodySha256: stored.bodySha256, leaseExpiresAt: stored.leaseExpiresAt }, bodySha256, now());
       if (decision !== 'requeue') return { outcome: decision, receiptId: stored.id };
       // A provider's redelivery of a dead receipt starts its attempts again, as an operator's would.

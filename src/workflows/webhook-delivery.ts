@@ -14,7 +14,7 @@ export type DeliveryHandlers = Partial<Record<WebhookProvider, DeliveryHandler>>
 /** The periodic queue job that queues again what is due (`webhookSweepJob`). */
 export const WEBHOOK_SWEEP_JOB = 'webhook-receipt-sweep';
 
-/** How often the sweep runs. */
+/** How often the sweep runs unless told (WEBHOOK_SWEEP_INTERVAL_MS). */
 export const WEBHOOK_SWEEP_EVERY_MS = 60_000;
 
 const webhookSweepPayload = z.object({});
@@ -57,13 +57,14 @@ export function webhookDeliveryJob({ receipts, handlers }: { receipts: WebhookRe
 }
 
 /** Periodic: queues again failed receipts past their back-off, expired leases and pending receipts that lost their job. */
-export function webhookSweepJob({ receipts }: { receipts: WebhookReceipts }): QueueJobDefinition<typeof webhookSweepPayload> {
+export function webhookSweepJob({ receipts, everyMs = WEBHOOK_SWEEP_EVERY_MS }: { receipts: WebhookReceipts; everyMs?: number }): QueueJobDefinition<typeof webhookSweepPayload> {
   return defineQueueJob({
     name: WEBHOOK_SWEEP_JOB,
     payload: webhookSweepPayload,
     light: true,
     concurrency: 1,
-    repeatEveryMs: WEBHOOK_SWEEP_EVERY_MS,
+    // One repeating queue job for all processes: the interval of the process that started last is the one kept.
+    repeatEveryMs: everyMs,
     async handle(_payload, context) {
       const { requeued } = await receipts.sweep();
       if (requeued > 0) context.logger.info({ requeued }, 'webhook receipts queued again');

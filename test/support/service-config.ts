@@ -24,6 +24,9 @@ export const NO_CODEHOST: Config['codehost'] = {
   botName: undefined,
 };
 
+/** The spec's webhook receipt lease (ten minutes) and a sweep every minute: what `loadConfig` gives by default. */
+export const DEFAULT_WEBHOOKS: Config['webhooks'] = { leaseMs: 600_000, sweepIntervalMs: 60_000 };
+
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
   database?: DatabaseConfig;
   planner?: PlannerConfig;
@@ -57,5 +60,6 @@ export function testConfig(groups: Groups = {}): Config {
     notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000', ...groups.notify },
     chat: { ...NO_CHAT, ...groups.chat },
     codehost: { ...NO_CODEHOST, ...groups.codehost },
+    webhooks: { ...DEFAULT_WEBHOOKS, ...groups.webhooks },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { NO_CHAT, NO_CODEHOST } from '../support/service-config.js';
+import { DEFAULT_WEBHOOKS, NO_CHAT, NO_CODEHOST } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
       chat: NO_CHAT,
       codehost: NO_CODEHOST,
+      webhooks: DEFAULT_WEBHOOKS,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -79,6 +80,8 @@ describe('loadConfig', () => {
         CODEHOST_PRIVATE_KEY: '/etc/qa/codehost-app.pem',
         CODEHOST_API_URL: 'https://git.example.com/api/v3/',
         CODEHOST_BOT_NAME: 'qa-bot',
+        WEBHOOK_LEASE_MS: '5000',
+        WEBHOOK_SWEEP_INTERVAL_MS: '250',
       },
       { isTTY: true },
     );
@@ -111,6 +114,7 @@ describe('loadConfig', () => {
         apiUrl: 'https://git.example.com/api/v3',
         botName: 'qa-bot',
       },
+      webhooks: { leaseMs: 5_000, sweepIntervalMs: 250 },
     });
   });
 
@@ -164,6 +168,8 @@ describe('loadConfig', () => {
     ['PLANNER_URL', 'https://llm.example/v1?key=1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got "https://llm.example/v1?key=1")'],
     ['PLANNER_URL', 'llm.example/v1', 'PLANNER_URL must be a URL like https://api.openai.com/v1 (got a value that is not a URL)'],
     ['PLANNER_MODEL', ' ', 'PLANNER_MODEL must not be blank (got " ")'],
+    ['WEBHOOK_LEASE_MS', '999', 'WEBHOOK_LEASE_MS must be an integer between 1000 and 86400000 (got "999")'],
+    ['WEBHOOK_SWEEP_INTERVAL_MS', '50', 'WEBHOOK_SWEEP_INTERVAL_MS must be an integer between 100 and 3600000 (got "50")'],
     ['CODEHOST_APP_ID', 'my-app', 'CODEHOST_APP_ID must be an integer between 1 and 9007199254740991 (got "my-app")'],
     ['CODEHOST_PRIVATE_KEY', '  ', 'CODEHOST_PRIVATE_KEY must not be blank (got a value that is not shown)'],
     ['CODEHOST_API_URL', 'ftp://git.example/api/v3', 'CODEHOST_API_URL must be a URL like https://api.github.com (got "ftp://git.example/api/v3")'],
