@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox } from '../jobs/notification-outbox.js';
+import { previewDeploymentUrl } from '../jobs/pull-request-records.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhook-receipts.js';
 import type { Logger } from '../logger.js';
 import type { ProgressSink } from '../notify/progress-sink.js';
@@ -77,6 +78,7 @@ export function composeWebhooks(deps: {
       threads: deps.notifications,
       jobs: deps.jobs,
       checks: deps.checks,
+      deployments: (repositoryId, sha, environment) => previewDeploymentUrl(deps.dataSource, repositoryId, sha, environment),
     });
   }
   const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers };

@@ -161,6 +161,7 @@ export const ERROR_CATALOGUE = {
   // `/qa` comments on pull requests (src/webhooks/issue-comment-handler.ts): shown in the bot's reply on the pull request.
   PrCommentNotAllowed: { code: 'pr_comment.not_allowed', kind: 'user', status: 403, meaning: "The commenter is neither the pull request's author nor a collaborator with write, maintain or admin permission" },
   PrCommentInvalid: { code: 'pr_comment.invalid', kind: 'user', status: 400, meaning: 'A `/qa` command whose argument is missing or out of bounds (a task over 4,000 characters, an empty replay)' },
+  PrCommentAwaitingDeployment: { code: 'pr_comment.awaiting_deployment', kind: 'user', status: 409, meaning: "The repository runs pull requests against their preview deployment, and the head commit has none that succeeded yet" },
   PrCommentNothingToAnswer: { code: 'pr_comment.nothing_to_answer', kind: 'user', status: 409, meaning: "`/qa answer` on a pull request none of whose jobs is waiting for answers" },
   PrCommentAnswerInvalid: { code: 'pr_comment.answer_invalid', kind: 'user', status: 400, meaning: '`/qa answer` with a number no question has, a question answered twice, or an empty answer (a wrong count is clarification.answer_count)' },
   PrCommentCheckUnknown: { code: 'pr_comment.check_unknown', kind: 'user', status: 404, meaning: "`/qa replay` names no check of the pull request's repository (another organization's id included)" },

@@ -7,13 +7,13 @@ import type { CheckService } from '../jobs/check-service.js';
 import type { CreateJobInput, JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox, ThreadJob } from '../jobs/notification-outbox.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
-import { targetFor } from './comment-target.js';
+import { targetFor, type DeploymentLookup, type TargetRepository } from './comment-target.js';
 import { readIssueComment, triageComment, type PullRequestComment } from './issue-comment-payload.js';
 import * as replies from './issue-comment-replies.js';
 
 /** The repository an event names, as src/repos/codehost-repositories.ts `findCodehostRepository` answers. */
 export type CommentRepositoryLookup = (coordinates: { installationId: number; owner: string; name: string }) => Promise<
-  | { kind: 'connected'; organizationId: string; repository: { id: string; baseUrl: string; networkAllowlist: string[] } }
+  | { kind: 'connected'; organizationId: string; repository: TargetRepository }
   | { kind: 'installation_inactive'; status: string }
   | { kind: 'not_connected'; reason: string }
 >;
@@ -47,6 +47,8 @@ export interface IssueCommentDeps {
   threads: Pick<NotificationOutbox, 'inThread'>;
   jobs: Pick<JobService, 'create' | 'answer' | 'madeFor' | 'get'>;
   checks: Pick<CheckService, 'list' | 'get'>;
+  /** Preview deployments the code host reported (`deployment_status`), for repositories that run against them. */
+  deployments: DeploymentLookup;
 }
 
 /** The source key of what a comment starts: a redelivered comment (any delivery id) finds the job it made. */
@@ -66,7 +68,7 @@ interface Request {
   comment: PullRequestComment;
   ref: PullRequestRef;
   principal: Principal;
-  repository: { id: string; baseUrl: string; networkAllowlist: string[] };
+  repository: TargetRepository;
   deps: IssueCommentDeps;
   logger: CodehostHandlerContext['logger'];
 }
@@ -156,7 +158,12 @@ async function start(request: Request, what: Pick<CreateJobInput, 'naturalLangua
     request.logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
     return null;
   }
-  const target = targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha });
+  let target: Awaited<ReturnType<typeof targetFor>>;
+  try {
+    target = await targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha }, deps.deployments);
+  } catch (error) {
+    return refusal(error);
+  }
   const channelContext: CodehostChannelContext = {
     channel: 'codehost',
     provider: 'codehost',

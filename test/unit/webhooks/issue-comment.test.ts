@@ -88,7 +88,33 @@ describe('replies', () => {
 });
 
 describe('targetFor', () => {
-  it("is the repository's address and allowlist until preview targets exist", () => {
-    expect(targetFor({ baseUrl: 'https://shop.example', networkAllowlist: ['cdn.example'] }, { number: 7, headSha: 'a'.repeat(40) })).toEqual({ baseUrl: 'https://shop.example', networkAllowlist: ['cdn.example'] });
+  const sha = 'A'.repeat(40);
+  const repository = (pullRequestSettings: Record<string, unknown> | null) => ({ id: 'repo-1', baseUrl: 'https://shop.example', networkAllowlist: ['cdn.example'], pullRequestSettings });
+  const asked: unknown[][] = [];
+  const deployments = async (...args: [string, string, string?]) => {
+    asked.push(args);
+    return args[1] === 'a'.repeat(40) ? 'https://deploy-7.preview.example' : undefined;
+  };
+
+  it("is the repository's address and allowlist by default, without reading deployments", async () => {
+    asked.splice(0);
+    expect(await targetFor(repository(null), { number: 7, headSha: sha }, deployments)).toEqual({ baseUrl: 'https://shop.example', networkAllowlist: ['cdn.example'] });
+    expect(asked).toEqual([]);
+  });
+
+  it('is the preview template filled in with the pull request', async () => {
+    const target = await targetFor(repository({ previewUrlTemplate: 'https://pr-{number}.preview.example' }), { number: 7, headSha: sha }, deployments);
+    expect(target).toEqual({ baseUrl: 'https://pr-7.preview.example', networkAllowlist: ['cdn.example'] });
+  });
+
+  it("is the head's deployment when the repository waits for deployments, of its environment, the sha folded to lower case", async () => {
+    asked.splice(0);
+    const target = await targetFor(repository({ waitForDeployment: true, deploymentEnvironment: 'preview' }), { number: 7, headSha: sha }, deployments);
+    expect(target.baseUrl).toBe('https://deploy-7.preview.example');
+    expect(asked).toEqual([['repo-1', 'a'.repeat(40), 'preview']]);
+  });
+
+  it('refuses with a coded reply while the head has no successful deployment', async () => {
+    await expect(targetFor(repository({ waitForDeployment: true }), { number: 7, headSha: 'b'.repeat(40) }, deployments)).rejects.toMatchObject({ code: 'pr_comment.awaiting_deployment' });
   });
 });
