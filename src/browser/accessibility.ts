@@ -105,11 +105,11 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
    * had the same digest after the audit as before: a page that changed meanwhile may have been read half and half.
    */
   async function analyzeOrRecall(page: Page, target: AuditedPage, { store, scope }: NonNullable<typeof memory>): Promise<Analysis> {
-    const digest = page.frames().length === 1 ? await digestOf(page) : undefined;
+    const digest = page.frames().length === 1 ? await digestOf(page, settings.timeoutMs) : undefined;
     const remembered = digest === undefined ? undefined : store.recall(scope, target.key, digest);
     if (remembered) return { status: 'done', violations: [...remembered], reused: true };
     const outcome = await analyze(page, settings.timeoutMs, settings.crossOriginFrames);
-    if (outcome.status === 'done' && digest !== undefined && page.frames().length === 1 && (await digestOf(page)) === digest) {
+    if (outcome.status === 'done' && digest !== undefined && page.frames().length === 1 && (await digestOf(page, settings.timeoutMs)) === digest) {
       store.remember(scope, target.key, digest, outcome.violations);
     }
     return outcome;
@@ -209,16 +209,20 @@ async function injectIntoTopDocument(page: Page, source: string): Promise<void> 
 
 /**
  * The page's digest (page-digest.ts), read through the same DevTools session as axe's source: the trace would keep
- * a traced `evaluate`'s result, a copy of the whole page. Undefined when the page cannot be digested or read (it
- * navigated or closed): it is then audited, as without memory.
+ * a traced `evaluate`'s result, a copy of the whole page. Undefined when the page cannot be digested or read in
+ * `timeoutMs` (it navigated or closed, or its main thread is busy): it is then audited, as without memory.
  */
-async function digestOf(page: Page): Promise<string | undefined> {
+async function digestOf(page: Page, timeoutMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const reading = sessionOf(page)
+    .then((session) => session.send('Runtime.evaluate', { expression: PAGE_DIGEST_SCRIPT, returnByValue: true }))
+    .then(({ result, exceptionDetails }) => (exceptionDetails ? undefined : pageDigestOf(result.value)))
+    .catch(() => undefined);
+  const slow = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
   try {
-    const session = await sessionOf(page);
-    const { result, exceptionDetails } = await session.send('Runtime.evaluate', { expression: PAGE_DIGEST_SCRIPT, returnByValue: true });
-    return exceptionDetails ? undefined : pageDigestOf(result.value);
-  } catch {
-    return undefined;
+    return await Promise.race([reading, slow]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
