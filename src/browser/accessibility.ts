@@ -5,6 +5,8 @@ import type { CDPSession, Page } from 'playwright';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { boundedText, type FindingDraft, type FindingSeverity } from '../core/findings.js';
 import { accessibilityFindings, type AuditedPage, type AxeViolation } from './accessibility-findings.js';
+import type { AccessibilityMemory } from './accessibility-memory.js';
+import { PAGE_DIGEST_SCRIPT, pageDigestOf } from './page-digest.js';
 
 export interface AccessibilityAuditOptions {
   /** How long one page's audit may take (axe needs ~0.3–1 s on an ordinary page); then it is given up. Default 10 s. */
@@ -25,6 +27,12 @@ export interface AccessibilityAuditOptions {
    * https://github.com/dequelabs/axe-core-npm/blob/develop/packages/playwright/README.md#axebuildersetlegacymodelegacymode-boolean--true
    */
   crossOriginFrames?: boolean;
+  /**
+   * Where audits are remembered between runs, and under what (a replay's check and version): a page whose digest
+   * (page-digest.ts) is the one audited last in `scope` is not audited again, its violations are reused. Without
+   * it every page is audited. A page with frames is always audited (the digest covers the top document only).
+   */
+  memory?: { store: AccessibilityMemory; scope: string };
 }
 
 /**
@@ -38,6 +46,8 @@ export interface AccessibilityAudit {
   auditNewPage(page: Page, stepIndex: number | null): Promise<FindingDraft[]>;
   /** Pages audited so far as origin + path (no query, no fragment), in order. A page whose audit failed is not among them. */
   auditedPages(): readonly string[];
+  /** Those of `auditedPages` whose violations came from `memory` (axe did not run on them in this run). */
+  reusedPages(): readonly string[];
   /**
    * Why the latest call returned [] without auditing, for the caller to log: `accessibility.audit_timeout` or
    * `accessibility.audit_failed` (the page navigated or closed mid-audit, or axe could not be injected).
@@ -68,15 +78,19 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
   };
   const reported = new Set<string>();
   const audited: string[] = [];
+  const reused: string[] = [];
   let lastError: AppError | undefined;
+  // Audits in legacy mode and not are remembered apart: they can differ (cross-origin frames).
+  const memory = options.memory && { ...options.memory, scope: JSON.stringify([options.memory.scope, settings.crossOriginFrames]) };
 
   async function audit(page: Page, stepIndex: number | null): Promise<FindingDraft[]> {
     lastError = undefined;
     const target = auditedPageOf(page.url());
     if (!target) return [];
-    const outcome = await analyze(page, settings.timeoutMs, settings.crossOriginFrames);
+    const outcome = memory ? await analyzeOrRecall(page, target, memory) : await analyze(page, settings.timeoutMs, settings.crossOriginFrames);
     // A page too slow to audit is not tried again on every step; one that failed (it navigated, say) is.
     if (outcome.status !== 'failed' && !audited.includes(target.key)) audited.push(target.key);
+    if (outcome.status === 'done' && outcome.reused && !reused.includes(target.key)) reused.push(target.key);
     if (outcome.status !== 'done') {
       lastError = auditError(outcome, target.path, settings.timeoutMs);
       return [];
@@ -84,6 +98,21 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
     const { findings, reportedKeys } = accessibilityFindings(outcome.violations, target, stepIndex, reported, settings);
     for (const key of reportedKeys) reported.add(key);
     return findings;
+  }
+
+  /**
+   * The violations remembered for a page with this digest, or axe's. What axe found is remembered only when the page
+   * had the same digest after the audit as before: a page that changed meanwhile may have been read half and half.
+   */
+  async function analyzeOrRecall(page: Page, target: AuditedPage, { store, scope }: NonNullable<typeof memory>): Promise<Analysis> {
+    const digest = page.frames().length === 1 ? await digestOf(page, settings.timeoutMs) : undefined;
+    const remembered = digest === undefined ? undefined : store.recall(scope, target.key, digest);
+    if (remembered) return { status: 'done', violations: [...remembered], reused: true };
+    const outcome = await analyze(page, settings.timeoutMs, settings.crossOriginFrames);
+    if (outcome.status === 'done' && digest !== undefined && page.frames().length === 1 && (await digestOf(page, settings.timeoutMs)) === digest) {
+      store.remember(scope, target.key, digest, outcome.violations);
+    }
+    return outcome;
   }
 
   return {
@@ -97,6 +126,7 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
       return audit(page, stepIndex);
     },
     auditedPages: () => [...audited],
+    reusedPages: () => [...reused],
     get lastError() {
       return lastError;
     },
@@ -118,7 +148,7 @@ function axeSource(): Promise<string | undefined> {
   return minifiedAxe;
 }
 
-type Analysis = { status: 'done'; violations: AxeViolation[] } | { status: 'timeout' } | { status: 'failed'; error: unknown };
+type Analysis = { status: 'done'; violations: AxeViolation[]; reused?: boolean } | { status: 'timeout' } | { status: 'failed'; error: unknown };
 
 /** Only violations are read; the other groups would carry every passing node across the wire. */
 const RUN_OPTIONS: Parameters<AxeBuilder['options']>[0] = { resultTypes: ['violations'] };
@@ -175,6 +205,25 @@ async function injectIntoTopDocument(page: Page, source: string): Promise<void> 
   const session = await sessionOf(page);
   const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: loadAxe(source), returnByValue: true });
   if (exceptionDetails) throw new Error(`axe could not be loaded into the page: ${exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text}`);
+}
+
+/**
+ * The page's digest (page-digest.ts), read through the same DevTools session as axe's source: the trace would keep
+ * a traced `evaluate`'s result, a copy of the whole page. Undefined when the page cannot be digested or read in
+ * `timeoutMs` (it navigated or closed, or its main thread is busy): it is then audited, as without memory.
+ */
+async function digestOf(page: Page, timeoutMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const reading = sessionOf(page)
+    .then((session) => session.send('Runtime.evaluate', { expression: PAGE_DIGEST_SCRIPT, returnByValue: true }))
+    .then(({ result, exceptionDetails }) => (exceptionDetails ? undefined : pageDigestOf(result.value)))
+    .catch(() => undefined);
+  const slow = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+  try {
+    return await Promise.race([reading, slow]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

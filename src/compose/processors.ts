@@ -1,3 +1,4 @@
+import { createAccessibilityMemory } from '../browser/accessibility-memory.js';
 import { createBrowserPool } from '../browser/browser-pool.js';
 import { serviceOrigin } from '../browser/forbidden-origins.js';
 import { generatePlaywrightSource } from '../checks/generate-source.js';
@@ -30,6 +31,8 @@ export async function startProcessors(services: Services): Promise<Worker> {
     },
     probes: createProbeClient({ allowCidrs: config.probes.allowCidrs, ...overrides.probes }),
     readSecret: services.readSecret,
+    // One per process: replays of a check on this worker skip auditing pages unchanged since its last audit.
+    accessibilityMemory: createAccessibilityMemory(),
     stepTimeoutMs: config.browser.stepTimeoutMs,
     timeLimitMs: config.browser.runTimeLimitMs,
     cancelPollMs: overrides.cancelPollMs,

@@ -1,4 +1,4 @@
-import { createAccessibilityAudit } from '../../browser/accessibility.js';
+import { createAccessibilityAudit, type AccessibilityAuditOptions } from '../../browser/accessibility.js';
 import { createHostAllowlist } from '../../browser/host-allowlist.js';
 import { findingsFromObservations } from '../../browser/observation-findings.js';
 import { startTrace } from '../../browser/trace.js';
@@ -27,7 +27,7 @@ export async function runPlannedStep(
   job: Job,
   recorder: RunRecorder,
   secrets: RunSecrets,
-  { steps: planned, allowedSideEffects }: Planned,
+  { steps: planned, allowedSideEffects, version }: Planned,
   context: QueueRunContext,
 ): Promise<StepOutcome<PlannedRunResult>> {
   const { session, stop, close } = await openRunSession({
@@ -49,7 +49,7 @@ export async function runPlannedStep(
         // The planner's own policy reads what a click's target is called (side-effect-guard.ts).
         sideEffects: { kindsNamedBy: kindsNamedByLabel, allowed: allowedSideEffects },
         // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
-        accessibility: createAccessibilityAudit({ crossOriginFrames: false }), evidence },
+        accessibility: createAccessibilityAudit({ crossOriginFrames: false, ...replayMemory(deps, job, version) }), evidence },
     );
     if (context.signal.aborted) throw context.signal.reason;
     if (run.stopped === STOP_CANCELLED) {
@@ -85,4 +85,13 @@ export async function runPlannedStep(
   } finally {
     await close();
   }
+}
+
+/**
+ * A replay's audits are remembered under its check and version, so the next replay of that version skips a page
+ * that did not change. A first run is audited in full: a person reviews everything it found.
+ */
+function replayMemory(deps: QaRunDeps, job: Job, version: number | undefined): Pick<AccessibilityAuditOptions, 'memory'> {
+  if (!deps.accessibilityMemory || job.checkId === null || version === undefined) return {};
+  return { memory: { store: deps.accessibilityMemory, scope: `${job.checkId}@${version}` } };
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../../artifacts/artifact-storage.js';
+import type { AccessibilityMemory } from '../../browser/accessibility-memory.js';
 import type { BrowserPool } from '../../browser/browser-pool.js';
 import type { CompiledCheck, CompiledStep } from '../../core/check.js';
 import type { ProbeClient } from '../../probes/probe-client.js';
@@ -34,6 +35,12 @@ export interface QaRunDeps {
   /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
   eventsWritten?: (jobId: string) => void;
   retry?: RetryPolicy;
+  /**
+   * The process's memory of replays' accessibility audits: a replay does not audit again a page unchanged since
+   * the last audit of it for the same check version (src/browser/accessibility-memory.ts). Without it every replay
+   * audits every page.
+   */
+  accessibilityMemory?: AccessibilityMemory;
 }
 
 /** What the browser step of a run came to (a visit of the target, or a plan's steps). */

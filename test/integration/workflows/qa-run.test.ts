@@ -232,6 +232,22 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect(titles.every(([kind]) => kind === 'accessibility')).toBe(true);
   });
 
+  it('reports a page\'s accessibility violations in every replay, the ones after the first included (the worker remembers the unchanged page\'s audit)', async () => {
+    const first = await runJob('/a11y');
+    const checkId = first.view.body.job.testId as string;
+    const titlesOf = (view: { body: Record<string, unknown> }) =>
+      (view.body.findings as { kind: string; severity: string; title: string; stepIndex: number }[]).map((finding) => [finding.kind, finding.severity, finding.stepIndex, finding.title]);
+    const expected = titlesOf(first.view);
+    expect(expected).toEqual(expect.arrayContaining([['accessibility', 'warning', 0, expect.stringMatching(/^Accessibility \(critical\): Images must have alternative text on \/a11y/)]]));
+    for (let replay = 0; replay < 2; replay++) {
+      const started = await callApi(api.base, 'POST', '/api/runs', { repositoryId, scenarioId: checkId, baseUrl: demo.url, trigger: 'schedule' }, key);
+      expect(started.status).toBe(202);
+      await (await fetch(`${api.base}/api/runs/${started.body.runId as string}/events`, { headers: { authorization: `Bearer ${key}` } })).text();
+      const view = await callApi(api.base, 'GET', `/api/jobs/${started.body.runId as string}`, undefined, key);
+      expect({ replay, status: view.body.job.status, findings: titlesOf(view) }).toEqual({ replay, status: 'passed', findings: expected });
+    }
+  });
+
   it('reports a subresource answering 500 as an http_error and fails', async () => {
     const { view } = await runJob('/broken');
     expect(view.body.job.status).toBe('failed');
