@@ -11,13 +11,12 @@
  *   twice its length at most, so the achieved rate shows how far behind it fell.
  */
 import { createHash } from 'node:crypto';
-import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { sign } from '@octokit/webhooks-methods';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import { percentile } from './stats.js';
+import { runInChild } from './child-run.js';
 
 export interface DeliveryOrder {
   /** The receiver's full URL. */
@@ -206,21 +205,5 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
 
 /** Runs `sendDeliveries` in a child process (delivery-process.ts) and resolves with its result. */
 export function sendDeliveriesElsewhere(order: DeliveryOrder): Promise<DeliveryResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./delivery-process.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let answered = false;
-    child.once('message', (message: { ok: true; result: DeliveryResult } | { ok: false; message: string }) => {
-      answered = true;
-      if (message.ok) resolve(message.result);
-      else reject(new Error(`delivery sender: ${message.message}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!answered) reject(new Error(`delivery sender exited with ${code} before answering`));
-    });
-    child.send(order);
-  });
+  return runInChild(new URL('./delivery-process.ts', import.meta.url), order, 'delivery sender');
 }

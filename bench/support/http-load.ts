@@ -2,10 +2,9 @@
  * The bench's HTTP client (node:http, no dependencies): a closed-loop load of N keep-alive clients, and NDJSON
  * followers that timestamp every line as it arrives. Times are `performance.now()` of this process.
  */
-import { fork } from 'node:child_process';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { percentile } from './stats.js';
+import { runInChild } from './child-run.js';
 
 export interface Call {
   method: 'GET' | 'POST';
@@ -235,21 +234,5 @@ export type LoadOrder =
  * work (building requests, reading answers, timers) no longer shares the measured server's event loop.
  */
 export function loadElsewhere(order: LoadOrder): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./load-process.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let answered = false;
-    child.once('message', (message: { ok: true; result: LoadResult } | { ok: false; message: string }) => {
-      answered = true;
-      if (message.ok) resolve(message.result);
-      else reject(new Error(`load process: ${message.message}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!answered) reject(new Error(`load process exited with ${code} before answering`));
-    });
-    child.send(order);
-  });
+  return runInChild(new URL('./load-process.ts', import.meta.url), order, 'load process');
 }

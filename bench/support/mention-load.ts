@@ -4,11 +4,10 @@
  * the answer, so a server that falls behind cannot hide it by slowing the sender. Runs in a child process
  * (mention-process.ts) so the sender's work never shares the measured servers' event loop.
  */
-import { fork } from 'node:child_process';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { appMention, eventCallback, signSlackRequest, slackTs } from '../../test/support/slack-requests.js';
 import { percentile } from './stats.js';
+import { runInChild } from './child-run.js';
 
 export interface MentionOrder {
   /** The receiver's full URL (`http://127.0.0.1:<port>/api/webhooks/chat`). */
@@ -138,21 +137,5 @@ export async function openLoopMentions(order: MentionOrder): Promise<AckResult> 
 
 /** Runs `openLoopMentions` in a child process (mention-process.ts) and resolves with its result. */
 export function sendMentionsElsewhere(order: MentionOrder): Promise<AckResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./mention-process.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let answered = false;
-    child.once('message', (message: { ok: true; result: AckResult } | { ok: false; message: string }) => {
-      answered = true;
-      if (message.ok) resolve(message.result);
-      else reject(new Error(`mention sender: ${message.message}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!answered) reject(new Error(`mention sender exited with ${code} before answering`));
-    });
-    child.send(order);
-  });
+  return runInChild(new URL('./mention-process.ts', import.meta.url), order, 'mention sender');
 }
