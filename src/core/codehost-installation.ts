@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ErrorCode } from './errors.js';
+import { webhookPayloadInvalid } from './webhook-receipt.js';
 
 /**
  * What the code host reports about its app's installations (`installation` and `installation_repositories` events,
@@ -87,15 +87,6 @@ function latest(...dates: (Date | null | undefined)[]): Date {
   return new Date(Math.max(...dates.filter((date): date is Date => date instanceof Date).map((date) => date.getTime())));
 }
 
-function invalid(event: string, error: z.ZodError): AppError {
-  const where = error.issues[0];
-  return new AppError({
-    kind: 'user',
-    code: ErrorCode.WebhookPayloadInvalid,
-    message: `The ${event} delivery is not a payload this service understands: ${where ? `${where.path.join('.') || 'body'} ${where.message}` : 'wrong shape'}`,
-    details: { event },
-  });
-}
 
 /**
  * The change an `installation` or `installation_repositories` delivery reports, or undefined for an action that
@@ -105,7 +96,7 @@ function invalid(event: string, error: z.ZodError): AppError {
 export function installationChange(event: string, payload: unknown): InstallationChange | undefined {
   if (event === 'installation') {
     const parsed = installationEvent.safeParse(payload);
-    if (!parsed.success) throw invalid(event, parsed.error);
+    if (!parsed.success) throw webhookPayloadInvalid(event, parsed.error);
     const { action, installation: found, repositories } = parsed.data;
     const status = STATUS_BY_ACTION[action];
     if (status === undefined) return undefined;
@@ -122,7 +113,7 @@ export function installationChange(event: string, payload: unknown): Installatio
   }
   if (event === 'installation_repositories') {
     const parsed = installationRepositoriesEvent.safeParse(payload);
-    if (!parsed.success) throw invalid(event, parsed.error);
+    if (!parsed.success) throw webhookPayloadInvalid(event, parsed.error);
     const { action, installation: found } = parsed.data;
     if (!REPOSITORY_ACTIONS.has(action)) return undefined;
     return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ErrorCode } from './errors.js';
+import { webhookPayloadInvalid } from './webhook-receipt.js';
 import { targetUrlProblem, type PullRequestSettings } from './pull-request-settings.js';
 
 /** The `pull_request` actions that run a repository's checks at the head commit; others complete without effect. */
@@ -69,19 +69,10 @@ export interface DeploymentEvent {
   reportedAt: Date;
 }
 
-function invalid(event: string, error: z.ZodError): AppError {
-  const where = error.issues[0];
-  return new AppError({
-    kind: 'user',
-    code: ErrorCode.WebhookPayloadInvalid,
-    message: `The ${event} delivery is not a payload this service understands: ${where ? `${where.path.join('.') || 'body'} ${where.message}` : 'wrong shape'}`,
-    details: { event },
-  });
-}
 
 function actionOf(event: string, payload: unknown): string {
   const parsed = z.object({ action: z.string() }).safeParse(payload);
-  if (!parsed.success) throw invalid(event, parsed.error);
+  if (!parsed.success) throw webhookPayloadInvalid(event, parsed.error);
   return parsed.data.action;
 }
 
@@ -92,7 +83,7 @@ function actionOf(event: string, payload: unknown): string {
 export function pullRequestEventOf(payload: unknown): PullRequestEvent | undefined {
   if (!RUN_ACTIONS.has(actionOf('pull_request', payload))) return undefined;
   const parsed = pullRequestEvent.safeParse(payload);
-  if (!parsed.success) throw invalid('pull_request', parsed.error);
+  if (!parsed.success) throw webhookPayloadInvalid('pull_request', parsed.error);
   const { action, installation: { id }, repository: { owner, name: repo }, pull_request: pr } = parsed.data;
   return {
     action,
@@ -116,7 +107,7 @@ export function pullRequestEventOf(payload: unknown): PullRequestEvent | undefin
 export function deploymentEventOf(payload: unknown): DeploymentEvent | undefined {
   actionOf('deployment_status', payload);
   const parsed = deploymentStatusEvent.safeParse(payload);
-  if (!parsed.success) throw invalid('deployment_status', parsed.error);
+  if (!parsed.success) throw webhookPayloadInvalid('deployment_status', parsed.error);
   const { installation: { id }, repository: { owner, name: repo }, deployment, deployment_status: status } = parsed.data;
   if (status.state !== 'success') return undefined;
   const url = status.environment_url || status.target_url || '';

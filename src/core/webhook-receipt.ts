@@ -7,6 +7,9 @@
  *      ▲                  │ fail / lease expires
  *      └──requeue──── failed ──(MAX_RECEIPT_ATTEMPTS)──► dead ──redeliver (operator or provider)──► pending
  */
+import type { z } from 'zod';
+import { AppError, ErrorCode } from './errors.js';
+
 export type ReceiptStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'dead';
 
 export type WebhookProvider = 'codehost' | 'identity';
@@ -50,4 +53,18 @@ export function redeliveryOf(stored: StoredReceiptState, bodySha256: string, now
     case 'dead':
       return 'requeue';
   }
+}
+
+/**
+ * A delivery whose payload does not have the shape its event's handler reads: `webhook.payload_invalid`, naming the
+ * first field zod found wrong. The receipt fails (and, retried to no avail, ends dead for an operator).
+ */
+export function webhookPayloadInvalid(event: string, error: z.ZodError): AppError {
+  const where = error.issues[0];
+  return new AppError({
+    kind: 'user',
+    code: ErrorCode.WebhookPayloadInvalid,
+    message: `The ${event} delivery is not a payload this service understands: ${where ? `${where.path.join('.') || 'body'} ${where.message}` : 'wrong shape'}`,
+    details: { event },
+  });
 }

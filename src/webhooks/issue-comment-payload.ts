@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../core/errors.js';
+import { webhookPayloadInvalid } from '../core/webhook-receipt.js';
 
 /**
  * The parts of an `issue_comment` delivery the `/qa` handler reads (GitHub's shape:
@@ -52,15 +52,7 @@ export interface IssueComment {
 /** The comment a delivery reports; a payload of another shape is `webhook.payload_invalid` (the receipt fails). */
 export function readIssueComment(payload: unknown): IssueComment {
   const parsed = issueCommentPayload.safeParse(payload);
-  if (!parsed.success) {
-    const where = parsed.error.issues[0];
-    throw new AppError({
-      kind: 'user',
-      code: ErrorCode.WebhookPayloadInvalid,
-      message: `The issue_comment delivery is not a payload this service understands: ${where ? `${where.path.join('.') || 'body'} ${where.message}` : 'wrong shape'}`,
-      details: { event: 'issue_comment' },
-    });
-  }
+  if (!parsed.success) throw webhookPayloadInvalid('issue_comment', parsed.error);
   const { action, comment, issue, repository, installation } = parsed.data;
   return {
     action,
