@@ -360,6 +360,11 @@ export class SqlJobRepository implements JobRepository {
   /**
    * Inserts, updates (by id), or upserts `single` and `unique` jobs. Upserts are atomic through the unique
    * `dedupe_key` index (see dedupe-key.ts) rather than a look-up followed by a write.
+   *
+   * Unlike Agenda's Postgres backend, a save leaves `last_modified_by` alone while the row is locked: here it names
+   * the lock's owner, whose state saves and renewals are fenced on it (see `saveJobState`). Another worker's
+   * `every()` on a repeating job this worker is running would otherwise take the lock from the run: the run could
+   * neither start, renew nor release it, and the job stayed locked until the lock expired.
    */
   async saveJob<DATA = unknown>(
     job: JobParameters<DATA>,
@@ -383,8 +388,12 @@ export class SqlJobRepository implements JobRepository {
     };
     const statement = updateStatement(
       this.table,
-      // A job keeps the identity it was first saved with unless this save states one (`unique` is not stored).
-      { ...values, dedupe_key: new SqlExpression('COALESCE(?, dedupe_key)', [dedupeKeyOf(job)]) },
+      {
+        ...values,
+        last_modified_by: new SqlExpression('CASE WHEN locked_at IS NULL THEN ? ELSE last_modified_by END', [by || null]),
+        // A job keeps the identity it was first saved with unless this save states one (`unique` is not stored).
+        dedupe_key: new SqlExpression('COALESCE(?, dedupe_key)', [dedupeKeyOf(job)]),
+      },
       { sql: 'id = ? AND name = ?', params: [String(job._id), job.name] },
     );
     if ((await this.sql.execute(statement.sql, statement.params)) === 0) return job;
@@ -433,9 +442,11 @@ export class SqlJobRepository implements JobRepository {
             const decided = plan(existing, new Date());
             if (decided.kind === 'keep') return { writes: [], result: rowToJob(existing!) };
             if (decided.kind === 'update') {
+              // The row was read under lock: a claim cannot come between this read and the write.
+              const values = existing!.locked_at === null ? decided.values : { ...decided.values, last_modified_by: existing!.last_modified_by };
               return {
-                writes: [updateStatement(this.table, decided.values, { sql: 'id = ?', params: [existing!.id] })],
-                result: rowToJob({ ...existing!, ...decided.values } as JobRow),
+                writes: [updateStatement(this.table, values, { sql: 'id = ?', params: [existing!.id] })],
+                result: rowToJob({ ...existing!, ...values } as JobRow),
               };
             }
             const row = newRow(newJobId(), { ...decided.values, dedupe_key: key });

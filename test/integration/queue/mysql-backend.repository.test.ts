@@ -417,6 +417,34 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       expect((await repo.getJobById(String(saved._id)))!.lockedAt).toBeUndefined();
     });
 
+    it('keeps the lock owner of a running job that another worker saves (every() of a single job, or a save by id)', async () => {
+      const single = { name: 'sweep', type: 'single' as const, repeatInterval: '60000', nextRunAt: ago(minute) };
+      const saved = await repo.saveJob(job(single), { lastModifiedBy: 'runner' });
+      const plain = await repo.saveJob(job({ name: 'plain', nextRunAt: ago(minute), data: { v: 1 } }), { lastModifiedBy: 'runner' });
+      for (const [name, id] of [['sweep', saved._id], ['plain', plain._id]] as const) {
+        const claimed = (await repo.getNextJobToRun(name, new Date(), ago(minute), undefined, { lastModifiedBy: 'runner' }))!;
+        expect(claimed._id).toBe(id);
+        // Agenda's run starts: it saves its state, the next run an interval on for the repeating job.
+        await repo.saveJobState({ ...claimed, lastRunAt: new Date(), nextRunAt: name === 'sweep' ? ahead(minute) : null }, { lastModifiedBy: 'runner' });
+      }
+      // Another worker starts (every() saves the single job again, asking for now) and saves the plain one by id.
+      const again = await repo.saveJob(job({ ...single, nextRunAt: new Date() }), { lastModifiedBy: 'starter' });
+      await repo.saveJob({ ...(await repo.getJobById(plain._id!))!, data: { v: 2 } }, { lastModifiedBy: 'starter' });
+      expect(again).toMatchObject({ _id: saved._id, lastModifiedBy: 'runner' });
+      for (const id of [saved._id!, plain._id!]) {
+        const running = (await repo.getJobById(id))!;
+        expect(running.lastModifiedBy).toBe('runner');
+        // The runner still renews its lock and records the end of its run.
+        expect(await repo.renewLock(String(id), 'runner')).toBe(true);
+        await repo.saveJobState({ ...running, lockedAt: undefined, lastFinishedAt: new Date() }, { lastModifiedBy: 'runner' });
+        expect((await repo.getJobById(id))!.lockedAt).toBeUndefined();
+      }
+      expect((await repo.getJobById(plain._id!))!.data).toEqual({ v: 2 });
+      // Unlocked, a save records its author as before.
+      expect((await repo.saveJob(job({ ...single, nextRunAt: new Date() }), { lastModifiedBy: 'starter' })).lastModifiedBy).toBe('starter');
+      expect((await repo.getJobById(saved._id!))!.lastModifiedBy).toBe('starter');
+    });
+
     it('hands a run back due at once with its failure count untouched, and skips the run\'s own closing save', async () => {
       const saved = await repo.saveJob(job({ name: 'handed', nextRunAt: ago(3 * minute) }), undefined);
       const claimed = (await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w1' }))!;
