@@ -1,7 +1,8 @@
-import { afterEach, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ErrorCode, operationalError, userError } from '../../../src/core/errors.js';
 import { createNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
+import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
 import { readDate } from '../../../src/store/raw-values.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
@@ -257,6 +258,103 @@ forEachDialect('worker', (dialect) => {
     expect(after[0]!.id).toBe(first!.id);
     expect(readDate(after[0]!.next_run_at)).toEqual(readDate(first!.next_run_at));
     expect(runs).toEqual([first!.id]);
+  });
+
+  describe('a repeating job run while another worker starts (and saves the same job)', () => {
+    const intervalMs = 60_000;
+    /** Well inside the lock lifetime (4 s): a run left locked would be released only when its lock expires. */
+    const promptlyMs = 1_500;
+    const others: Worker[] = [];
+    afterEach(async () => {
+      for (const other of others.splice(0)) await other.stop();
+    });
+    const sweepRow = async () => {
+      const [row] = (await store().query(
+        `SELECT id, locked_at, next_run_at, last_run_at, last_finished_at, last_modified_by FROM agenda_jobs WHERE name = 'sweep'`,
+      )) as Record<string, unknown>[];
+      return row && {
+        id: String(row.id),
+        lockedAt: readDate(row.locked_at),
+        nextRunAt: readDate(row.next_run_at),
+        lastRunAt: readDate(row.last_run_at),
+        lastFinishedAt: readDate(row.last_finished_at),
+        owner: row.last_modified_by as string | null,
+      };
+    };
+    /** The run that began at or after `since` ended: lock released, next run one interval after it began. */
+    const finishedSince = async (since: number) => {
+      const row = await sweepRow();
+      return row !== undefined && row.lockedAt === null && (row.lastFinishedAt?.getTime() ?? 0) >= since && row;
+    };
+    const otherWorker = (definition: Parameters<typeof createWorker>[1][number]) => {
+      const other = createWorker(createQueue(store(), settings, createNotificationChannel(undefined)), [definition], silentLogger(), 5_000);
+      others.push(other);
+      return other;
+    };
+
+    it('finishes and releases the run of the worker that holds it, however the other worker saves the job meanwhile', async () => {
+      const started = signal();
+      const release = signal();
+      const runs: string[] = [];
+      const sweep = defineQueueJob({
+        name: 'sweep',
+        payload: z.object({}),
+        repeatEveryMs: intervalMs,
+        handle: async (_payload, context) => {
+          runs.push(context.jobId);
+          started.fire();
+          await release.promise;
+        },
+      });
+      await start([sweep]).start();
+      await started.promise;
+      const running = (await sweepRow())!;
+      expect(running.owner).toBe(queue.owner);
+      expect(running.lockedAt).toBeInstanceOf(Date);
+
+      await otherWorker(sweep).start();
+      release.fire();
+      const released = Date.now();
+      const done = await until(() => finishedSince(running.lastRunAt!.getTime()), promptlyMs);
+      expect(Date.now() - released).toBeLessThan(promptlyMs);
+      expect(done.nextRunAt!.getTime()).toBe(done.lastRunAt!.getTime() + intervalMs);
+      expect(runs).toEqual([running.id]);
+    });
+
+    it('runs a due row once and releases it when a worker restarts, and when two workers start at once', async () => {
+      const runs: number[] = [];
+      const sweep = defineQueueJob({
+        name: 'sweep',
+        payload: z.object({}),
+        repeatEveryMs: intervalMs,
+        handle: async () => {
+          runs.push(Date.now());
+          // Long enough for the other worker's save of the job to land while this run holds it.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        },
+      });
+      await start([sweep]).start();
+      await until(() => finishedSince(0), promptlyMs);
+      await worker!.stop();
+      worker = undefined;
+
+      for (let round = 1; round <= 6; round++) {
+        // The row is due, as after a stop of longer than the interval.
+        await store().query(`UPDATE agenda_jobs SET next_run_at = ? WHERE name = 'sweep'`, [toSqlDate(new Date(Date.now() - 1_000))]);
+        const before = runs.length;
+        const since = Date.now();
+        // Odd rounds: one worker restarts. Even rounds: two start at once.
+        const starting = round % 2 === 1 ? [otherWorker(sweep)] : [otherWorker(sweep), otherWorker(sweep)];
+        await Promise.all(starting.map((one) => one.start()));
+        const done = await until(() => finishedSince(since), promptlyMs).catch(async (error: unknown) => {
+          throw new Error(`round ${round}: ${String(error)}: ${JSON.stringify(await sweepRow())}`);
+        });
+        expect(done.nextRunAt!.getTime()).toBe(done.lastRunAt!.getTime() + intervalMs);
+        await new Promise((resolve) => setTimeout(resolve, 5 * settings.pollIntervalMs));
+        expect(runs.length - before).toBe(1);
+        for (const one of others.splice(0)) await one.stop();
+      }
+    });
   });
 
   it('locks no more jobs than it can run at once, however many are due', async () => {
