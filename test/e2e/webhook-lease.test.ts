@@ -50,8 +50,9 @@ describe('a code-host delivery whose worker is SIGKILLed mid-processing (qa serv
     WEBHOOK_LEASE_MS: String(LEASE_MS),
     WEBHOOK_SWEEP_INTERVAL_MS: '200',
     // Queue locks of dead runs expire soon too: the killed worker's queue job is then run again by the survivor,
-    // which must find the receipt's lease live and leave it. (A sweep run a worker claimed while starting has also
-    // been seen never to finish, holding the sweep's queue lock for its lifetime: see the report of issue 14.)
+    // which must find the receipt's lease live and leave it. (The sweep run one worker claimed while the other was
+    // starting used to stay locked for a lock lifetime: the other's every() took the lock's owner; see
+    // SqlJobRepository.saveJob.)
     QUEUE_LOCK_LIFETIME_MS: '3000',
   };
   let store: DataSource;
