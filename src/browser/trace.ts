@@ -14,14 +14,16 @@ export interface TraceOptions {
    * only cost the browser their encoding, the trace its size and `stopTrace` its scrubbing.
    */
   screenshots?: boolean;
+  /** Record DOM snapshots before and after each action (default true). Without them the trace still holds the actions, network and console. */
+  snapshots?: boolean;
 }
 
 /**
- * Starts a Playwright trace of everything the context does: DOM snapshots before and after each action, the
- * screencast, the network. Sources are left out: they are the service's code, not the run's.
+ * Starts a Playwright trace of everything the context does: the actions, DOM snapshots before and after each of
+ * them, the screencast, the network and the console. Sources are left out: they are the service's code, not the run's.
  */
 export async function startTrace(context: BrowserContext, options: TraceOptions = {}): Promise<void> {
-  await context.tracing.start({ screenshots: options.screenshots ?? true, snapshots: true, sources: false });
+  await context.tracing.start({ screenshots: options.screenshots ?? true, snapshots: options.snapshots ?? true, sources: false });
 }
 
 /** An `evaluate` of a script at least this long is a library the service injects (axe-core is ~650 kB), not a run's action. */

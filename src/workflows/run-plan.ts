@@ -109,7 +109,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
 
     // A healed step keeps its screenshot as a failed one does: a person looks at it before accepting the proposal.
     const needsPicture = result.status === 'failed' || result.healed !== undefined;
-    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, index, input.steps.length, needsPicture)
+    const screenshot = keepsStepScreenshot(input.evidence ?? FIRST_RUN_EVIDENCE, needsPicture)
       ? await session.page.screenshot({ type: 'png', timeout: 10_000, mask: secretFields, animations: 'disabled' }).catch(() => undefined)
       : undefined;
     // Artifact files are written while the browser does the rest of the step (snapshot, audit).

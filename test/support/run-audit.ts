@@ -31,6 +31,11 @@ export interface JobAudit {
   unannouncedArtifacts: number;
   /** Step indexes the last attempt stored a screenshot of. */
   lastAttemptScreenshotSteps: number[];
+  /**
+   * `step.passed` events per step index in the last attempt (a resumed run starts over from the first step): a step
+   * that attempt recorded as passed twice shows as 2, one it never passed as 0.
+   */
+  lastAttemptPassedSteps: number[];
 }
 
 interface EventRow {
@@ -60,6 +65,7 @@ function auditOne(jobId: string, status: string, events: EventRow[], artifacts: 
   const attempts: number[] = [];
   const spans = new Map<number, { first: number; last: number }>();
   const attemptOfArtifact = new Map<string, number>();
+  const passedByAttempt = new Map<number, number[]>();
   for (const [position, event] of events.entries()) {
     const data = parse(event.data);
     if (ATTEMPT_EVENTS.has(event.type)) {
@@ -75,6 +81,13 @@ function auditOne(jobId: string, status: string, events: EventRow[], artifacts: 
       terminalAt ??= position;
     }
     if (event.type === 'artifact.created') attemptOfArtifact.set(String(data.artifactId), current);
+    if (event.type === 'step.passed') {
+      const passed = passedByAttempt.get(current) ?? [];
+      passedByAttempt.set(current, passed);
+      const index = Number(data.index);
+      for (let step = passed.length; step <= index; step++) passed.push(0);
+      passed[index]! += 1;
+    }
     if (current > 0) {
       const at = new Date(event.at).getTime();
       const span = spans.get(current);
@@ -114,6 +127,7 @@ function auditOne(jobId: string, status: string, events: EventRow[], artifacts: 
       .filter((key) => key.startsWith(`${last}:`))
       .map((key) => Number(key.slice(key.indexOf(':') + 1)))
       .sort((a, b) => a - b),
+    lastAttemptPassedSteps: passedByAttempt.get(last) ?? [],
   };
 }
 

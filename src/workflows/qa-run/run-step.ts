@@ -41,7 +41,7 @@ export async function runPlannedStep(
   const evidence = evidencePolicyOf(job);
   try {
     // A plan that does not start by going somewhere starts on the target.
-    await startTrace(session.context, { screenshots: !typesSecret(planned, secrets) });
+    await startTrace(session.context, { screenshots: !typesSecret(planned, secrets), snapshots: evidence.traceSnapshots });
     if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
     const run = await runPlan(
       { recorder, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs },

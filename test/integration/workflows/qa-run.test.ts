@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
+import { readZip } from '../../../src/browser/zip.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
@@ -133,11 +134,11 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
     expect(replay.status).toBe(202);
     const stream = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/events`, { headers: { authorization: `Bearer ${key}` } });
     const types = (await stream.text()).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
-    // A passing replay keeps the screenshot of the page it ended on, and no trace (qa-run/evidence.ts).
-    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'step.passed', 'step.started', 'artifact.created', 'step.passed', 'job.passed']);
+    // A passing replay keeps no screenshot and no trace (qa-run/evidence.ts).
+    expect(types).toEqual(['job.created', 'job.queued', 'job.started', 'step.started', 'step.passed', 'step.started', 'step.passed', 'job.passed']);
     const view = await callApi(api.base, 'GET', `/api/runs/${replay.body.runId as string}`, undefined, key);
     expect(view.body.run).toMatchObject({ status: 'passed', scenarioId: checkId, naturalLanguageTask: null });
-    expect(view.body.artifacts).toEqual([expect.objectContaining({ kind: 'screenshot', name: 'step-2.png', stepIndex: 1 })]);
+    expect(view.body.artifacts).toEqual([]);
 
     // The check: listed, with its version, the job that produced it and the replay.
     const listed = await callApi(api.base, 'GET', `/api/checks?projectId=${repositoryId}`, undefined, key);
@@ -195,6 +196,15 @@ forEachDialect('QA-run workflow, first cut', (dialect) => {
       expect(view.body.run.status).toBe('failed');
       const kept = (view.body.artifacts as { kind: string; name: string }[]).map((artifact) => `${artifact.kind}:${artifact.name}`).sort();
       expect(kept).toEqual(['accessibility_snapshot:step-2-accessibility.yaml', 'screenshot:step-2.png', 'trace:trace.zip']);
+      // A replay's trace holds its actions and the network, not DOM snapshots (the screenshot and the accessibility
+      // snapshot show the page).
+      const traceId = (view.body.artifacts as { id: string; kind: string }[]).find((artifact) => artifact.kind === 'trace')!.id;
+      const zip = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/artifacts/${traceId}`, { headers: { authorization: `Bearer ${key}` } });
+      const entries = readZip(Buffer.from(await zip.arrayBuffer()));
+      const events = entries.find((entry) => entry.name === 'trace.trace')!.data.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; method?: string });
+      expect(events.filter((event) => event.type === 'before').map((event) => event.method)).toEqual(expect.arrayContaining(['goto']));
+      expect(events.filter((event) => event.type === 'frame-snapshot')).toEqual([]);
+      expect(entries.some((entry) => entry.name === 'trace.network')).toBe(true);
     } finally {
       changed.close();
     }

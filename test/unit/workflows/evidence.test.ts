@@ -10,9 +10,15 @@ describe('what a run keeps as evidence', () => {
     expect(evidencePolicyOf({ plan: null, checkId: 'c1' })).toBe(REPLAY_EVIDENCE);
   });
 
-  it('screenshots every step of a first run; a replay only a failed step and the page it ended on', () => {
-    expect([0, 1, 2].map((index) => keepsStepScreenshot(FIRST_RUN_EVIDENCE, index, 3, false))).toEqual([true, true, true]);
-    expect([0, 1, 2].map((index) => keepsStepScreenshot(REPLAY_EVIDENCE, index, 3, false))).toEqual([false, false, true]);
-    expect(keepsStepScreenshot(REPLAY_EVIDENCE, 0, 3, true)).toBe(true);
+  it('screenshots every step of a first run; a replay only a step that failed or passed only by healing', () => {
+    expect(keepsStepScreenshot(FIRST_RUN_EVIDENCE, false)).toBe(true);
+    expect(keepsStepScreenshot(FIRST_RUN_EVIDENCE, true)).toBe(true);
+    expect(keepsStepScreenshot(REPLAY_EVIDENCE, false)).toBe(false);
+    expect(keepsStepScreenshot(REPLAY_EVIDENCE, true)).toBe(true);
+  });
+
+  it("records a first run's trace with DOM snapshots and keeps it always; a replay's without them, kept only when it fails", () => {
+    expect(FIRST_RUN_EVIDENCE).toMatchObject({ trace: 'always', traceSnapshots: true });
+    expect(REPLAY_EVIDENCE).toMatchObject({ trace: 'on-failure', traceSnapshots: false });
   });
 });
