@@ -7,7 +7,7 @@ import type { HostAllowlist } from './host-allowlist.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
 import { blockedNavigation } from './navigation-guard.js';
-import { sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
+import { nameProvenBy, sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
 import { StepFailure } from './step-failure.js';
 
 export interface StepContext {
@@ -92,7 +92,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     ? find
     : async (target: Target): Promise<Locator> => {
         const element = await find(target);
-        const blocked = await sideEffectBlocked(element, guard);
+        const blocked = await sideEffectBlocked(element, guard, nameProvenBy(locator));
         if (blocked !== undefined) throw new StepFailure('side_effect_blocked', blocked);
         return element;
       };

@@ -68,6 +68,23 @@ describe('side-effect guard on a step', () => {
     }
   });
 
+  it('stops a replay whose exact role locator names the side effect, or whose form does, without reading the name again', async () => {
+    const byRole = (name: string): ResolvedLocator => ({ strategy: 'role', role: 'button', name, exact: true });
+    const clickRole = (name: string): PlanStep => ({ action: 'click', description: `Click ${name}`, target: { by: 'role', role: 'button', name, exact: true } });
+
+    expect(await runStep(session.page, clickRole('Cancel subscription'), context({ locator: byRole('Cancel subscription'), sideEffects: guard([]) }))).toMatchObject({
+      status: 'failed',
+      kind: 'side_effect_blocked',
+      message: expect.stringContaining('its name "Cancel subscription"'),
+    });
+    expect(await runStep(session.page, clickRole('Confirm'), context({ locator: byRole('Confirm'), sideEffects: guard([]) }))).toMatchObject({
+      status: 'failed',
+      kind: 'side_effect_blocked',
+      message: expect.stringContaining(`its form's action ${demo.url}/account/subscription/cancel`),
+    });
+    expect(demo.subscription().cancellations).toBe(0);
+  });
+
   it('stops a key press that submits the form of a side effect, and lets Tab through', async () => {
     const confirm: ResolvedLocator = { strategy: 'role', role: 'button', name: 'Confirm', exact: true };
     const press = (key: string): PlanStep => ({ action: 'press', description: `Press ${key}`, key, target: { by: 'role', role: 'button', name: 'Confirm', exact: true } });

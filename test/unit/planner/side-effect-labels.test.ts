@@ -5,7 +5,7 @@
  * Remove from cart, Apply) must not.
  */
 import { describe, expect, it } from '@jest/globals';
-import { accessibleName, kindsOfAction, phrasesOfPath } from '../../../src/browser/side-effect-guard.js';
+import { accessibleName, kindsOfAction, nameProvenBy, phrasesOfPath } from '../../../src/browser/side-effect-guard.js';
 import { taskWithAnswers } from '../../../src/core/interpretation.js';
 import { allowedSideEffectsOf, planSchema } from '../../../src/core/plan.js';
 import { interpretTask } from '../../../src/planner/rule-planner.js';
@@ -134,5 +134,16 @@ describe('plans carry the side-effect kinds the answers allowed, for the run-tim
     expect(allowedSideEffectsOf({ sideEffects: true })).toBe('all');
     expect(allowedSideEffectsOf({})).toEqual([]);
     expect(allowedSideEffectsOf({ sideEffects: true, allowedSideEffects: ['purchase'] })).toEqual(['purchase']);
+  });
+
+  it('takes a control\'s name from its locator only when an exact role locator for a button or a link proves it', () => {
+    expect(nameProvenBy({ strategy: 'role', role: 'button', name: 'Delete account', exact: true })).toBe('Delete account');
+    expect(nameProvenBy({ strategy: 'role', role: 'link', name: 'Unsubscribe', exact: true })).toBe('Unsubscribe');
+    // A substring match, a text or label locator, or a role whose element may not be its own control: read the page.
+    expect(nameProvenBy({ strategy: 'role', role: 'button', name: 'Delete', exact: false })).toBeUndefined();
+    expect(nameProvenBy({ strategy: 'text', name: 'Delete account', exact: true })).toBeUndefined();
+    expect(nameProvenBy({ strategy: 'label', name: 'Delete account', exact: true })).toBeUndefined();
+    expect(nameProvenBy({ strategy: 'role', role: 'option', name: 'Delete account', exact: true })).toBeUndefined();
+    expect(nameProvenBy(undefined)).toBeUndefined();
   });
 });
