@@ -15,12 +15,13 @@
  *    replay/NL ratio, and where a run's time goes (from the events' timestamps).
  * 2. Throughput: per level a fresh worker with WORKER_CONCURRENCY = 1, 2, 4, warmed with `level` replays, then
  *    BENCH_BATCH (16) replays created at once; jobs/min from the first create to the last finish, and the ratio to
- *    concurrency 1.
+ *    concurrency 1. BENCH_ROUNDS (3) rounds, each of every level and then of bare Playwright's (3.), so drift on a
+ *    shared machine hits both alike; each level's median round is reported.
  *
  *    Where `taskset` is there and the machine has 2 or more cores, concurrency 2 once more with the worker and its
  *    browser pinned to one core (the database server is not): the ratio says how throughput grows with the cores.
  * 3. Baseline: the same six steps done by bare Playwright in the same browser (bench/support/bare-playwright.ts), a new
- *    context per job, at the same levels (BENCH_BARE_ROUNDS (3) rounds, the median): how much concurrency adds when
+ *    context per job, at the same levels (in the same rounds, the median): how much concurrency adds when
  *    nothing but the browser works, which bounds what it can add to the service's runs on this machine.
  *
  * All give CPU time from /proc (bench/support/cpu.ts): this process with its browser, the database server, and
@@ -57,7 +58,7 @@ import { fmt, percentile, table } from './support/stats.js';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/qa_bench_runs';
 const RUNS = intFromEnv('BENCH_RUNS', 20);
 const BATCH = intFromEnv('BENCH_BATCH', 16);
-const BARE_ROUNDS = intFromEnv('BENCH_BARE_ROUNDS', 3);
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 3);
 const LEVELS = (process.env.BENCH_LEVELS || '1,2,4').split(',').map((level) => Number(level.trim()));
 /**
  * Issue 13's goals, both against bare Playwright in the same run (the figure that holds on a noisy machine): a
@@ -341,7 +342,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   );
   console.log('');
   const base = throughput.find((level) => level.concurrency === 1 && !level.oneCore);
-  console.log(`Throughput: ${BATCH} replays created at once on one worker, fresh per level, warmed first`);
+  console.log(`Throughput: ${BATCH} replays created at once on one worker, fresh per level, warmed first (median of ${ROUNDS} rounds)`);
   console.log(
     table(
       ['concurrency', 'jobs', 'seconds', 'jobs/min', 'vs concurrency 1', 'job p50 ms', 'job max ms', 'CPU ms/job (ours+db)', 'cores busy (ours+db)', 'others, cores'],
@@ -362,7 +363,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   );
   const bareBase = bare.find((level) => level.concurrency === 1);
   console.log('');
-  console.log(`Baseline: the same 6 steps by bare Playwright in the same browser, a new context per job, nothing else (${BATCH} jobs per level, median of ${BARE_ROUNDS} rounds)`);
+  console.log(`Baseline: the same 6 steps by bare Playwright in the same browser, a new context per job, nothing else (${BATCH} jobs per level, median of ${ROUNDS} rounds)`);
   console.log(
     table(
       ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'cores busy'],
@@ -426,25 +427,35 @@ try {
   const finishes = new Finishes(dataSource);
   console.log('measuring…');
   const latency = await withWorker(benchConfig(4, artifactsDir), logger, dataSource, finishes, (worker) => latencyPhase(worker, dataSource, finishes, setup));
-  const throughput: ThroughputResult[] = [];
-  for (const level of LEVELS) {
-    throughput.push(await withWorker(benchConfig(level, artifactsDir), logger, dataSource, finishes, (worker) =>
-      throughputLevel(worker, dataSource, finishes, setup, latency.checkId, level)));
+  // Rounds of every level of ours, then of bare Playwright's: drift on a shared machine hits both alike.
+  const ours: ThroughputResult[][] = [];
+  const bares: BareLevel[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`  round ${round} of ${ROUNDS}`);
+    const levels: ThroughputResult[] = [];
+    for (const level of LEVELS) {
+      levels.push(await withWorker(benchConfig(level, artifactsDir), logger, dataSource, finishes, (worker) =>
+        throughputLevel(worker, dataSource, finishes, setup, latency.checkId, level)));
+    }
+    // The same level with the worker and its browser on one core: how much the machine's other cores add.
+    if (LEVELS.includes(2) && os.cpus().length >= 2 && canPin()) {
+      levels.push(await onCpus('0', () => withWorker(benchConfig(2, artifactsDir), logger, dataSource, finishes, (worker) =>
+        throughputLevel(worker, dataSource, finishes, setup, latency.checkId, 2, true))));
+    }
+    ours.push(levels);
+    console.log('  baseline: bare Playwright…');
+    bares.push(await barePlaywrightThroughput({
+      executablePath: benchConfig(1, artifactsDir).browser.executablePath,
+      baseUrl: demo.url,
+      account: DEFAULT_ACCOUNT,
+      levels: LEVELS,
+      jobs: BATCH,
+      rounds: 1,
+    }));
   }
-  // The same level with the worker and its browser on one core: how much the machine's other cores add.
-  if (LEVELS.includes(2) && os.cpus().length >= 2 && canPin()) {
-    throughput.push(await onCpus('0', () => withWorker(benchConfig(2, artifactsDir), logger, dataSource, finishes, (worker) =>
-      throughputLevel(worker, dataSource, finishes, setup, latency.checkId, 2, true))));
-  }
-  console.log('  baseline: bare Playwright…');
-  const bare = await barePlaywrightThroughput({
-    executablePath: benchConfig(1, artifactsDir).browser.executablePath,
-    baseUrl: demo.url,
-    account: DEFAULT_ACCOUNT,
-    levels: LEVELS,
-    jobs: BATCH,
-    rounds: BARE_ROUNDS,
-  });
+  const medianRound = <T extends { perMinute: number }>(rounds: T[]): T => [...rounds].sort((a, b) => a.perMinute - b.perMinute)[Math.floor(rounds.length / 2)]!;
+  const throughput = ours[0]!.map((_level, index) => medianRound(ours.map((levels) => levels[index]!)));
+  const bare = bares[0]!.map((_level, index) => medianRound(bares.map((levels) => levels[index]!)));
   report(latency, throughput, bare, { version });
   console.log(`(run took ${fmt((performance.now() - began) / 1000, 0)} s)`);
 } finally {
