@@ -145,15 +145,21 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     return { ...settled, detail: boundedText(scrub(settled.detail), FINDING_DETAIL_MAX), ...compared };
   }
 
-  function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): RunWrites {
+  /** A commit's writes, and `flush`, which writes its events: run it before the transaction commits. */
+  function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): { writes: RunWrites; flush(): Promise<void> } {
     // The commit holds the job's row (lockRun), as every writer of a job's history does before it appends: the
-    // next index is read once and counted on, instead of locking and reading again for every event.
+    // next index is read once and counted on, instead of locking and reading again for every event. The events are
+    // written together at the end of the commit (one INSERT instead of one per event: a step's commit has two or three).
     let nextSeq: number | undefined;
+    const pending: Pick<JobEvent, 'jobId' | 'seq' | 'type' | 'at' | 'data'>[] = [];
     const event = async (type: JobEventType, data: Record<string, unknown>) => {
       nextSeq ??= await nextEventIndex(manager, jobId);
-      await manager.insert(JobEvent, { jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
+      pending.push({ jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
     };
-    return {
+    const flush = async () => {
+      if (pending.length > 0) await manager.insert(JobEvent, pending.splice(0));
+    };
+    const writes: RunWrites = {
       get status() {
         return locked.status;
       },
@@ -193,6 +199,7 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
         return (await manager.query(sql, parameters)) as Row[];
       },
     };
+    return { writes, flush };
   }
 
   return {
@@ -207,7 +214,9 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
         if (!locked) throw new JobNoLongerRunnable(jobId, 'gone');
         if (locked.attempt !== attempt) throw new RunFencedOut(jobId, attempt, locked.attempt);
         if (!isRunnable(locked.status)) throw new JobNoLongerRunnable(jobId, locked.status);
-        await write(writesIn(manager, { attempt: locked.attempt, status: locked.status as JobStatus }));
+        const { writes, flush } = writesIn(manager, { attempt: locked.attempt, status: locked.status as JobStatus });
+        await write(writes);
+        await flush();
       });
       options.afterCommit?.();
     },
