@@ -21,7 +21,7 @@ export async function startBenchWorker(
   config: Config,
   logger: Logger,
   dataSource: DataSource,
-  options: { readSecret: (name: string) => string | undefined; eventsWritten: (jobId: string) => void },
+  options: { readSecret: (name: string) => string | undefined; eventsWritten: (jobId: string, written: readonly string[]) => void },
 ): Promise<BenchWorker> {
   const worker = await startWorker(config, logger, {
     dataSource,

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { ReadProgress } from '../jobs/event-feed.js';
+import type { JobEventType } from '../core/job-lifecycle.js';
 import type { ProgressSinks } from '../notify/progress-sink.js';
 import type { Planner } from '../planner/planner.js';
 import type { ProbeClientOptions } from '../probes/probe-client.js';
@@ -26,8 +27,8 @@ export interface ComposeOverrides {
   probes?: ProbeClientOptions;
   /** Wraps the event feed's read (to count or fail reads). */
   feedRead?: (read: ReadProgress) => ReadProgress;
-  /** Called after a commit that added events to a job, besides waking this process's event feed. */
-  eventsWritten?: (jobId: string) => void;
+  /** Called after a commit that added events to a job, with their types, besides waking this process's event feed. */
+  eventsWritten?: (jobId: string, written: readonly JobEventType[]) => void;
   /** The `qa-run` workflow's retry policy (default: its own). */
   retry?: RetryPolicy;
   /** How often a running job looks whether it was cancelled (default: the workflow's). */

@@ -25,9 +25,9 @@ export async function startProcessors(services: Services): Promise<Worker> {
     browsers,
     artifacts: services.artifacts,
     // Followers of this process's event feed get a job's events as soon as they are committed.
-    eventsWritten: (jobId) => {
+    eventsWritten: (jobId, written) => {
       feed.wake(jobId);
-      overrides.eventsWritten?.(jobId);
+      overrides.eventsWritten?.(jobId, written);
     },
     probes: createProbeClient({ allowCidrs: config.probes.allowCidrs, ...overrides.probes }),
     readSecret: services.readSecret,

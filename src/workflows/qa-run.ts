@@ -43,7 +43,7 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
       }
       const recorderOf = (attempt: number, secrets?: RunSecrets, disputes?: DisputedFingerprints): RunRecorder =>
         // Before the secrets were read there are none to scrub (only the failure record is written then).
-        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), disputes, afterCommit: () => deps.eventsWritten?.(job.id) });
+        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), disputes, afterCommit: (written) => deps.eventsWritten?.(job.id, written) });
       let attempt: number | undefined;
       let recorder: RunRecorder | undefined;
       try {

@@ -92,8 +92,8 @@ export interface RunRecorderOptions {
   organizationId: string;
   attempt: number;
   scrubber: Scrubber;
-  /** Called after each commit (an event feed in this process wakes its followers). */
-  afterCommit?: () => void;
+  /** Called after each commit with the types of the events it wrote (an event feed in this process wakes its followers). */
+  afterCommit?: (written: readonly JobEventType[]) => void;
   /** The disputes of the check the job replays, read once when the attempt starts (none by default). */
   disputes?: DisputedFingerprints;
 }
@@ -146,7 +146,7 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
   }
 
   /** A commit's writes, and `flush`, which writes its events: run it before the transaction commits. */
-  function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): { writes: RunWrites; flush(): Promise<void> } {
+  function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): { writes: RunWrites; flush(): Promise<JobEventType[]> } {
     // The commit holds the job's row (lockRun), as every writer of a job's history does before it appends: the
     // next index is read once and counted on, instead of locking and reading again for every event. The events are
     // written together at the end of the commit (one INSERT instead of one per event: a step's commit has two or three).
@@ -156,8 +156,11 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
       nextSeq ??= await nextEventIndex(manager, jobId);
       pending.push({ jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
     };
+    const written: JobEventType[] = [];
     const flush = async () => {
+      for (const row of pending) written.push(row.type as JobEventType);
       if (pending.length > 0) await manager.insert(JobEvent, pending.splice(0));
+      return written;
     };
     const writes: RunWrites = {
       get status() {
@@ -209,16 +212,16 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     scrubber,
     settle,
     async commit(write) {
-      await dataSource.transaction(async (manager) => {
+      const written = await dataSource.transaction(async (manager) => {
         const locked = await lockRun(manager, jobId);
         if (!locked) throw new JobNoLongerRunnable(jobId, 'gone');
         if (locked.attempt !== attempt) throw new RunFencedOut(jobId, attempt, locked.attempt);
         if (!isRunnable(locked.status)) throw new JobNoLongerRunnable(jobId, locked.status);
         const { writes, flush } = writesIn(manager, { attempt: locked.attempt, status: locked.status as JobStatus });
         await write(writes);
-        await flush();
+        return flush();
       });
-      options.afterCommit?.();
+      options.afterCommit?.(written);
     },
   };
 }

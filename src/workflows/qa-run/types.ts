@@ -3,6 +3,7 @@ import type { ArtifactStorage } from '../../artifacts/artifact-storage.js';
 import type { AccessibilityMemory } from '../../browser/accessibility-memory.js';
 import type { BrowserPool } from '../../browser/browser-pool.js';
 import type { CompiledCheck, CompiledStep } from '../../core/check.js';
+import type { JobEventType } from '../../core/job-lifecycle.js';
 import type { ProbeClient } from '../../probes/probe-client.js';
 import type { RetryPolicy } from '../../queue/index.js';
 import type { EvidenceProbeRef } from '../../store/entities/connected-repository.entity.js';
@@ -32,8 +33,8 @@ export interface QaRunDeps {
   timeLimitMs: number;
   /** How often a running job looks whether it was cancelled (default 1 s). */
   cancelPollMs?: number;
-  /** Called after a commit that added events to a job (an event feed in this process wakes its followers). */
-  eventsWritten?: (jobId: string) => void;
+  /** Called after a commit that added events to a job, with their types (an event feed in this process wakes its followers). */
+  eventsWritten?: (jobId: string, written: readonly JobEventType[]) => void;
   retry?: RetryPolicy;
   /**
    * The process's memory of replays' accessibility audits: a replay does not audit again a page unchanged since

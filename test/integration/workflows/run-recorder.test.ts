@@ -93,6 +93,26 @@ forEachDialect('run recorder', (dialect) => {
     expect(rows.job.status).toBe('running');
   });
 
+  it('numbers a commit\'s events on from the last one, and says after the commit which it wrote', async () => {
+    const job = await queuedJob();
+    const seen: string[][] = [];
+    const recorder = createRunRecorder(store(), {
+      jobId: job.jobId, organizationId: job.organizationId, attempt: await takeRunToken(store(), job.jobId), scrubber: createScrubber([]),
+      afterCommit: (written) => seen.push([...written]),
+    });
+
+    await recorder.commit(everything(job));
+    await recorder.commit(async (writes) => {
+      await writes.event('step.passed', { index: 0 });
+      await writes.event('job.passed', {});
+    });
+    await recorder.commit(async (writes) => writes.checkpoint('end', {}));
+
+    const rows = await rowsOf(job.jobId);
+    expect(rows.events.map((event) => [event.seq, event.type])).toEqual([[0, 'job.started'], [1, 'artifact.created'], [2, 'finding.recorded'], [3, 'step.passed'], [4, 'job.passed']]);
+    expect(seen).toEqual([['job.started', 'artifact.created', 'finding.recorded'], ['step.passed', 'job.passed'], []]);
+  });
+
   it('lets a stale attempt write nothing at all once a newer one took the run', async () => {
     const job = await queuedJob();
     const stale = recorderOf(job, await takeRunToken(store(), job.jobId));
