@@ -48,7 +48,9 @@ describe('runs on a remote browser (BROWSER_WS_ENDPOINT)', () => {
   }
 
   it('runs the job in the remote browser, with no local browser to launch', async () => {
-    const worker = await startTestWorker(store(), { wsEndpoint: server.wsEndpoint(), executablePath: NO_LOCAL_BROWSER });
+    // A step may wait longer than the test workers' 3 s for what is there: every call goes over the browser server's
+    // socket, and CI's machine may be shared (this test once failed there under load with no reason to show).
+    const worker = await startTestWorker(store(), { wsEndpoint: server.wsEndpoint(), executablePath: NO_LOCAL_BROWSER, stepTimeoutMs: 10_000 });
     try {
       const { status, events } = await run('Check that the pricing page lists three plans');
       // The failures ride along, so a run that did not pass says why.
