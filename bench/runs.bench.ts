@@ -454,7 +454,6 @@ try {
       account: DEFAULT_ACCOUNT,
       levels: LEVELS,
       jobs: BATCH,
-      rounds: 1,
     }));
   }
   const medianRound = <T extends { perMinute: number }>(rounds: T[]): T => [...rounds].sort((a, b) => a.perMinute - b.perMinute)[Math.floor(rounds.length / 2)]!;

@@ -57,25 +57,19 @@ async function level(browser: Browser, baseUrl: string, account: BareAccount, co
   return { concurrency, jobs, perMinute: (jobs / seconds) * 60, cpu: cpuBetween(before, sampleCpu()) };
 }
 
-/** Each level `rounds` times, alternating levels so drift on a shared machine hits them alike; the median round of each. */
+/** One round: each level in turn (bench:runs runs rounds of these between its own and takes the median). */
 export async function barePlaywrightThroughput(options: {
   executablePath: string;
   baseUrl: string;
   account: BareAccount;
   levels: readonly number[];
   jobs: number;
-  rounds: number;
 }): Promise<BareLevel[]> {
   const browser = await chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS });
   try {
-    const runs = new Map<number, BareLevel[]>(options.levels.map((concurrency) => [concurrency, []]));
-    for (let round = 0; round < options.rounds; round++) {
-      for (const concurrency of options.levels) runs.get(concurrency)!.push(await level(browser, options.baseUrl, options.account, concurrency, options.jobs));
-    }
-    return options.levels.map((concurrency) => {
-      const sorted = [...runs.get(concurrency)!].sort((a, b) => a.perMinute - b.perMinute);
-      return sorted[Math.floor(sorted.length / 2)]!;
-    });
+    const levels: BareLevel[] = [];
+    for (const concurrency of options.levels) levels.push(await level(browser, options.baseUrl, options.account, concurrency, options.jobs));
+    return levels;
   } finally {
     await browser.close();
   }

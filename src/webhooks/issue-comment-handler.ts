@@ -7,7 +7,7 @@ import type { CheckService } from '../jobs/check-service.js';
 import type { CreateJobInput, JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox, ThreadJob } from '../jobs/notification-outbox.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
-import { targetFor, type DeploymentLookup, type TargetRepository } from './comment-target.js';
+import { targetFor, type CommentTarget, type DeploymentLookup, type TargetRepository } from './comment-target.js';
 import { readIssueComment, triageComment, type PullRequestComment } from './issue-comment-payload.js';
 import * as replies from './issue-comment-replies.js';
 
@@ -158,7 +158,7 @@ async function start(request: Request, what: Pick<CreateJobInput, 'naturalLangua
     request.logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
     return null;
   }
-  let target: Awaited<ReturnType<typeof targetFor>>;
+  let target: CommentTarget;
   try {
     target = await targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha }, deps.deployments);
   } catch (error) {

@@ -151,16 +151,14 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     // next index is read once and counted on, instead of locking and reading again for every event. The events are
     // written together at the end of the commit (one INSERT instead of one per event: a step's commit has two or three).
     let nextSeq: number | undefined;
-    const pending: Pick<JobEvent, 'jobId' | 'seq' | 'type' | 'at' | 'data'>[] = [];
+    const pending: (Pick<JobEvent, 'jobId' | 'seq' | 'at' | 'data'> & { type: JobEventType })[] = [];
     const event = async (type: JobEventType, data: Record<string, unknown>) => {
       nextSeq ??= await nextEventIndex(manager, jobId);
       pending.push({ jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
     };
-    const written: JobEventType[] = [];
     const flush = async () => {
-      for (const row of pending) written.push(row.type as JobEventType);
-      if (pending.length > 0) await manager.insert(JobEvent, pending.splice(0));
-      return written;
+      if (pending.length > 0) await manager.insert(JobEvent, pending);
+      return pending.map((row) => row.type);
     };
     const writes: RunWrites = {
       get status() {

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser, type Page } from 'playwright';
+import { describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright';
 import { createAccessibilityAudit, type AccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { createAccessibilityMemory, type AccessibilityMemory } from '../../../src/browser/accessibility-memory.js';
 import type { FindingDraft } from '../../../src/core/findings.js';
-import { CHROMIUM_ARGS } from '../../../src/browser/browser-pool.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
-import { startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
+import { A11Y_TITLES, useDemoBrowser } from '../../support/demo-browser.js';
 
 /** Tests that audit a page in several runs: axe takes ~0.7 s a page, several times that on a busy 2-core machine. */
 const AUDITS_TIMEOUT_MS = 60_000;
-
-/** What axe says about the demo shop's /a11y page (its README): two critical rules, one serious, critical first. */
-const A11Y_TITLES = [
-  'Accessibility (critical): Images must have alternative text on /a11y',
-  'Accessibility (critical): Form elements must have labels on /a11y',
-  'Accessibility (serious): Elements must meet minimum color contrast ratio thresholds on /a11y',
-];
 
 /**
  * Counts, in each document, the times axe ran (`window.axeRuns`); with `window.changeOnAxeRun` set, axe's run first
@@ -54,17 +45,7 @@ interface RunOutcome {
 }
 
 describe('accessibility audits remembered between runs of a check', () => {
-  let demo: DemoApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    demo = await startDemoApp();
-    browser = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
-  });
-  afterAll(async () => {
-    await browser.close();
-    await demo.close();
-  });
+  const { demo, browser } = useDemoBrowser();
 
   /**
    * One run as a replay makes it: a fresh context, a fresh audit in legacy mode with the process's memory under the
@@ -75,11 +56,11 @@ describe('accessibility audits remembered between runs of a check', () => {
     path: string,
     { scope = 'check-1@1', stepIndex = 1, prepare }: { scope?: string; stepIndex?: number; prepare?: (page: Page) => Promise<unknown> } = {},
   ): Promise<RunOutcome> {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       await context.addInitScript(COUNT_AXE_RUNS);
       const page = await context.newPage();
-      await page.goto(`${demo.url}${path}`);
+      await page.goto(`${demo().url}${path}`);
       await prepare?.(page);
       const audit: AccessibilityAudit = createAccessibilityAudit({ crossOriginFrames: false, memory: { store: memory, scope } });
       const findings = await audit.audit(page, stepIndex);
@@ -97,7 +78,7 @@ describe('accessibility audits remembered between runs of a check', () => {
     expect([first.axeRuns, first.reused]).toEqual([1, []]);
 
     const second = await run(memory, '/a11y', { stepIndex: 4 });
-    expect([second.axeRuns, second.reused, second.audited]).toEqual([0, [`${demo.url}/a11y`], [`${demo.url}/a11y`]]);
+    expect([second.axeRuns, second.reused, second.audited]).toEqual([0, [`${demo().url}/a11y`], [`${demo().url}/a11y`]]);
     expect(second.findings).toEqual(first.findings.map((finding) => ({ ...finding, stepIndex: 4 })));
     // A query the page does not show differently is the same page.
     expect((await run(memory, '/a11y?utm=mail')).axeRuns).toBe(0);

@@ -1,41 +1,23 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { BrowserContext, Page } from 'playwright';
 import { createAccessibilityAudit, type AccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { verdictOf } from '../../../src/core/findings.js';
-import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { DEFAULT_ACCOUNT } from '../../fixtures/demo-app/index.js';
+import { A11Y_TITLES, useDemoBrowser } from '../../support/demo-browser.js';
 
 /** Tests that audit several pages: axe takes ~0.7 s a page, several times that on a busy 2-core machine. */
 const AUDITS_TIMEOUT_MS = 60_000;
 
-/** What axe says about the demo shop's /a11y page (its README): two critical rules, one serious, critical first. */
-const A11Y_TITLES = [
-  'Accessibility (critical): Images must have alternative text on /a11y',
-  'Accessibility (critical): Form elements must have labels on /a11y',
-  'Accessibility (serious): Elements must meet minimum color contrast ratio thresholds on /a11y',
-];
-
 describe('accessibility audit with axe on the demo shop', () => {
-  let demo: DemoApp;
-  let browser: Browser;
+  const { demo, browser } = useDemoBrowser();
   let context: BrowserContext;
   let page: Page;
   let audit: AccessibilityAudit;
 
-  beforeAll(async () => {
-    demo = await startDemoApp();
-    browser = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
-  });
-  afterAll(async () => {
-    await browser.close();
-    await demo.close();
-  });
   beforeEach(async () => {
-    demo.reset();
-    context = await browser.newContext();
+    demo().reset();
+    context = await browser().newContext();
     page = await context.newPage();
     audit = createAccessibilityAudit();
   });
@@ -69,7 +51,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     }`);
 
   const open = async (path: string) => {
-    await page.goto(`${demo.url}${path}`);
+    await page.goto(`${demo().url}${path}`);
   };
 
   it('reports the image without alt, the unlabelled field and the faint text on /a11y, as warnings', async () => {
@@ -84,7 +66,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     expect(findings[0].detail).toContain('<img src="/static/logo.svg" width="64" height="64">');
     expect(findings[1].detail).toContain('<input type="text" name="nickname">');
     expect(findings[2].detail).toContain('contrast of 1.67');
-    expect(audit.auditedPages()).toEqual([`${demo.url}/a11y`]);
+    expect(audit.auditedPages()).toEqual([`${demo().url}/a11y`]);
   });
 
   it('finds nothing on the pages meant to be clean, signed out and signed in', async () => {
@@ -103,7 +85,7 @@ describe('accessibility audit with axe on the demo shop', () => {
       await open(path);
       expect({ path, findings: await audit.auditNewPage(page, 4), error: audit.lastError }).toEqual({ path, findings: [], error: undefined });
     }
-    expect(audit.auditedPages()).toEqual(['/', '/pricing', '/login', '/products', '/cart', '/checkout'].map((path) => `${demo.url}${path}`));
+    expect(audit.auditedPages()).toEqual(['/', '/pricing', '/login', '/products', '/cart', '/checkout'].map((path) => `${demo().url}${path}`));
   }, AUDITS_TIMEOUT_MS);
 
   it('makes one finding of a rule broken by several elements of a page, with their count', async () => {
@@ -136,7 +118,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     const again = await audit.audit(page, 4);
     expect(again.map((finding) => finding.title)).toEqual(['Accessibility (critical): Form elements must have labels on /a11y']);
     expect(again[0].detail).toContain('1 element on /a11y:\n- #extra');
-    expect(audit.auditedPages()).toEqual([`${demo.url}/a11y`]);
+    expect(audit.auditedPages()).toEqual([`${demo().url}/a11y`]);
   }, AUDITS_TIMEOUT_MS);
 
   it('finds the same problems in legacy mode (no cross-origin frames)', async () => {
@@ -152,7 +134,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     const mixed =
       '<!doctype html><html lang="en"><head><title>Mixed</title></head><body><div><h1>Mixed</h1><h4>Skipped</h4><h2></h2>' +
       '<a href="/pricing"></a><p>Outside any landmark</p></div></body></html>';
-    await page.route(`${demo.url}/mixed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: mixed }));
+    await page.route(`${demo().url}/mixed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: mixed }));
     let belowSerious = 0;
     for (const path of ['/', '/login', '/pricing', '/a11y', '/mixed']) {
       await open(path);
@@ -201,8 +183,8 @@ describe('accessibility audit with axe on the demo shop', () => {
     const legacy = createAccessibilityAudit({ crossOriginFrames: false });
     const strict = { 'content-security-policy': "default-src 'none'; frame-src 'self'; script-src 'none'; require-trusted-types-for 'script'" };
     const html = (body: string) => `<!doctype html><html lang="en"><head><title>Framed</title></head><body><main><h1>Framed</h1>${body}</main></body></html>`;
-    await page.route(`${demo.url}/framed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<iframe title="Inner" src="/framed/inner"></iframe>') }));
-    await page.route(`${demo.url}/framed/inner`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<img src="data:,">') }));
+    await page.route(`${demo().url}/framed`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<iframe title="Inner" src="/framed/inner"></iframe>') }));
+    await page.route(`${demo().url}/framed/inner`, (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: strict, body: html('<img src="data:,">') }));
     await open('/framed');
     await page.frameLocator('iframe').locator('img').waitFor({ state: 'attached' });
     const findings = await legacy.audit(page, 1);
@@ -220,7 +202,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     expect(legacy.auditedPages()).toEqual([]);
     await page.waitForURL('**/pricing');
     expect(await legacy.auditNewPage(page, 6)).toEqual([]);
-    expect([legacy.lastError, legacy.auditedPages()]).toEqual([undefined, [`${demo.url}/pricing`]]);
+    expect([legacy.lastError, legacy.auditedPages()]).toEqual([undefined, [`${demo().url}/pricing`]]);
   });
 
   it('fails the run with the operator-chosen severity', async () => {
@@ -232,7 +214,7 @@ describe('accessibility audit with axe on the demo shop', () => {
   });
 
   it('audits a page whose content security policy forbids scripts', async () => {
-    await page.route(`${demo.url}/strict`, (route) =>
+    await page.route(`${demo().url}/strict`, (route) =>
       route.fulfill({
         status: 200,
         contentType: 'text/html',
@@ -259,7 +241,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     // /a11y was never audited, so the next visit is.
     await open('/a11y');
     expect(await audit.auditNewPage(page, 7)).toHaveLength(3);
-    expect(audit.auditedPages()).toEqual([`${demo.url}/pricing`, `${demo.url}/a11y`]);
+    expect(audit.auditedPages()).toEqual([`${demo().url}/pricing`, `${demo().url}/a11y`]);
   }, AUDITS_TIMEOUT_MS);
 
   it('gives up an audit that takes too long, and does not try that page again', async () => {
@@ -269,7 +251,7 @@ describe('accessibility audit with axe on the demo shop', () => {
     expect(await hurried.audit(page, null)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(500);
     expect(hurried.lastError).toMatchObject({ code: 'accessibility.audit_timeout', details: { path: '/a11y', timeoutMs: 1 } });
-    expect(hurried.auditedPages()).toEqual([`${demo.url}/a11y`]);
+    expect(hurried.auditedPages()).toEqual([`${demo().url}/a11y`]);
     expect(await hurried.auditNewPage(page, null)).toEqual([]);
     expect(hurried.lastError).toBeUndefined();
   });

@@ -5,18 +5,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser, type BrowserContext } from 'playwright';
+import type { BrowserContext } from 'playwright';
 import { createAccessibilityAudit } from '../../../src/browser/accessibility.js';
 import { startTrace, stopTrace } from '../../../src/browser/trace.js';
 import { createTraceScrubber } from '../../../src/browser/trace-secrets.js';
 import { readZip, type ZipEntry } from '../../../src/browser/zip.js';
 import { SECRET_MASK } from '../../../src/core/secrets.js';
-import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
+import { DEFAULT_ACCOUNT } from '../../fixtures/demo-app/index.js';
+import { useDemoBrowser } from '../../support/demo-browser.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PLAYWRIGHT_CLI = join(REPO, 'node_modules/.bin/playwright');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const { email: EMAIL, password: PASSWORD } = DEFAULT_ACCOUNT;
 
 /** Each secret as typed and in the encodings a trace writes: JSON-escaped, percent-encoded (either hex case), form-encoded. */
@@ -37,28 +36,23 @@ const entry = (entries: ZipEntry[], name: string) => entries.find((candidate) =>
 const lines = (data: Buffer) => data.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('scrubbed Playwright traces of a real browser', () => {
-  let demo: DemoApp;
-  let browser: Browser;
+  const { demo, browser } = useDemoBrowser();
   let work: string;
   const scrubber = createTraceScrubber([EMAIL, PASSWORD]);
 
   beforeAll(async () => {
-    demo = await startDemoApp();
-    browser = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
     work = await mkdtemp(join(tmpdir(), 'trace-test-'));
   });
   afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
   /** A fresh context, traced, signed in to the demo shop by filling the password and the email. */
   async function tracedSignIn(): Promise<BrowserContext> {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await startTrace(context);
     const page = await context.newPage();
-    await page.goto(`${demo.url}/login`);
+    await page.goto(`${demo().url}/login`);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -128,10 +122,10 @@ describe('scrubbed Playwright traces of a real browser', () => {
   }, 60_000);
 
   it('keeps the screencast of a run that never met a secret', async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await startTrace(context);
     const page = await context.newPage();
-    await page.goto(`${demo.url}/pricing`);
+    await page.goto(`${demo().url}/pricing`);
     await page.getByRole('link', { name: 'Products' }).click();
     await page.waitForURL(/\/login/);
     const trace = await stopTrace(context, scrubber, work);
@@ -143,12 +137,12 @@ describe('scrubbed Playwright traces of a real browser', () => {
   });
 
   it('keeps the accessibility audits as actions but axe-core itself never gets in; a run told to records no screencast', async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     await startTrace(context, { screenshots: false });
     const page = await context.newPage();
     const audit = createAccessibilityAudit({ crossOriginFrames: false });
     for (const path of ['/pricing', '/a11y']) {
-      await page.goto(`${demo.url}${path}`);
+      await page.goto(`${demo().url}${path}`);
       await audit.audit(page, null);
     }
     expect(audit.auditedPages()).toHaveLength(2);
