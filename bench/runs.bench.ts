@@ -24,7 +24,8 @@
  *    context per job, at the same levels (in the same rounds, the median): how much concurrency adds when
  *    nothing but the browser works, which bounds what it can add to the service's runs on this machine.
  *
- * All give CPU time from /proc (bench/support/cpu.ts): this process with its browser, the database server, and
+ * All give CPU time from /proc (bench/support/cpu.ts): this process with its browser (and of that, the Node process
+ * alone: the service, or bare Playwright's client and driver), the database server, and
  * the rest of the machine meanwhile (other people's work on a shared machine). The cores one job keeps busy at
  * concurrency 1 bound what concurrency can add on a machine with few cores: N cores / that.
  *
@@ -349,7 +350,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   console.log(`Throughput: ${BATCH} replays created at once on one worker, fresh per level, warmed first (median of ${ROUNDS} rounds)`);
   console.log(
     table(
-      ['concurrency', 'jobs', 'seconds', 'jobs/min', 'vs concurrency 1', 'job p50 ms', 'job max ms', 'CPU ms/job (ours+db)', 'cores busy (ours+db)', 'others, cores'],
+      ['concurrency', 'jobs', 'seconds', 'jobs/min', 'vs concurrency 1', 'job p50 ms', 'job max ms', 'CPU ms/job (ours+db)', 'of which Node', 'cores busy (ours+db)', 'others, cores'],
       throughput.map((level) => [
         `${level.concurrency}${level.oneCore ? ' (1 core)' : ''}`,
         String(level.jobs),
@@ -359,10 +360,11 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
         fmt(level.p50, 0),
         fmt(level.max, 0),
         fmt(((level.cpu.tree + level.cpu.database) / level.jobs) * 1000, 0),
+        fmt((level.cpu.node / level.jobs) * 1000, 0),
         fmt((level.cpu.tree + level.cpu.database) / level.cpu.wallSeconds, 2),
         fmt(level.cpu.others / level.cpu.wallSeconds, 2),
       ]),
-      [true, true, true, true, true, true, true, true, true, true],
+      [true, true, true, true, true, true, true, true, true, true, true],
     ),
   );
   const bareBase = bare.find((level) => level.concurrency === 1);
@@ -370,7 +372,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   console.log(`Baseline: the same 6 steps by bare Playwright in the same browser, a new context per job, nothing else (${BATCH} jobs per level, median of ${ROUNDS} rounds)`);
   console.log(
     table(
-      ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'cores busy'],
+      ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'of which Node', 'cores busy'],
       bare.map((level) => {
         const service = throughput.find((one) => one.concurrency === level.concurrency && !one.oneCore);
         return [
@@ -379,10 +381,11 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
           bareBase ? fmt(level.perMinute / bareBase.perMinute, 2) : 'n/a',
           service && base ? fmt(service.perMinute / base.perMinute, 2) : 'n/a',
           fmt((level.cpu.tree / level.jobs) * 1000, 0),
+          fmt((level.cpu.node / level.jobs) * 1000, 0),
           fmt(level.cpu.tree / level.cpu.wallSeconds, 2),
         ];
       }),
-      [true, true, true, true, true, true],
+      [true, true, true, true, true, true, true],
     ),
   );
   const two = throughput.find((level) => level.concurrency === 2 && !level.oneCore);

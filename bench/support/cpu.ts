@@ -11,6 +11,8 @@ const TICKS_PER_SECOND = 100;
 export interface CpuSample {
   /** Seconds of CPU of this process and its descendants, including descendants that have exited. */
   tree: number;
+  /** Seconds of CPU of this Node process alone (the service, or bare Playwright's client and server): part of `tree`. */
+  node: number;
   /** Seconds of CPU of the MySQL/MariaDB server processes on this machine (shared with anyone else using them). */
   database: number;
   /** Seconds the machine's CPUs were busy, all processes. */
@@ -49,6 +51,11 @@ function machineBusyTicks(): number {
   return user! + nice! + system! + irq! + softirq! + (steal ?? 0);
 }
 
+function nodeSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 export function sampleCpu(): CpuSample {
   try {
     const stats = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(readStat).filter((stat) => stat !== undefined);
@@ -63,15 +70,17 @@ export function sampleCpu(): CpuSample {
       pending.push(...(children.get(stat.pid) ?? []));
     }
     const database = stats.filter((stat) => stat.comm === 'mariadbd' || stat.comm === 'mysqld').reduce((sum, stat) => sum + stat.ticks, 0);
-    return { tree: tree / TICKS_PER_SECOND, database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, at: performance.now() };
+    return { tree: tree / TICKS_PER_SECOND, node: nodeSeconds(), database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, at: performance.now() };
   } catch {
-    return { tree: Number.NaN, database: Number.NaN, machine: Number.NaN, at: performance.now() };
+    return { tree: Number.NaN, node: nodeSeconds(), database: Number.NaN, machine: Number.NaN, at: performance.now() };
   }
 }
 
 export interface CpuUse {
   /** CPU seconds of this process tree (node + browser). */
   tree: number;
+  /** CPU seconds of this Node process alone; the rest of `tree` is the browser's. */
+  node: number;
   database: number;
   /** CPU seconds of everything else on the machine (other people's work). */
   others: number;
@@ -81,5 +90,5 @@ export interface CpuUse {
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
   const tree = after.tree - before.tree;
   const database = after.database - before.database;
-  return { tree, database, others: Math.max(0, after.machine - before.machine - tree - database), wallSeconds: (after.at - before.at) / 1000 };
+  return { tree, node: after.node - before.node, database, others: Math.max(0, after.machine - before.machine - tree - database), wallSeconds: (after.at - before.at) / 1000 };
 }
