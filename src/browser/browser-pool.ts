@@ -183,7 +183,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
       current = await browser;
     }
     // Until a run takes a prepared context, its grant lets nothing through.
-    const grant = (await proxy).grant(NOTHING_ALLOWED, () => undefined);
+    const grant = await (await proxy).grant(NOTHING_ALLOWED, () => undefined);
     try {
       const context = await current.newContext({ proxy: grant.proxy, serviceWorkers: 'block', acceptDownloads: false });
       try {

@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { connect, type LookupFunction, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type LookupFunction, type Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from '../logger.js';
-import { createForbiddenOrigins, NOTHING_FORBIDDEN, type ForbiddenOrigins } from './forbidden-origins.js';
+import { createForbiddenOrigins, isLoopbackAddress, NOTHING_FORBIDDEN, type ForbiddenOrigins } from './forbidden-origins.js';
 import { endpointText, normalizeHost, type HostAllowlist } from './host-allowlist.js';
 
 /**
@@ -38,16 +38,29 @@ function guardedLookup(port: number, refused: (host: string, port: number) => bo
 }
 
 export interface EgressGrant {
-  /** Proxy settings for one browser context. */
-  readonly proxy: { server: string; username: string; password: string; bypass: string };
+  /**
+   * Proxy settings for one browser context: an address of its own (the grant's port is how the proxy knows whose
+   * request it is), with credentials of its own only when the proxy listens beyond loopback.
+   */
+  readonly proxy: { server: string; bypass: string; username?: string; password?: string };
   /** Gives the grant another allowlist and observer (a context made before its run was known gets its run's). */
   assign(allowlist: HostAllowlist, onBlocked: (block: EgressBlock) => void): void;
+  /** Ends the grant: its address stops listening and its open connections close. */
   revoke(): void;
 }
 
 export interface EgressProxy {
-  grant(allowlist: HostAllowlist, onBlocked: (block: EgressBlock) => void): EgressGrant;
+  grant(allowlist: HostAllowlist, onBlocked: (block: EgressBlock) => void): Promise<EgressGrant>;
   close(): Promise<void>;
+}
+
+export interface EgressProxyOptions {
+  /**
+   * Whether a grant also needs its credentials (default: when `host` is not a loopback address, where other
+   * machines can reach the grant's port). Credentials cost every request of the browser a round trip through
+   * Playwright's request interception, which is how it answers a proxy's challenge.
+   */
+  credentials?: boolean;
 }
 
 /**
@@ -64,44 +77,77 @@ export function unreachableReason(headers: Record<string, string>): string | und
 
 const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade'];
 
+/** Whether grants of a proxy listening on `host` need credentials: where other machines could reach their ports. */
+export function credentialsNeeded(host: string): boolean {
+  return !isLoopbackAddress(host);
+}
+
 /**
- * The network boundary of browser runs: every context sends all its traffic (loopback included) through this
- * proxy with credentials of its own, and the proxy forwards only to the hosts that context may reach. Playwright's
- * request routing alone cannot be the boundary: it does not see the requests a redirect leads to.
+ * The network boundary of browser runs: every context sends all its traffic (loopback included) through a grant of
+ * this proxy, an address of the context's own, and the proxy forwards only to the hosts that grant may reach.
+ * Playwright's request routing alone cannot be the boundary: it does not see the requests a redirect leads to.
+ *
+ * A grant is told apart by the port its connections arrive on. Where the proxy listens beyond loopback (a browser
+ * on another machine, `host`), other machines could reach that port too, so a grant then also has credentials of
+ * its own, which Chromium sends after the proxy's challenge. On loopback they would add nothing: a process of this
+ * machine reaches the same hosts without the proxy. And they cost every request a round trip: Playwright answers
+ * a proxy's challenge by pausing each request of the context (DevTools' Fetch domain) until this process lets it go.
  *
  * It listens on `host` (default loopback), which is also the address the browser is given: a browser on another
  * machine (BROWSER_WS_ENDPOINT) needs an address of this machine it can reach. Targets are reached from this
  * machine, so the allowlist is enforced here wherever the browser runs.
  *
  * Requests are allowed by host and port (a plain request's URL, a tunnel's `host:port`). `forbidden` endpoints
- * (the service's own address) and the proxy's own are refused whatever a grant allows, also when a name resolves
- * to them.
+ * (the service's own address) and the proxy's own (every grant's) are refused whatever a grant allows, also when a
+ * name resolves to them.
  */
-export async function startEgressProxy(logger: Logger, host = '127.0.0.1', forbidden: ForbiddenOrigins = NOTHING_FORBIDDEN): Promise<EgressProxy> {
-  let own: ForbiddenOrigins = NOTHING_FORBIDDEN;
-  const refused = (target: string, port: number) => forbidden.forbids(target, port) || own.forbids(target, port);
-  const grants = new Map<string, { password: Buffer; allowlist: HostAllowlist; onBlocked: (block: EgressBlock) => void }>();
+export async function startEgressProxy(
+  logger: Logger,
+  host = '127.0.0.1',
+  forbidden: ForbiddenOrigins = NOTHING_FORBIDDEN,
+  { credentials = credentialsNeeded(host) }: EgressProxyOptions = {},
+): Promise<EgressProxy> {
+  interface Entry {
+    username: string;
+    password: Buffer;
+    allowlist: HostAllowlist;
+    onBlocked: (block: EgressBlock) => void;
+    revoked: boolean;
+  }
+  /** The proxy's own address on any port of a grant (`port` is only a placeholder; `forbids` is asked with it). */
+  const ownHost = createForbiddenOrigins([endpointText({ host, port: 1 })]);
+  const grantPorts = new Set<number>();
+  const refused = (target: string, port: number) => forbidden.forbids(target, port) || (grantPorts.has(port) && ownHost.forbids(target, 1));
+  const entryOf = new WeakMap<Socket, Entry>();
   const sockets = new Set<Socket>();
+  const listeners = new Set<NetServer>();
 
-  function grantOf(header: string | undefined) {
+  /** The grant a request came in on; undefined when it has ended, or its credentials were needed and not given. */
+  function grantOf(req: IncomingMessage): Entry | undefined {
+    const entry = entryOf.get(req.socket);
+    if (!entry || entry.revoked) return undefined;
+    if (!credentials) return entry;
+    const header = req.headers['proxy-authorization'];
     if (!header?.startsWith('Basic ')) return undefined;
     const decoded = Buffer.from(header.slice(6), 'base64').toString();
     const colon = decoded.indexOf(':');
-    const grant = grants.get(decoded.slice(0, colon));
     const password = Buffer.from(decoded.slice(colon + 1));
-    if (!grant || colon < 0 || password.length !== grant.password.length || !timingSafeEqual(password, grant.password)) return undefined;
-    return grant;
+    if (colon < 0 || decoded.slice(0, colon) !== entry.username || password.length !== entry.password.length || !timingSafeEqual(password, entry.password)) return undefined;
+    return entry;
   }
 
-  /** Chromium sends credentials only after a challenge; a request without any gets one. */
-  function challenge(write: (head: string) => void) {
-    write('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\nContent-Length: 0\r\n\r\n');
+  /** An ended grant is refused; where credentials are needed, a request without them gets Chromium's challenge. */
+  function refusal(req: IncomingMessage): { status: number; head: string } {
+    const entry = entryOf.get(req.socket);
+    if (credentials && entry && !entry.revoked) return { status: 407, head: 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\nContent-Length: 0\r\n\r\n' };
+    return { status: 403, head: 'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n' };
   }
 
   function forward(req: IncomingMessage, res: ServerResponse) {
-    const grant = grantOf(req.headers['proxy-authorization']);
+    const grant = grantOf(req);
     if (!grant) {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="qa"', 'content-length': 0 }).end();
+      const { status } = refusal(req);
+      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="qa"', 'content-length': 0 } : { 'content-length': 0 }).end();
       return;
     }
     if (!URL.canParse(req.url ?? '')) {
@@ -145,9 +191,9 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1', forbi
   }
 
   function tunnel(req: IncomingMessage, client: Socket, head: Buffer) {
-    const grant = grantOf(req.headers['proxy-authorization']);
+    const grant = grantOf(req);
     if (!grant) {
-      challenge((text) => client.end(text));
+      client.end(refusal(req).head);
       return;
     }
     const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
@@ -180,47 +226,67 @@ export async function startEgressProxy(logger: Logger, host = '127.0.0.1', forbi
     client.on('close', () => upstream.destroy());
   }
 
+  // Not listening itself: each grant's listener hands it the connections that arrive on the grant's port.
   const server = createServer(forward);
   server.on('connect', tunnel);
   // Plain ws:// through a proxy also arrives as CONNECT in Chromium; an absolute-form upgrade is refused.
   server.on('upgrade', (_req, socket: Socket) => socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.on('clientError', (error, socket) => {
     logger.debug({ err: error }, 'egress proxy client error');
     socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, resolve);
-  });
-  const { port } = server.address() as { port: number };
-  // Through itself a run would reach nothing it may not reach directly, but it is no target either.
-  own = createForbiddenOrigins([endpointText({ host, port })]);
-  const proxyServer = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const serverAddress = (port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
-    grant(allowlist, onBlocked) {
-      const username = `run-${randomBytes(9).toString('hex')}`;
+    async grant(allowlist, onBlocked) {
       const password = randomBytes(18).toString('hex');
-      const entry = { password: Buffer.from(password), allowlist, onBlocked };
-      grants.set(username, entry);
+      const entry: Entry = { username: `run-${randomBytes(9).toString('hex')}`, password: Buffer.from(password), allowlist, onBlocked, revoked: false };
+      const own = new Set<Socket>();
+      const listener = createNetServer((socket) => {
+        if (entry.revoked) {
+          socket.destroy();
+          return;
+        }
+        entryOf.set(socket, entry);
+        own.add(socket);
+        sockets.add(socket);
+        socket.on('close', () => {
+          own.delete(socket);
+          sockets.delete(socket);
+        });
+        server.emit('connection', socket);
+      });
+      await new Promise<void>((resolve, reject) => {
+        listener.once('error', reject);
+        listener.listen(0, host, resolve);
+      });
+      const { port } = listener.address() as AddressInfo;
+      grantPorts.add(port);
+      listeners.add(listener);
       return {
         // `<-loopback>` removes Chromium's implicit bypass of localhost: loopback traffic is checked too.
-        proxy: { server: proxyServer, username, password, bypass: '<-loopback>' },
+        proxy: {
+          server: serverAddress(port),
+          bypass: '<-loopback>',
+          ...(credentials ? { username: entry.username, password } : {}),
+        },
         assign(next, nextOnBlocked) {
           entry.allowlist = next;
           entry.onBlocked = nextOnBlocked;
         },
-        revoke: () => void grants.delete(username),
+        revoke() {
+          if (entry.revoked) return;
+          entry.revoked = true;
+          listeners.delete(listener);
+          listener.close(() => grantPorts.delete(port));
+          for (const socket of own) socket.destroy();
+        },
       };
     },
     async close() {
-      grants.clear();
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...listeners].map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
+      listeners.clear();
     },
   };
 }

@@ -28,7 +28,8 @@ const WILDCARDS = new Set(['0.0.0.0', '::']);
 /** Chromium and the resolver both send `localhost` and its subdomains to loopback. */
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 
-function isLoopback(host: string): boolean {
+/** Whether `host` (a name or an IP literal) is this machine's loopback: 127.0.0.0/8, `::1`, `localhost` and its subdomains. */
+export function isLoopbackAddress(host: string): boolean {
   const family = isIP(host);
   if (family === 0) return isLocalhostName(host);
   // BlockList also matches IPv4-mapped IPv6 (`::ffff:7f00:1`) against its IPv4 rules.
@@ -44,8 +45,8 @@ export function createForbiddenOrigins(entries: readonly string[], localAddresse
   const endpoints: NetworkEndpoint[] = entries.flatMap(endpointsOfEntry);
   const local = new Set(localAddresses);
   const matches = (entry: NetworkEndpoint, host: string) => {
-    if (WILDCARDS.has(entry.host)) return isLoopback(host) || local.has(host);
-    if (isLoopback(entry.host)) return isLoopback(host);
+    if (WILDCARDS.has(entry.host)) return isLoopbackAddress(host) || local.has(host);
+    if (isLoopbackAddress(entry.host)) return isLoopbackAddress(host);
     return host === entry.host;
   };
   return {
