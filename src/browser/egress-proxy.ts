@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { connect, createServer as createNetServer, type AddressInfo, type LookupFunction, type Server as NetServer, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import type { Logger } from '../logger.js';
 import { createForbiddenOrigins, isLoopbackAddress, NOTHING_FORBIDDEN, type ForbiddenOrigins } from './forbidden-origins.js';
 import { endpointText, normalizeHost, type HostAllowlist } from './host-allowlist.js';
@@ -119,8 +119,8 @@ export async function startEgressProxy(
   const grantPorts = new Set<number>();
   const refused = (target: string, port: number) => forbidden.forbids(target, port) || (grantPorts.has(port) && ownHost.forbids(target, 1));
   const entryOf = new WeakMap<Socket, Entry>();
-  const sockets = new Set<Socket>();
-  const listeners = new Set<NetServer>();
+  /** How to end each grant still open: `revoke` of one, `close` of all. */
+  const open = new Set<() => Promise<void>>();
 
   /** The grant a request came in on; undefined when it has ended, or its credentials were needed and not given. */
   function grantOf(req: IncomingMessage): Entry | undefined {
@@ -137,17 +137,17 @@ export async function startEgressProxy(
   }
 
   /** An ended grant is refused; where credentials are needed, a request without them gets Chromium's challenge. */
-  function refusal(req: IncomingMessage): { status: number; head: string } {
+  function refusal(req: IncomingMessage): { status: 403 | 407; headers: Record<string, string | number> } {
     const entry = entryOf.get(req.socket);
-    if (credentials && entry && !entry.revoked) return { status: 407, head: 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\nContent-Length: 0\r\n\r\n' };
-    return { status: 403, head: 'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n' };
+    if (credentials && entry && !entry.revoked) return { status: 407, headers: { 'proxy-authenticate': 'Basic realm="qa"', 'content-length': 0 } };
+    return { status: 403, headers: { 'content-length': 0 } };
   }
 
   function forward(req: IncomingMessage, res: ServerResponse) {
     const grant = grantOf(req);
     if (!grant) {
-      const { status } = refusal(req);
-      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="qa"', 'content-length': 0 } : { 'content-length': 0 }).end();
+      const { status, headers } = refusal(req);
+      res.writeHead(status, headers).end();
       return;
     }
     if (!URL.canParse(req.url ?? '')) {
@@ -193,7 +193,9 @@ export async function startEgressProxy(
   function tunnel(req: IncomingMessage, client: Socket, head: Buffer) {
     const grant = grantOf(req);
     if (!grant) {
-      client.end(refusal(req).head);
+      const { status, headers } = refusal(req);
+      const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      client.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n`);
       return;
     }
     const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
@@ -241,19 +243,15 @@ export async function startEgressProxy(
     async grant(allowlist, onBlocked) {
       const password = randomBytes(18).toString('hex');
       const entry: Entry = { username: `run-${randomBytes(9).toString('hex')}`, password: Buffer.from(password), allowlist, onBlocked, revoked: false };
-      const own = new Set<Socket>();
+      const sockets = new Set<Socket>();
       const listener = createNetServer((socket) => {
         if (entry.revoked) {
           socket.destroy();
           return;
         }
         entryOf.set(socket, entry);
-        own.add(socket);
         sockets.add(socket);
-        socket.on('close', () => {
-          own.delete(socket);
-          sockets.delete(socket);
-        });
+        socket.on('close', () => sockets.delete(socket));
         server.emit('connection', socket);
       });
       await new Promise<void>((resolve, reject) => {
@@ -262,7 +260,15 @@ export async function startEgressProxy(
       });
       const { port } = listener.address() as AddressInfo;
       grantPorts.add(port);
-      listeners.add(listener);
+      const end = async () => {
+        if (entry.revoked) return;
+        entry.revoked = true;
+        open.delete(end);
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => listener.close(() => resolve()));
+        grantPorts.delete(port);
+      };
+      open.add(end);
       return {
         // `<-loopback>` removes Chromium's implicit bypass of localhost: loopback traffic is checked too.
         proxy: {
@@ -274,19 +280,11 @@ export async function startEgressProxy(
           entry.allowlist = next;
           entry.onBlocked = nextOnBlocked;
         },
-        revoke() {
-          if (entry.revoked) return;
-          entry.revoked = true;
-          listeners.delete(listener);
-          listener.close(() => grantPorts.delete(port));
-          for (const socket of own) socket.destroy();
-        },
+        revoke: () => void end(),
       };
     },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await Promise.all([...listeners].map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
-      listeners.clear();
+      await Promise.all([...open].map((end) => end()));
     },
   };
 }
