@@ -56,7 +56,7 @@ export interface QaWorkerProcess {
 
 const READY = 'running; stop with SIGTERM or SIGINT';
 
-/** Starts the real `qa worker` (from source, through tsx) with `env` and waits until it takes jobs. */
+/** Starts the real `qa worker` (compiled, as `npm start` runs it) with `env` and waits until it takes jobs. */
 export async function startQaWorker(env: Record<string, string>, readyWithinMs = 60_000): Promise<QaWorkerProcess> {
   const qa = spawnQa(['worker'], env);
   const ready = () => qa.run.stdout.includes(READY);

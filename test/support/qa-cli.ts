@@ -27,11 +27,14 @@ export interface QaProcess {
   exited: Promise<QaRun>;
 }
 
-/** The real `qa` process, run from source through tsx (stdout and stderr are pipes), with only `env` configured. */
+/** The compiled CLI, as `npm start` runs it; Jest's global setup (test/support/global-setup.ts) builds it first. */
+export const QA_ENTRY = 'dist/src/cli/main.js';
+
+/** The real `qa` process, compiled (stdout and stderr are pipes), with only `env` configured. */
 export function spawnQa(args: string[], env: Record<string, string>): QaProcess {
   const inherited = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [QA_ENTRY, ...args], {
     env: { ...inherited, LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,6 +12,7 @@ import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi } from '../../support/api-server.js';
 import { testMysqlUrl } from '../../support/databases.js';
 import { useTestStore } from '../../support/dialects.js';
+import { QA_ENTRY } from '../../support/qa-cli.js';
 import { startTestWorker } from '../../support/qa-worker.js';
 
 const LOCK_MS = 2_000;
@@ -61,7 +62,7 @@ async function startScene(store: () => DataSource, artifactsDir: string, page: s
   const api = await startTestApi(store(), { artifacts: createFileArtifactStorage(artifactsDir) });
   const { key, organization } = await createApiKey(store(), 'acme');
   const repositoryId = await insertRepository(store(), organization.id, { baseUrl });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+  const child = spawn(process.execPath, [QA_ENTRY, 'worker'], {
     env: {
       ...process.env, NODE_OPTIONS: '', DATABASE_URL: testMysqlUrl(), ARTIFACTS_DIR: artifactsDir, QUEUE_LOCK_LIFETIME_MS: String(LOCK_MS),
       QUEUE_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent', REDIS_URL: '',
