@@ -16,7 +16,8 @@
  * 2. Throughput: per level a fresh worker with WORKER_CONCURRENCY = 1, 2, 4, warmed with `level` replays, then
  *    BENCH_BATCH (16) replays created at once; jobs/min from the first create to the last finish, and the ratio to
  *    concurrency 1. BENCH_ROUNDS (3) rounds, each of every level and then of bare Playwright's (3.), so drift on a
- *    shared machine hits both alike; each level's median round is reported.
+ *    shared machine hits both alike; each level's median round is reported. The concurrency goal is judged per
+ *    round (ours 2 ÷ 1 against bare Playwright's 2 ÷ 1 in that round), on the median of the rounds' ratios.
  *
  *    Where `taskset` is there and the machine has 2 or more cores, concurrency 2 once more with the worker and its
  *    browser pinned to one core (the database server is not): the ratio says how throughput grows with the cores.
@@ -301,7 +302,18 @@ function median(phases: Phases[], key: keyof Phases): string {
   return fmt(percentile(phases.map((phase) => phase[key]), 50), 0);
 }
 
-function report(latency: LatencyResult, throughput: ThroughputResult[], bare: BareLevel[], context: { version: string }): void {
+/**
+ * The concurrency ratio of one round: ours (concurrency 2 ÷ 1) ÷ bare Playwright's (2 ÷ 1), all four from that round.
+ * Taken per round and then the median, a slow spell of the machine during one round moves one of the ratios, not the
+ * four medians it would otherwise be made of (each from whichever round happened to be in the middle for that level).
+ */
+function scalingOfRound(ours: readonly ThroughputResult[], bare: readonly BareLevel[]): number {
+  const rate = (levels: readonly { concurrency: number; perMinute: number; oneCore?: boolean }[], concurrency: number) =>
+    levels.find((level) => level.concurrency === concurrency && !level.oneCore)?.perMinute ?? Number.NaN;
+  return (rate(ours, 2) / rate(ours, 1)) / (rate(bare, 2) / rate(bare, 1));
+}
+
+function report(latency: LatencyResult, throughput: ThroughputResult[], bare: BareLevel[], context: { version: string; scalingRounds: number[] }): void {
   const row = (label: string, runs: Timed[]) => {
     const ms = runs.map((run) => run.ms);
     return [label, String(runs.length), fmt(percentile(ms, 50), 0), fmt(percentile(ms, 90), 0), fmt(percentile(ms, 100), 0)];
@@ -397,7 +409,8 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   const scaleRatio = base && two ? two.perMinute / base.perMinute : Number.NaN;
   const bareTwo = bare.find((level) => level.concurrency === 2);
   const bareRatio = bareBase && bareTwo ? bareTwo.perMinute / bareBase.perMinute : Number.NaN;
-  const scalingVsBare = scaleRatio / bareRatio;
+  // The goal is judged on the median of the rounds' own ratios (scalingOfRound); the medians of the tables give the second figure.
+  const scalingVsBare = percentile(context.scalingRounds, 50);
   const scaleOk = scalingVsBare >= GOALS.scalingVsBare;
   console.log('');
   console.log('Goals (ratios against bare Playwright in this run):');
@@ -405,7 +418,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
     `  replay p50 / bare Playwright's time per job <= ${GOALS.replayVsBare}: ${holds(latencyOk)} (${fmt(replayVsBare, 2)}x: ${fmt(replayP50, 0)} ms against ${fmt(bareMsPerJob, 0)} ms)`,
   );
   console.log(
-    `  concurrency 2 / concurrency 1, ours / bare Playwright's >= ${GOALS.scalingVsBare}: ${holds(scaleOk)} (${fmt(scalingVsBare, 2)}: ${fmt(scaleRatio, 2)}x against ${fmt(bareRatio, 2)}x on ${os.cpus().length} CPUs)`,
+    `  concurrency 2 / concurrency 1, ours / bare Playwright's >= ${GOALS.scalingVsBare}: ${holds(scaleOk)} (${fmt(scalingVsBare, 2)}, the median of the rounds' ${context.scalingRounds.map((ratio) => fmt(ratio, 2)).join(', ')}; from the tables' medians ${fmt(scaleRatio / bareRatio, 2)}: ${fmt(scaleRatio, 2)}x against ${fmt(bareRatio, 2)}x on ${os.cpus().length} CPUs)`,
   );
   if (two && twoOnOneCore) {
     console.log(
@@ -462,7 +475,8 @@ try {
   const medianRound = <T extends { perMinute: number }>(rounds: T[]): T => [...rounds].sort((a, b) => a.perMinute - b.perMinute)[Math.floor(rounds.length / 2)]!;
   const throughput = ours[0]!.map((_level, index) => medianRound(ours.map((levels) => levels[index]!)));
   const bare = bares[0]!.map((_level, index) => medianRound(bares.map((levels) => levels[index]!)));
-  report(latency, throughput, bare, { version });
+  const scalingRounds = ours.map((levels, round) => scalingOfRound(levels, bares[round]!));
+  report(latency, throughput, bare, { version, scalingRounds });
   console.log(`(run took ${fmt((performance.now() - began) / 1000, 0)} s)`);
 } finally {
   await demo.close();
