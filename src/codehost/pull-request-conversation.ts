@@ -19,11 +19,11 @@ const statusOf = (error: unknown) => (error as { name?: unknown; status?: unknow
 export function createPullRequestConversation(client: CodehostClient) {
   const as = (installationId: number) => client.forInstallation(installationId);
   return {
-    async pull(installationId: number, { owner, repo, pullNumber }: PullRequestRef): Promise<{ headSha: string } | null> {
+    async pull(installationId: number, { owner, repo, pullNumber }: PullRequestRef): Promise<{ headSha: string; open: boolean; merged: boolean } | null> {
       const octokit = await as(installationId);
       try {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });
-        return { headSha: data.head.sha };
+        return { headSha: data.head.sha, open: data.state === 'open', merged: data.merged === true };
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw codehostError(error, `pull request ${owner}/${repo}#${pullNumber}`);

@@ -167,6 +167,7 @@ export const ERROR_CATALOGUE = {
   PrCommentCheckUnknown: { code: 'pr_comment.check_unknown', kind: 'user', status: 404, meaning: "`/qa replay` names no check of the pull request's repository (another organization's id included)" },
   PrCommentCheckAmbiguous: { code: 'pr_comment.check_ambiguous', kind: 'user', status: 409, meaning: "`/qa replay` words match more than one of the repository's checks; the reply lists them by id" },
   PrCommentCheckNotReplayable: { code: 'pr_comment.check_not_replayable', kind: 'user', status: 409, meaning: '`/qa replay` names a check that has not passed yet (a draft), so it has no compiled steps' },
+  PrCommentPullRequestClosed: { code: 'pr_comment.pull_request_closed', kind: 'user', status: 409, meaning: 'A `/qa` command that would start a run (a task, a replay, a rerun, an answer) on a pull request that is closed or merged' },
   PrCommentNothingToRerun: { code: 'pr_comment.nothing_to_rerun', kind: 'user', status: 409, meaning: '`/qa rerun` on a pull request that has no job yet' },
 
   // The CLI and its client of the API.

@@ -24,14 +24,22 @@ export interface PullRequestRef {
   pullNumber: number;
 }
 
+/** A pull request as the code host has it now. */
+export interface PullRequestNow {
+  headSha: string;
+  /** False once it was closed, merged or not. */
+  open: boolean;
+  merged: boolean;
+}
+
 /**
  * The code-host calls a `/qa` conversation makes, as the installation (src/codehost/pull-request-conversation.ts).
  * Each throws a coded `codehost.*` error on failure; a 429 or 5xx thrown from here fails the receipt, which is retried
  * with back-off.
  */
 export interface PullRequestConversation {
-  /** The pull request's head commit; null when the code host no longer has the pull request (404). */
-  pull(installationId: number, ref: PullRequestRef): Promise<{ headSha: string } | null>;
+  /** The pull request's head commit and state; null when the code host no longer has the pull request (404). */
+  pull(installationId: number, ref: PullRequestRef): Promise<PullRequestNow | null>;
   /** The user's permission on the repository: GitHub's legacy `permission` and its finer `role_name`. */
   permission(installationId: number, ref: PullRequestRef, login: string): Promise<{ permission: string; roleName: string | null }>;
   /** Whether a comment on the pull request, updated at or after `since`, contains `marker`. */
@@ -149,15 +157,31 @@ async function mayRequest({ comment, ref, deps }: Request): Promise<boolean> {
   return hasWriteAccess(await deps.pullRequests.permission(comment.installationId, ref, comment.login));
 }
 
+/**
+ * The pull request as it is now, when a run may start on it; else the reply (`{ reply: null }`: nothing to say). A
+ * closed pull request starts nothing: its code is merged or abandoned, and its preview deployment is often gone. The
+ * comment's payload cannot say so (the issue's state may lag behind a close), so the code host is asked.
+ */
+async function openPull({ comment, ref, deps, logger }: Request): Promise<{ pull: PullRequestNow } | { reply: string | null }> {
+  const pull = await deps.pullRequests.pull(comment.installationId, ref);
+  if (!pull) {
+    logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
+    return { reply: null };
+  }
+  if (!pull.open) {
+    logger.info({ commentId: comment.commentId, pullNumber: ref.pullNumber, merged: pull.merged }, 'a run asked for on a closed pull request; nothing started');
+    return { reply: replies.pullRequestClosed(pull.merged) };
+  }
+  return { pull };
+}
+
 /** Creates the comment's job at the pull request's current head; a refusal of the job core is the reply. */
 async function start(request: Request, what: Pick<CreateJobInput, 'naturalLanguageTask' | 'checkId'>): Promise<string | null> {
   const { comment, ref, deps, repository } = request;
   // issue_comment payloads carry no head commit: the pull request says what it is now.
-  const pull = await deps.pullRequests.pull(comment.installationId, ref);
-  if (!pull) {
-    request.logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
-    return null;
-  }
+  const now = await openPull(request);
+  if ('reply' in now) return now.reply;
+  const { pull } = now;
   let target: CommentTarget;
   try {
     target = await targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha }, deps.deployments);
@@ -255,6 +279,9 @@ function awaitingAnswers(jobs: ThreadJob[]): ThreadJob | undefined {
 }
 
 async function answer(lines: string[], request: Request): Promise<string | null> {
+  // An answer starts the answered job's child: not on a closed pull request either.
+  const now = await openPull(request);
+  if ('reply' in now) return now.reply;
   const job = awaitingAnswers(await pullRequestJobs(request));
   if (!job) return replies.nothingToAnswer();
   const questions = job.resolution!.questions;

@@ -42,6 +42,11 @@ export function invalid(message: string): string {
   return coded(`${message} \`/qa help\` lists what I can do.`, ErrorCode.PrCommentInvalid);
 }
 
+export function pullRequestClosed(merged: boolean): string {
+  const state = merged ? 'was merged' : 'is closed';
+  return coded(`This pull request ${state}, so I start nothing on it. Reopen it to run checks here, or ask on an open pull request.`, ErrorCode.PrCommentPullRequestClosed);
+}
+
 export function nothingToAnswer(): string {
   return coded('No job of this pull request is waiting for answers, so there is nothing to answer. Start one with `/qa <task>`.', ErrorCode.PrCommentNothingToAnswer);
 }

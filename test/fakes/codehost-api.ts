@@ -57,6 +57,8 @@ export interface FakePull {
   /** The author's login (default `octocat`). */
   author?: string;
   state?: 'open' | 'closed';
+  /** Whether a closed pull request was merged (default false). */
+  merged?: boolean;
   draft?: boolean;
   /** The head's repository when the pull request comes from a fork (`owner/name`); default the base repository. */
   headRepo?: string;
@@ -273,6 +275,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     return {
       number,
       state: pull.state ?? 'open',
+      merged: pull.merged ?? false,
       draft: pull.draft ?? false,
       title: `Pull request ${number}`,
       user: { login: pull.author ?? 'octocat', type: 'User' },

@@ -342,6 +342,39 @@ forEachDialect('/qa comments on pull requests', (dialect) => {
     expect(prComments().map((comment) => comment.body)).toEqual([expect.stringContaining(ErrorCode.PrCommentNothingToRerun), expect.stringContaining('/qa replay <check id or words of its task>')]);
   });
 
+  it('starts nothing on a closed or merged pull request (a task, a replay, a rerun, an answer), says so once per comment, and starts again once it is reopened', async () => {
+    await deliver(commentPayload({ body: `/qa ${REVIEW_TASK}` }));
+    const check = await insertCheck(store(), organizationId, repositoryId, 'active', 'Check the home page');
+    codehost.setPull('acme/shop', PR, { headSha: HEAD, state: 'closed' });
+    const task = commentPayload({ body: `/qa ${RUNNABLE_TASK}` });
+
+    await deliver(task);
+    await deliver(task, randomUUID());
+    await deliver(commentPayload({ body: `/qa replay ${check}` }));
+    await deliver(commentPayload({ body: '/qa rerun' }));
+    await deliver(commentPayload({ body: '/qa answer\n1. yes\n2. yes' }));
+    codehost.setPull('acme/shop', PR, { headSha: HEAD, state: 'closed', merged: true });
+    await deliver(commentPayload({ body: `/qa ${RUNNABLE_TASK}` }));
+    await deliver(commentPayload({ body: '/qa help' }));
+
+    expect(await jobs()).toHaveLength(1);
+    const closed = 'This pull request is closed, so I start nothing on it.';
+    expect(prComments().map((comment) => comment.body.split('\n')[1])).toEqual([
+      expect.stringContaining(closed),
+      expect.stringContaining(closed),
+      expect.stringContaining(closed),
+      expect.stringContaining(closed),
+      expect.stringContaining('This pull request was merged, so I start nothing on it.'),
+      expect.stringContaining('What I can do on this pull request'),
+    ]);
+    expect(prComments().slice(0, 5).every((comment) => comment.body.includes(ErrorCode.PrCommentPullRequestClosed))).toBe(true);
+
+    codehost.setPull('acme/shop', PR, { headSha: HEAD, state: 'open' });
+    await deliver(commentPayload({ body: '/qa answer\n1. yes\n2. yes' }));
+    await deliver(commentPayload({ body: `/qa replay ${check}` }));
+    expect((await jobs()).map((job) => job.checkId === check || job.parentJobId !== null)).toEqual([false, true, true]);
+  });
+
   it('reads malformed text: lone surrogates and control characters are dropped from the task, a 100 KB task is refused in a short reply', async () => {
     await deliver(commentPayload({ body: `/qa\u0000 Check that the \ud800pricing page\u0007 lists three plans\u202e` }));
     await deliver(commentPayload({ body: `/qa ${'<img src=x onerror=alert(1)> @everyone '.repeat(2_600)}` }));
