@@ -22,7 +22,7 @@ export interface BareAccount {
 }
 
 /** Open the home page, open /login, fill both fields, sign in (lands on /products), check a text: bench:runs' task. */
-async function signInJob(browser: Browser, baseUrl: string, account: BareAccount): Promise<void> {
+export async function signInJob(browser: Browser, baseUrl: string, account: BareAccount): Promise<void> {
   const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
   try {
     const page = await context.newPage();
@@ -57,6 +57,11 @@ async function level(browser: Browser, baseUrl: string, account: BareAccount, co
   return { concurrency, jobs, perMinute: (jobs / seconds) * 60, cpu: cpuBetween(before, sampleCpu()) };
 }
 
+/** The browser bare Playwright drives: the service's executable, with the service's flags. */
+export function launchBare(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
 /** One round: each level in turn (bench:runs runs rounds of these between its own and takes the median). */
 export async function barePlaywrightThroughput(options: {
   executablePath: string;
@@ -65,7 +70,7 @@ export async function barePlaywrightThroughput(options: {
   levels: readonly number[];
   jobs: number;
 }): Promise<BareLevel[]> {
-  const browser = await chromium.launch({ executablePath: options.executablePath, args: CHROMIUM_ARGS });
+  const browser = await launchBare(options.executablePath);
   try {
     const levels: BareLevel[] = [];
     for (const concurrency of options.levels) levels.push(await level(browser, options.baseUrl, options.account, concurrency, options.jobs));

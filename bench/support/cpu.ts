@@ -87,6 +87,13 @@ export interface CpuUse {
   wallSeconds: number;
 }
 
+export const NO_CPU: CpuUse = { tree: 0, node: 0, database: 0, others: 0, wallSeconds: 0 };
+
+/** The CPU of two spans together (the spans of a phase between which something else ran). */
+export function addCpu(a: CpuUse, b: CpuUse): CpuUse {
+  return { tree: a.tree + b.tree, node: a.node + b.node, database: a.database + b.database, others: a.others + b.others, wallSeconds: a.wallSeconds + b.wallSeconds };
+}
+
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
   const tree = after.tree - before.tree;
   const database = after.database - before.database;
