@@ -53,7 +53,7 @@ import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../test/fixtures/de
 import { insertRepository } from '../test/support/check-fixtures.js';
 import { freshBenchDatabase } from './support/database.js';
 import { intFromEnv } from './support/config.js';
-import { addCpu, cpuBetween, NO_CPU, sampleCpu, type CpuUse } from './support/cpu.js';
+import { addCpu, cpuBetween, NO_CPU, PROCESS_KINDS, sampleCpu, type CpuUse } from './support/cpu.js';
 import { canPin, onCpus } from './support/affinity.js';
 import { barePlaywrightThroughput, launchBare, signInJob, type BareLevel } from './support/bare-playwright.js';
 import { startBenchWorker, type BenchWorker } from './support/run-worker.js';
@@ -419,6 +419,23 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
         ];
       }),
       [true, true, true, true, true, true, true],
+    ),
+  );
+  console.log('');
+  console.log('Where the CPU goes (the median rounds above): ms per job, and in brackets cores busy, by process');
+  const kindRow = (label: string, cpu: CpuUse, jobs: number) => [
+    label,
+    ...PROCESS_KINDS.map((kind) => `${fmt((cpu.kinds[kind] / jobs) * 1000, 0)} (${fmt(cpu.kinds[kind] / cpu.wallSeconds, 2)})`),
+    `${fmt((cpu.database / jobs) * 1000, 0)} (${fmt(cpu.database / cpu.wallSeconds, 2)})`,
+  ];
+  console.log(
+    table(
+      ['run', ...PROCESS_KINDS.map((kind) => (kind === 'node' ? 'Node (service+demo app)' : kind)), 'database'],
+      [
+        ...throughput.map((level) => kindRow(`ours, concurrency ${level.concurrency}${level.oneCore ? ' (1 core)' : ''}`, level.cpu, level.jobs)),
+        ...bare.map((level) => kindRow(`bare Playwright, concurrency ${level.concurrency}`, level.cpu, level.jobs)),
+      ],
+      [false, ...PROCESS_KINDS.map(() => true), true],
     ),
   );
   const two = throughput.find((level) => level.concurrency === 2 && !level.oneCore);

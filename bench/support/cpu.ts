@@ -17,6 +17,8 @@ export interface CpuSample {
   database: number;
   /** Seconds the machine's CPUs were busy, all processes. */
   machine: number;
+  /** `tree` split by what the processes are (seconds). */
+  kinds: Record<ProcessKind, number>;
   at: number;
 }
 
@@ -26,6 +28,41 @@ interface ProcStat {
   comm: string;
   /** utime + stime + cutime + cstime, in ticks: a process's own time and its waited-for children's. */
   ticks: number;
+  /** cutime + cstime alone: children that exited and were waited for (a closed context's renderer, in a browser). */
+  reapedTicks: number;
+}
+
+/**
+ * What a process of the tree is, for `CpuSample.kinds`: this Node process, or a Chromium process by its `--type`
+ * (the browser process has none). A renderer exits with its context; its CPU then shows in its parent's (the
+ * zygote's) waited-for children's time, which is counted as `renderer`.
+ */
+export type ProcessKind = 'node' | 'browser' | 'renderer' | 'gpu' | 'utility' | 'zygote' | 'other';
+export const PROCESS_KINDS: readonly ProcessKind[] = ['node', 'browser', 'renderer', 'gpu', 'utility', 'zygote', 'other'];
+const kindOfPid = new Map<number, ProcessKind>();
+
+function kindOf(pid: number): ProcessKind {
+  let kind = kindOfPid.get(pid);
+  if (kind) return kind;
+  if (pid === process.pid) kind = 'node';
+  else {
+    let args = '';
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return 'other';
+    }
+    // Chromium rewrites its processes' titles, so their arguments may be separated by spaces instead of NULs.
+    const type = /(?:^|[\0 ])--type=([a-z-]+)/.exec(args)?.[1];
+    if (type === undefined) kind = /chrom[^\0 ]*$/i.test(args.split(/[\0 ]/)[0] ?? '') ? 'browser' : 'other';
+    else if (type === 'renderer') kind = 'renderer';
+    else if (type === 'gpu-process') kind = 'gpu';
+    else if (type === 'utility') kind = 'utility';
+    else if (type === 'zygote') kind = 'zygote';
+    else kind = 'other';
+  }
+  kindOfPid.set(pid, kind);
+  return kind;
 }
 
 function readStat(pid: string): ProcStat | undefined {
@@ -36,8 +73,8 @@ function readStat(pid: string): ProcStat | undefined {
     const comm = text.slice(text.indexOf('(') + 1, close);
     const fields = text.slice(close + 2).split(' ');
     // fields[0] is the state (field 3); utime..cstime are fields 14..17.
-    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    return { pid: Number(pid), ppid: Number(fields[1]), comm, ticks };
+    const reapedTicks = Number(fields[13]) + Number(fields[14]);
+    return { pid: Number(pid), ppid: Number(fields[1]), comm, ticks: Number(fields[11]) + Number(fields[12]) + reapedTicks, reapedTicks };
   } catch {
     return undefined; // gone meanwhile
   }
@@ -62,18 +99,27 @@ export function sampleCpu(): CpuSample {
     const children = new Map<number, ProcStat[]>();
     for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
     let tree = 0;
+    const kinds = noKinds();
     const self = stats.find((stat) => stat.pid === process.pid);
     const pending = self ? [self] : [];
     while (pending.length > 0) {
       const stat = pending.pop()!;
       tree += stat.ticks;
+      const kind = kindOf(stat.pid);
+      kinds[kind] += (stat.ticks - stat.reapedTicks) / TICKS_PER_SECOND;
+      // This Node process's waited-for children are its own short-lived helpers, not renderers.
+      kinds[kind === 'node' ? 'node' : 'renderer'] += stat.reapedTicks / TICKS_PER_SECOND;
       pending.push(...(children.get(stat.pid) ?? []));
     }
     const database = stats.filter((stat) => stat.comm === 'mariadbd' || stat.comm === 'mysqld').reduce((sum, stat) => sum + stat.ticks, 0);
-    return { tree: tree / TICKS_PER_SECOND, node: nodeSeconds(), database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, at: performance.now() };
+    return { tree: tree / TICKS_PER_SECOND, node: nodeSeconds(), database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, kinds, at: performance.now() };
   } catch {
-    return { tree: Number.NaN, node: nodeSeconds(), database: Number.NaN, machine: Number.NaN, at: performance.now() };
+    return { tree: Number.NaN, node: nodeSeconds(), database: Number.NaN, machine: Number.NaN, kinds: noKinds(Number.NaN), at: performance.now() };
   }
+}
+
+function noKinds(value = 0): Record<ProcessKind, number> {
+  return Object.fromEntries(PROCESS_KINDS.map((kind) => [kind, value])) as Record<ProcessKind, number>;
 }
 
 export interface CpuUse {
@@ -84,18 +130,38 @@ export interface CpuUse {
   database: number;
   /** CPU seconds of everything else on the machine (other people's work). */
   others: number;
+  /** `tree` by kind of process (CPU seconds). */
+  kinds: Record<ProcessKind, number>;
   wallSeconds: number;
 }
 
-export const NO_CPU: CpuUse = { tree: 0, node: 0, database: 0, others: 0, wallSeconds: 0 };
+export const NO_CPU: CpuUse = { tree: 0, node: 0, database: 0, others: 0, kinds: noKinds(), wallSeconds: 0 };
+
+function kindsBy(a: Record<ProcessKind, number>, b: Record<ProcessKind, number>, sign: 1 | -1): Record<ProcessKind, number> {
+  return Object.fromEntries(PROCESS_KINDS.map((kind) => [kind, a[kind] + sign * b[kind]])) as Record<ProcessKind, number>;
+}
 
 /** The CPU of two spans together (the spans of a phase between which something else ran). */
 export function addCpu(a: CpuUse, b: CpuUse): CpuUse {
-  return { tree: a.tree + b.tree, node: a.node + b.node, database: a.database + b.database, others: a.others + b.others, wallSeconds: a.wallSeconds + b.wallSeconds };
+  return {
+    tree: a.tree + b.tree,
+    node: a.node + b.node,
+    database: a.database + b.database,
+    others: a.others + b.others,
+    kinds: kindsBy(a.kinds, b.kinds, 1),
+    wallSeconds: a.wallSeconds + b.wallSeconds,
+  };
 }
 
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
   const tree = after.tree - before.tree;
   const database = after.database - before.database;
-  return { tree, node: after.node - before.node, database, others: Math.max(0, after.machine - before.machine - tree - database), wallSeconds: (after.at - before.at) / 1000 };
+  return {
+    tree,
+    node: after.node - before.node,
+    database,
+    others: Math.max(0, after.machine - before.machine - tree - database),
+    kinds: kindsBy(after.kinds, before.kinds, -1),
+    wallSeconds: (after.at - before.at) / 1000,
+  };
 }
