@@ -11,6 +11,7 @@ import {
   type RemoveJobsOptions,
 } from 'agenda';
 import type { ClaimOrder } from './claim.js';
+import { ClaimProbe, claimableNames, probeStatement, type ProbeAsk } from './claim-probe.js';
 import { dedupeKeyOf } from './dedupe-key.js';
 import { queryFilter, queryOrder, selectionFilter } from './job-filters.js';
 import { newJobId } from './job-id.js';
@@ -56,6 +57,12 @@ export class SqlJobRepository implements JobRepository {
   private readonly claimsInFlight = new Map<string, Set<Promise<unknown>>>();
   /** Runs this process gave up on (handed back, or lost): Agenda's closing save of their state is not written. */
   private readonly settledElsewhere = new Set<string>();
+  /** Which of the kinds a scan claims at once have anything to claim: one read instead of a transaction per kind. */
+  private readonly probe = new ClaimProbe(async (asks: readonly ProbeAsk[]) => {
+    const statement = probeStatement(this.table, asks);
+    const [row] = await this.sql.select<Record<string, unknown>>(statement.sql, statement.params);
+    return claimableNames(asks, row);
+  });
 
   /** Counts a claim of `owner` as in flight until it settles, so `stopClaiming` can wait for it. */
   private tracked<T>(owner: string | null, claim: () => Promise<T>): Promise<T> {
@@ -258,7 +265,8 @@ export class SqlJobRepository implements JobRepository {
    * Claims the next job of a name: due and unlocked, or locked before `lockDeadline` (its worker is presumed
    * dead). One short transaction that reads both candidates, picks the earlier (jobs with no next run last, as in
    * Agenda's Postgres backend) and locks it. On MySQL the reads are `FOR UPDATE SKIP LOCKED`, so claimers in
-   * other processes skip each other's candidates and no job is ever locked twice (see the executors).
+   * other processes skip each other's candidates and no job is ever locked twice (see the executors). When a scan
+   * claims several kinds at once, one read first finds the kinds with anything to claim (claim-probe.ts).
    */
   async getNextJobToRun(
     jobName: string,
@@ -269,15 +277,11 @@ export class SqlJobRepository implements JobRepository {
   ): Promise<JobParameters | undefined> {
     const owner = options?.lastModifiedBy || null;
     if (owner !== null && this.stoppedOwners.has(owner)) return undefined;
-    const row = await this.tracked(owner, () => this.sql.claim({
-      table: this.table,
-      jobName,
-      nextScanAt: toSqlDate(nextScanAt)!,
-      lockDeadline: toSqlDate(lockDeadline)!,
-      lockedAt: toSqlDate(now ?? new Date())!,
-      lastModifiedBy: owner,
-      order: this.order,
-    }));
+    const ask: ProbeAsk = { jobName, nextScanAt: toSqlDate(nextScanAt)!, lockDeadline: toSqlDate(lockDeadline)! };
+    const row = await this.tracked(owner, async () => {
+      if (!(await this.probe.claimable(ask)) || (owner !== null && this.stoppedOwners.has(owner))) return undefined;
+      return this.sql.claim({ table: this.table, ...ask, lockedAt: toSqlDate(now ?? new Date())!, lastModifiedBy: owner, order: this.order });
+    });
     return row ? rowToJob(row) : undefined;
   }
 

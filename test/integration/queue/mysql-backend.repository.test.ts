@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { JobParameters } from 'agenda';
-import { MySqlBackend, type SqlJobRepository } from '../../../src/queue/mysql-backend/index.js';
+import { DEFAULT_TABLE_NAME, MySqlBackend, SqlJobRepository } from '../../../src/queue/mysql-backend/index.js';
+import type { ClaimSpec } from '../../../src/queue/mysql-backend/claim.js';
+import type { SqlExecutor } from '../../../src/queue/mysql-backend/sql-executor.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const minute = 60_000;
@@ -340,6 +342,43 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       const waiting = await repo.saveJob(job({ name: 'backlog', nextRunAt: ago(30 * minute) }), undefined);
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: running._id, lastModifiedBy: 'rescuer' });
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: waiting._id });
+    });
+
+    it('claims a scan of several kinds after one read that finds the kinds with work, and only those', async () => {
+      // Behind a repository on the same connection that counts what it sends.
+      const executor = repo.detach()!;
+      const sent = { probes: 0, claims: 0 };
+      const counting: SqlExecutor = Object.assign(Object.create(executor) as SqlExecutor, {
+        select: <R>(sql: string, params?: unknown[]) => ((sent.probes += sql.startsWith('SELECT (EXISTS') ? 1 : 0), executor.select<R>(sql, params)),
+        claim: (spec: ClaimSpec) => ((sent.claims += 1), executor.claim(spec)),
+      });
+      const scanner = new SqlJobRepository(async () => counting, DEFAULT_TABLE_NAME);
+      await scanner.connect();
+      try {
+        const due = await scanner.saveJob(job({ name: 'due', nextRunAt: ago(minute) }), undefined);
+        const dead = await scanner.saveJob(job({ name: 'dead', nextRunAt: ago(minute) }), undefined);
+        await scanner.lockJob(dead, { lastModifiedBy: 'dead-worker' });
+        await scanner.saveJobState({ ...(await scanner.getJobById(dead._id!))!, lockedAt: ago(20 * minute), nextRunAt: null }, { lastModifiedBy: 'dead-worker' });
+        const live = await scanner.saveJob(job({ name: 'live', nextRunAt: ago(minute) }), undefined);
+        await scanner.lockJob(live, { lastModifiedBy: 'live-worker' });
+        await scanner.saveJob(job({ name: 'later', nextRunAt: ahead(minute) }), undefined);
+        await scanner.saveJob(job({ name: 'paused', nextRunAt: ago(minute), disabled: true }), undefined);
+        const kinds = ['due', 'dead', 'live', 'later', 'paused', 'never-saved'];
+        const scanOnce = () => Promise.all(kinds.map((name) => scanner.getNextJobToRun(name, scan(), deadline(), undefined, { lastModifiedBy: 'scanner' })));
+
+        const claimed = await scanOnce();
+        expect(claimed.map((one) => one?._id)).toEqual([due._id, dead._id, undefined, undefined, undefined, undefined]);
+        expect(sent).toEqual({ probes: 1, claims: 2 });
+        // Idle: one read, no claim at all.
+        expect(await scanOnce()).toEqual(kinds.map(() => undefined));
+        expect(sent).toEqual({ probes: 2, claims: 2 });
+        // One kind alone (Agenda woken by a save) goes straight to its claim.
+        const woken = await scanner.saveJob(job({ name: 'later', nextRunAt: ago(1_000) }), undefined);
+        expect(await scanner.getNextJobToRun('later', scan(), deadline(), undefined, { lastModifiedBy: 'scanner' })).toMatchObject({ _id: woken._id });
+        expect(sent).toEqual({ probes: 2, claims: 3 });
+      } finally {
+        await executor.close(); // detached from the backend, which would otherwise close it
+      }
     });
 
     it('unlocks a waiting job but not one mid-run, and unlocks lists of ids', async () => {
