@@ -16,14 +16,15 @@
  *    time goes (from the events' timestamps).
  * 2. Throughput: per level a fresh worker with WORKER_CONCURRENCY = 1, 2, 4, warmed with `level` replays, then
  *    BENCH_BATCH (16) replays created at once; jobs/min from the first create to the last finish, and the ratio to
- *    concurrency 1. BENCH_ROUNDS (3) rounds, each of every level and then of bare Playwright's (3.), so drift on a
+ *    concurrency 1. BENCH_ROUNDS (5) rounds, each of every level and then of bare Playwright's (3.), so drift on a
  *    shared machine hits both alike; each level's median round is reported. The concurrency goal is judged per
  *    round (ours 2 ÷ 1 against bare Playwright's 2 ÷ 1 in that round), on the median of the rounds' ratios.
  *
  *    Where `taskset` is there and the machine has 2 or more cores, concurrency 2 once more with the worker and its
  *    browser pinned to one core (the database server is not): the ratio says how throughput grows with the cores.
  * 3. Baseline: the same six steps done by bare Playwright in the same browser (bench/support/bare-playwright.ts), a new
- *    context per job, at the same levels (in the same rounds, the median): how much concurrency adds when
+ *    context per job, at the same levels (in the same rounds, the median), each level in a fresh browser warmed with
+ *    `level` jobs as the service's fresh worker is: how much concurrency adds when
  *    nothing but the browser works, which bounds what it can add to the service's runs on this machine.
  *
  * All give CPU time from /proc (bench/support/cpu.ts): this process with its browser (and of that, the Node process
@@ -62,7 +63,11 @@ import { fmt, percentile, table } from './support/stats.js';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/qa_bench_runs';
 const RUNS = intFromEnv('BENCH_RUNS', 20);
 const BATCH = intFromEnv('BENCH_BATCH', 16);
-const ROUNDS = intFromEnv('BENCH_ROUNDS', 3);
+/**
+ * One round's concurrency ratio scatters by ±20 % on a 2-core machine (0.74–1.14 in one run of nine rounds); the
+ * median of five is steadier than that of three for about a minute more.
+ */
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 5);
 const LEVELS = (process.env.BENCH_LEVELS || '1,2,4').split(',').map((level) => Number(level.trim()));
 /**
  * Issue 13's goals, both against bare Playwright in the same run (the figure that holds on a noisy machine): a
@@ -402,7 +407,7 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
   );
   const bareBase = bare.find((level) => level.concurrency === 1);
   console.log('');
-  console.log(`Baseline: the same 6 steps by bare Playwright in the same browser, a new context per job, nothing else (${BATCH} jobs per level, median of ${ROUNDS} rounds)`);
+  console.log(`Baseline: the same 6 steps by bare Playwright in the same browser build, fresh per level as ours, a new context per job, nothing else (${BATCH} jobs per level, median of ${ROUNDS} rounds)`);
   console.log(
     table(
       ['concurrency', 'jobs/min', 'vs concurrency 1', 'service vs concurrency 1', 'CPU ms/job', 'of which Node', 'cores busy'],

@@ -62,7 +62,12 @@ export function launchBare(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
-/** One round: each level in turn (bench:runs runs rounds of these between its own and takes the median). */
+/**
+ * One round: each level in turn (bench:runs runs rounds of these between its own and takes the median). Each level
+ * in a browser of its own, warmed with `concurrency` jobs, as bench:runs measures the service: a fresh worker (and
+ * browser) per level. In one browser for all levels, the later levels ran in a browser dozens of jobs warmer than
+ * the service's, and a fresh browser's first jobs cost it more CPU.
+ */
 export async function barePlaywrightThroughput(options: {
   executablePath: string;
   baseUrl: string;
@@ -70,12 +75,14 @@ export async function barePlaywrightThroughput(options: {
   levels: readonly number[];
   jobs: number;
 }): Promise<BareLevel[]> {
-  const browser = await launchBare(options.executablePath);
-  try {
-    const levels: BareLevel[] = [];
-    for (const concurrency of options.levels) levels.push(await level(browser, options.baseUrl, options.account, concurrency, options.jobs));
-    return levels;
-  } finally {
-    await browser.close();
+  const levels: BareLevel[] = [];
+  for (const concurrency of options.levels) {
+    const browser = await launchBare(options.executablePath);
+    try {
+      levels.push(await level(browser, options.baseUrl, options.account, concurrency, options.jobs));
+    } finally {
+      await browser.close();
+    }
   }
+  return levels;
 }

@@ -61,7 +61,8 @@ function kindOf(pid: number): ProcessKind {
     else if (type === 'zygote') kind = 'zygote';
     else kind = 'other';
   }
-  kindOfPid.set(pid, kind);
+  // A process just forked by the zygote reads as a zygote, or with no arguments at all, until it takes its title.
+  if (kind !== 'zygote' && kind !== 'other') kindOfPid.set(pid, kind);
   return kind;
 }
 
