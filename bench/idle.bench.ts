@@ -14,12 +14,10 @@
  */
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type AgendaBackend } from 'agenda';
-import { readdirSync, readFileSync } from 'node:fs';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { MySqlBackend } from '../src/queue/mysql-backend/index.js';
-import { parseMysqlUrl } from '../src/store/mysql-url.js';
 import { intFromEnv } from './support/config.js';
+import { MYSQL_SERVERS, nodeSeconds, serverSeconds } from './support/cpu.js';
+import { freshBenchDatabase, freshPostgresBenchDatabase } from './support/database.js';
 import { fmt, table } from './support/stats.js';
 
 const MYSQL_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/qa_bench_idle';
@@ -36,28 +34,6 @@ interface Idle {
   node: number;
   database: number;
 }
-
-/** Seconds of CPU of the server processes named `comm` (mariadbd, postgres), from /proc. */
-function serverSeconds(comms: readonly string[]): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = text.lastIndexOf(')');
-      if (!comms.includes(text.slice(text.indexOf('(') + 1, close))) continue;
-      const fields = text.slice(close + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100;
-}
-
-const nodeSeconds = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
-};
 
 async function idle(label: string, comms: readonly string[], backend: AgendaBackend | undefined): Promise<Idle> {
   let agenda: Agenda | undefined;
@@ -90,32 +66,11 @@ async function idle(label: string, comms: readonly string[], backend: AgendaBack
   return result;
 }
 
-async function freshMysql(url: string): Promise<void> {
-  const { host, port, user, password, database } = parseMysqlUrl(url);
-  if (!/bench/i.test(database)) throw new Error(`BENCH_MYSQL_URL must name a database with "bench" in its name (it is dropped); got "${database}"`);
-  const connection = await mysql.createConnection({ host, port, user, password });
-  await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await connection.query(`CREATE DATABASE \`${database}\``);
-  await connection.end();
-}
-
-async function freshPostgres(url: string): Promise<void> {
-  const target = new URL(url);
-  const database = target.pathname.slice(1);
-  if (!/bench/i.test(database)) throw new Error(`BENCH_PG_URL must name a database with "bench" in its name (it is dropped); got "${database}"`);
-  target.pathname = '/postgres';
-  const server = new pg.Client({ connectionString: target.toString() });
-  await server.connect();
-  await server.query(`DROP DATABASE IF EXISTS "${database}"`);
-  await server.query(`CREATE DATABASE "${database}"`);
-  await server.end();
-}
-
-await freshMysql(MYSQL_URL);
-await freshPostgres(PG_URL);
+await freshBenchDatabase(MYSQL_URL, { create: true });
+await freshPostgresBenchDatabase(PG_URL);
 console.log(`idle for ${SECONDS} s each: ${KINDS} kinds of job, a poll every ${POLL_MS} ms…`);
-const nothing = await idle('nothing', ['mariadbd', 'mysqld', 'postgres'], undefined);
-const ours = await idle('ours, MariaDB', ['mariadbd', 'mysqld'], new MySqlBackend({ url: MYSQL_URL }));
+const nothing = await idle('nothing', [...MYSQL_SERVERS, 'postgres'], undefined);
+const ours = await idle('ours, MariaDB', MYSQL_SERVERS, new MySqlBackend({ url: MYSQL_URL }));
 const peer = await idle("Agenda's Postgres backend", ['postgres'], new PostgresBackend({ connectionString: PG_URL, disableNotifications: true }));
 const less = (one: Idle) => Math.max(0, one.node - nothing.node);
 console.log('');

@@ -89,14 +89,31 @@ function machineBusyTicks(): number {
   return user! + nice! + system! + irq! + softirq! + (steal ?? 0);
 }
 
-function nodeSeconds(): number {
+/** Seconds of CPU of this Node process (all its threads). */
+export function nodeSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 }
 
+/** The MySQL/MariaDB server's process names. */
+export const MYSQL_SERVERS = ['mariadbd', 'mysqld'] as const;
+
+function allStats(): ProcStat[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(readStat).filter((stat) => stat !== undefined);
+}
+
+function secondsOf(stats: readonly ProcStat[], comms: readonly string[]): number {
+  return stats.filter((stat) => comms.includes(stat.comm)).reduce((sum, stat) => sum + stat.ticks, 0) / TICKS_PER_SECOND;
+}
+
+/** Seconds of CPU of the processes named one of `comms` (a database server's: `MYSQL_SERVERS`, `postgres`). */
+export function serverSeconds(comms: readonly string[]): number {
+  return secondsOf(allStats(), comms);
+}
+
 export function sampleCpu(): CpuSample {
   try {
-    const stats = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(readStat).filter((stat) => stat !== undefined);
+    const stats = allStats();
     const children = new Map<number, ProcStat[]>();
     for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
     let tree = 0;
@@ -112,8 +129,7 @@ export function sampleCpu(): CpuSample {
       kinds[kind === 'node' ? 'node' : 'renderer'] += stat.reapedTicks / TICKS_PER_SECOND;
       pending.push(...(children.get(stat.pid) ?? []));
     }
-    const database = stats.filter((stat) => stat.comm === 'mariadbd' || stat.comm === 'mysqld').reduce((sum, stat) => sum + stat.ticks, 0);
-    return { tree: tree / TICKS_PER_SECOND, node: nodeSeconds(), database: database / TICKS_PER_SECOND, machine: machineBusyTicks() / TICKS_PER_SECOND, kinds, at: performance.now() };
+    return { tree: tree / TICKS_PER_SECOND, node: nodeSeconds(), database: secondsOf(stats, MYSQL_SERVERS), machine: machineBusyTicks() / TICKS_PER_SECOND, kinds, at: performance.now() };
   } catch {
     return { tree: Number.NaN, node: nodeSeconds(), database: Number.NaN, machine: Number.NaN, kinds: noKinds(Number.NaN), at: performance.now() };
   }

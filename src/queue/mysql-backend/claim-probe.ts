@@ -1,3 +1,4 @@
+import { CLAIMABLE } from './claim.js';
 import type { Statement } from './sql-executor.js';
 
 /** One kind of job Agenda is about to claim, with the claim's own windows (SQL text dates, see sql-dates.ts). */
@@ -8,16 +9,14 @@ export interface ProbeAsk {
 }
 
 /**
- * Which of `asks` have a job a claim would take: due and unlocked, or with an expired lock (the same two conditions
- * as the claim's candidate reads in claim.ts). One statement, no transaction, no row locks, no temporary table: a
- * row of one `EXISTS` per ask (column `k<index>`, 1 or 0), each an index-only read of the claim index that stops at
- * its first row. MySQL, MariaDB and SQLite all take a SELECT without FROM.
+ * Which of `asks` have a job a claim would take: due and unlocked, or with an expired lock (`CLAIMABLE`, the
+ * conditions of the claim's candidate reads in claim.ts). One statement, no transaction, no row locks, no temporary
+ * table: a row of one `EXISTS` per ask (column `k<index>`, 1 or 0), each an index-only read of the claim index that
+ * stops at its first row. MySQL, MariaDB and SQLite all take a SELECT without FROM.
  */
 export function probeStatement(table: string, asks: readonly ProbeAsk[]): Statement {
-  const from = `SELECT 1 FROM \`${table}\` WHERE name = ? AND disabled = 0`;
-  const columns = asks.map(
-    (_ask, index) => `(EXISTS (${from} AND locked_at IS NULL AND next_run_at <= ?) OR EXISTS (${from} AND locked_at <= ?)) AS k${index}`,
-  );
+  const from = `SELECT 1 FROM \`${table}\` WHERE ${CLAIMABLE.kind}`;
+  const columns = asks.map((_ask, index) => `(EXISTS (${from} AND ${CLAIMABLE.due}) OR EXISTS (${from} AND ${CLAIMABLE.expired})) AS k${index}`);
   return { sql: `SELECT ${columns.join(', ')}`, params: asks.flatMap((ask) => [ask.jobName, ask.nextScanAt, ask.jobName, ask.lockDeadline]) };
 }
 
