@@ -1,5 +1,5 @@
 import type { Pool, PoolConnection } from 'mysql2/promise';
-import { candidateReads, orderBy, type ClaimSpec } from './claim.js';
+import { CLAIMABLE, candidateReads, orderBy, type ClaimSpec } from './claim.js';
 import { SELECT_COLUMNS, type JobRow } from './job-row.js';
 import { DuplicateKeyError, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
 
@@ -58,17 +58,17 @@ export class MySqlExecutor implements SqlExecutor {
   }
 
   /**
-   * The claim as one batch: both candidate reads into session variables, the choice in SQL (same rule as
-   * `earlier` in claim.ts), the lock, the commit, and the locked row. A statement that fails stops the batch
-   * with the transaction open, so the connection is rolled back before it goes back to the pool.
+   * The claim as one batch (`claimStatements`), one round trip. A statement that fails stops the batch with the
+   * transaction open, so the connection is rolled back before it goes back to the pool.
    */
   async claim(spec: ClaimSpec): Promise<JobRow | undefined> {
-    const params = [spec.jobName, spec.nextScanAt, spec.jobName, spec.lockDeadline, spec.lockedAt, spec.lastModifiedBy];
+    const statements = claimStatements(spec);
+    const params = statements.flatMap((statement) => statement.params);
     for (let attempt = 1; ; attempt++) {
       this.claimPool ??= this.openClaimPool();
       const connection = await this.claimPool.getConnection();
       try {
-        const [results] = await connection.query({ sql: this.claimBatch(spec), values: params, ...readOptions });
+        const [results] = await connection.query({ sql: this.claimBatch(spec, statements), values: params, ...readOptions });
         connection.release();
         const sets = results as unknown[];
         return (sets[sets.length - 1] as JobRow[])[0];
@@ -85,32 +85,10 @@ export class MySqlExecutor implements SqlExecutor {
     }
   }
 
-  private claimBatch(spec: ClaimSpec): string {
+  private claimBatch(spec: ClaimSpec, statements: Statement[]): string {
     const cacheKey = `${spec.table}|${orderBy(spec.order)}`;
     let sql = this.claimStatements.get(cacheKey);
-    if (sql) return sql;
-    const { due, expired } = candidateReads(spec, ' FOR UPDATE SKIP LOCKED');
-    const into = (prefix: string) => ` INTO @${prefix}_id, @${prefix}_at, @${prefix}_pri FROM`;
-    const later = spec.order.nextRunAt === 'desc' ? '>' : '<';
-    const higher = spec.order.priority === 'asc' ? '<' : '>';
-    sql = [
-      'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
-      'SET @due_id = NULL, @due_at = NULL, @due_pri = NULL, @exp_id = NULL, @exp_at = NULL, @exp_pri = NULL',
-      'START TRANSACTION',
-      due.replace(' FROM', into('due')),
-      expired.replace(' FROM', into('exp')),
-      `SET @claimed = CASE
-         WHEN @due_id IS NULL THEN @exp_id
-         WHEN @exp_id IS NULL THEN @due_id
-         WHEN @exp_at IS NULL THEN @exp_id
-         WHEN @exp_at ${later} @due_at THEN @exp_id
-         WHEN @exp_at = @due_at AND @exp_pri ${higher} @due_pri THEN @exp_id
-         ELSE @due_id END`,
-      `UPDATE \`${spec.table}\` SET locked_at = ?, last_modified_by = ? WHERE id = @claimed`,
-      'COMMIT',
-      `SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = @claimed`,
-    ].join(';\n');
-    this.claimStatements.set(cacheKey, sql);
+    if (!sql) this.claimStatements.set(cacheKey, (sql = statements.map((statement) => statement.sql).join(';\n')));
     return sql;
   }
 
@@ -159,4 +137,50 @@ export class MySqlExecutor implements SqlExecutor {
 
 function errno(error: unknown): number | undefined {
   return (error as { errno?: number } | null)?.errno;
+}
+
+/**
+ * A claim's statements on MySQL, in order: both candidates into session variables, the choice in SQL (the rule of
+ * `earlier` in claim.ts), the lock, the commit, and the locked row.
+ *
+ * Each candidate is first read without a lock, and locked only when there is one. A locking range scan that finds
+ * nothing, or that sorts as the expired read must, reads on to the first row past its range, often the next kind's
+ * first job, and keeps that row locked until its transaction ends: a claim of that kind at the same moment (Agenda
+ * claims every kind at once) skipped the job as locked and found nothing until the next poll (29 claims in 3000
+ * scans of six kinds at once, on a loaded machine). So the due read locks only when it saw a due job (otherwise its
+ * WHERE is constant false and MariaDB reads no row), and the expired read locks the row it saw by its key, checking
+ * again that the lock is still expired; a row another claimer holds is skipped.
+ */
+export function claimStatements(spec: ClaimSpec): Statement[] {
+  const seen = candidateReads(spec, '');
+  const { due } = candidateReads(spec, ' FOR UPDATE SKIP LOCKED');
+  const into = (prefix: string) => ` INTO @${prefix}_id, @${prefix}_at, @${prefix}_pri FROM`;
+  const variables = ['due_seen', 'due', 'exp_seen', 'exp'].flatMap((prefix) => ['id', 'at', 'pri'].map((part) => `@${prefix}_${part} = NULL`));
+  const later = spec.order.nextRunAt === 'desc' ? '>' : '<';
+  const higher = spec.order.priority === 'asc' ? '<' : '>';
+  const dueParams = [spec.jobName, spec.nextScanAt];
+  const expiredParams = [spec.jobName, spec.lockDeadline];
+  const plain = (sql: string): Statement => ({ sql, params: [] });
+  return [
+    plain('SET TRANSACTION ISOLATION LEVEL READ COMMITTED'),
+    plain(`SET ${variables.join(', ')}`),
+    plain('START TRANSACTION'),
+    { sql: seen.due.replace(' FROM', into('due_seen')), params: dueParams },
+    { sql: due.replace(' FROM', into('due')).replace(' WHERE ', ' WHERE @due_seen_id IS NOT NULL AND '), params: dueParams },
+    { sql: seen.expired.replace(' FROM', into('exp_seen')), params: expiredParams },
+    {
+      sql: `SELECT id, next_run_at, priority${into('exp')} \`${spec.table}\` WHERE id = @exp_seen_id AND ${CLAIMABLE.kind} AND ${CLAIMABLE.expired} FOR UPDATE SKIP LOCKED`,
+      params: expiredParams,
+    },
+    plain(`SET @claimed = CASE
+       WHEN @due_id IS NULL THEN @exp_id
+       WHEN @exp_id IS NULL THEN @due_id
+       WHEN @exp_at IS NULL THEN @exp_id
+       WHEN @exp_at ${later} @due_at THEN @exp_id
+       WHEN @exp_at = @due_at AND @exp_pri ${higher} @due_pri THEN @exp_id
+       ELSE @due_id END`),
+    { sql: `UPDATE \`${spec.table}\` SET locked_at = ?, last_modified_by = ? WHERE id = @claimed`, params: [spec.lockedAt, spec.lastModifiedBy] },
+    plain('COMMIT'),
+    plain(`SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = @claimed`),
+  ];
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { JobParameters } from 'agenda';
 import { DEFAULT_TABLE_NAME, MySqlBackend, SqlJobRepository } from '../../../src/queue/mysql-backend/index.js';
 import type { ClaimSpec } from '../../../src/queue/mysql-backend/claim.js';
+import { claimStatements } from '../../../src/queue/mysql-backend/mysql-executor.js';
+import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
 import type { SqlExecutor } from '../../../src/queue/mysql-backend/sql-executor.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
@@ -379,6 +381,37 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       } finally {
         await executor.close(); // detached from the backend, which would otherwise close it
       }
+    });
+
+    // MySQL only: SQLite has no row locks (a claim is one BEGIN IMMEDIATE transaction).
+    if (dialect === 'mysql') it('does not hide the next kind’s job from a claim while claims of other kinds are still open', async () => {
+      // In the claim index, 'cue' (no job) sorts before 'dead' (an expired lock) and 'dead' before 'due' (due).
+      const dead = await repo.saveJob(job({ name: 'dead', nextRunAt: ago(minute) }), undefined);
+      await repo.getNextJobToRun('dead', scan(), deadline(), ago(20 * minute), { lastModifiedBy: 'dead-worker' });
+      await repo.saveJobState({ ...(await repo.getJobById(dead._id!))!, nextRunAt: null }, { lastModifiedBy: 'dead-worker' });
+      const due = await repo.saveJob(job({ name: 'due', nextRunAt: ago(minute) }), undefined);
+      // Two claims held open just before their commit: a locking read that ran past its range would still hold
+      // the next kind's row ('cue' the dead job, 'dead' the due job) and the claims below would skip it.
+      const open = await Promise.all(['cue', 'dead'].map(async (jobName) => {
+        const runner = store().createQueryRunner();
+        const statements = claimStatements({
+          table: DEFAULT_TABLE_NAME, jobName, nextScanAt: toSqlDate(scan())!, lockDeadline: toSqlDate(deadline())!,
+          lockedAt: toSqlDate(new Date())!, lastModifiedBy: `held-${jobName}`, order: {},
+        });
+        for (const statement of statements.slice(0, statements.findIndex(({ sql }) => sql === 'COMMIT'))) await runner.query(statement.sql, statement.params);
+        return runner;
+      }));
+      try {
+        const held = await Promise.all(open.map(async (runner) => ((await runner.query('SELECT @claimed AS id')) as { id: string | null }[])[0]!.id));
+        expect(held).toEqual([null, dead._id]);
+        expect(await repo.getNextJobToRun('due', scan(), deadline(), undefined, { lastModifiedBy: 'w' })).toMatchObject({ _id: due._id });
+      } finally {
+        for (const runner of open) {
+          await runner.query('COMMIT');
+          await runner.release();
+        }
+      }
+      expect((await repo.getJobById(dead._id!))!.lastModifiedBy).toBe('held-dead');
     });
 
     it('unlocks a waiting job but not one mid-run, and unlocks lists of ids', async () => {
