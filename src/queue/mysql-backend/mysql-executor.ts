@@ -30,12 +30,12 @@ export const readOptions = {
  *
  * `pool` is the DataSource's. The claim pool is the backend's own, with multi-statements enabled (and nowhere
  * else): a claim is its hottest path, run two or three times per job by Agenda, and as one batch it costs one
- * round trip instead of six. It opens on the first claim (a process that only enqueues never opens it) and
- * closes with `close()`, i.e. `backend.disconnect()`.
+ * round trip instead of one a statement. It opens on the first claim (a process that only enqueues never opens
+ * it) and closes with `close()`, i.e. `backend.disconnect()`.
  */
 export class MySqlExecutor implements SqlExecutor {
   readonly dialect = 'mysql' as const;
-  private readonly claimStatements = new Map<string, string>();
+  private readonly claimBatches = new Map<string, string>();
   private claimPool: Pool | undefined;
 
   constructor(
@@ -87,8 +87,8 @@ export class MySqlExecutor implements SqlExecutor {
 
   private claimBatch(spec: ClaimSpec, statements: Statement[]): string {
     const cacheKey = `${spec.table}|${orderBy(spec.order)}`;
-    let sql = this.claimStatements.get(cacheKey);
-    if (!sql) this.claimStatements.set(cacheKey, (sql = statements.map((statement) => statement.sql).join(';\n')));
+    let sql = this.claimBatches.get(cacheKey);
+    if (!sql) this.claimBatches.set(cacheKey, (sql = statements.map((statement) => statement.sql).join(';\n')));
     return sql;
   }
 
