@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { webhookPayloadInvalid } from './webhook-receipt.js';
 import { targetUrlProblem, type PullRequestSettings } from './pull-request-settings.js';
 
-/** The `pull_request` actions that run a repository's checks at the head commit; others complete without effect. */
+/** The `pull_request` actions that run a repository's checks at the head commit. */
 export const RUN_ACTIONS: ReadonlySet<string> = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review']);
+/** The actions whose head is recorded: those that run, and `closed` (a deployment of a closed one runs nothing). */
+const RECORDED_ACTIONS: ReadonlySet<string> = new Set([...RUN_ACTIONS, 'closed']);
 
 const sha = z.string().regex(/^[0-9a-fA-F]{40}$/).transform((value) => value.toLowerCase());
 const name = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
@@ -77,11 +79,12 @@ function actionOf(event: string, payload: unknown): string {
 }
 
 /**
- * The pull request a `pull_request` delivery reports, or undefined for an action that runs nothing (`closed`,
- * `labeled`, …). A payload of the wrong shape is a coded error (`webhook.payload_invalid`).
+ * The pull request a `pull_request` delivery reports, for an action that runs its checks (`RUN_ACTIONS`) or closes
+ * it (`closed`); undefined for any other (`labeled`, `edited`, …). A payload of the wrong shape is a coded error
+ * (`webhook.payload_invalid`).
  */
 export function pullRequestEventOf(payload: unknown): PullRequestEvent | undefined {
-  if (!RUN_ACTIONS.has(actionOf('pull_request', payload))) return undefined;
+  if (!RECORDED_ACTIONS.has(actionOf('pull_request', payload))) return undefined;
   const parsed = pullRequestEvent.safeParse(payload);
   if (!parsed.success) throw webhookPayloadInvalid('pull_request', parsed.error);
   const { action, installation: { id }, repository: { owner, name: repo }, pull_request: pr } = parsed.data;

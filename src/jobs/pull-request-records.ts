@@ -13,6 +13,8 @@ export interface ReportedHead {
   updatedAt: Date;
   draft: boolean;
   fork: boolean;
+  /** The event closed the pull request. */
+  closed: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ReportedHead {
  */
 export async function recordPullRequestHead(dataSource: DataSource, head: ReportedHead): Promise<'current' | 'stale'> {
   const key = { repositoryId: head.repositoryId, pullNumber: head.number };
-  const state = { headSha: head.headSha, eventUpdatedAt: head.updatedAt, draft: head.draft, fork: head.fork };
+  const state = { headSha: head.headSha, eventUpdatedAt: head.updatedAt, draft: head.draft, fork: head.fork, closed: head.closed };
   try {
     await dataSource.getRepository(PullRequestHead).insert({ ...key, ...state });
   } catch (error) {
@@ -40,9 +42,9 @@ export async function recordPullRequestHead(dataSource: DataSource, head: Report
   return stored.headSha === head.headSha && stored.eventUpdatedAt.getTime() === head.updatedAt.getTime() ? 'current' : 'stale';
 }
 
-/** The pull requests of the repository whose current head is `sha`. */
+/** The open pull requests of the repository whose current head is `sha`. */
 export function pullRequestHeadsAt(dataSource: DataSource, repositoryId: string, sha: string): Promise<PullRequestHead[]> {
-  return dataSource.getRepository(PullRequestHead).find({ where: { repositoryId, headSha: sha }, order: { pullNumber: 'ASC' } });
+  return dataSource.getRepository(PullRequestHead).find({ where: { repositoryId, headSha: sha, closed: false }, order: { pullNumber: 'ASC' } });
 }
 
 /** A successful deployment of a commit. */

@@ -24,6 +24,7 @@ import { AddFindingComparison1763820000000 } from '../../migrations/176382000000
 import { AddCheckVersionStates1763825000000 } from '../../migrations/1763825000000-add-check-version-states.js';
 import { CreateReportedInstallations1763830000000 } from '../../migrations/1763830000000-create-reported-installations.js';
 import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-add-pull-request-runs.js';
+import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/1764000000000-add-pull-request-head-closed.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -80,4 +81,5 @@ export const migrations: ClassList = [
   AddCheckVersionStates1763825000000,
   CreateReportedInstallations1763830000000,
   AddPullRequestRuns1763927492731,
+  AddPullRequestHeadClosed1764000000000,
 ];

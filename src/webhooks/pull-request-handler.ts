@@ -22,7 +22,7 @@ function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'conne
 
 /**
  * `pull_request` (opened, reopened, synchronize, ready_for_review) on a connected repository replays its active
- * checks at the head commit. In order:
+ * checks at the head commit; `closed` is recorded as the pull request's newest state and runs nothing. In order:
  * 1. the head is recorded unless a newer event of the pull request was (an older event delivered late starts nothing);
  * 2. drafts and forks run only when the repository's settings say so (a draft runs once `ready_for_review`);
  * 3. the target: the deployment of the head when the repository waits for one (none yet: the deployment_status
@@ -44,7 +44,12 @@ export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEvent
     const found = await deps.findRepository({ installationId, owner, name: repo });
     if (found.kind !== 'connected') return notConnected(found, context, where);
     const { repository, organizationId } = found;
-    const recorded = await recordPullRequestHead(deps.dataSource, { repositoryId: repository.id, number, headSha, updatedAt: event.updatedAt, draft: event.draft, fork: event.fork });
+    const closed = event.action === 'closed';
+    const recorded = await recordPullRequestHead(deps.dataSource, { repositoryId: repository.id, number, headSha, updatedAt: event.updatedAt, draft: event.draft, fork: event.fork, closed });
+    if (closed) {
+      context.logger.info({ ...where, recorded }, 'pull request closed; a deployment of its head runs nothing until it is reopened');
+      return;
+    }
     if (recorded === 'stale') {
       context.logger.info({ ...where, updatedAt: event.updatedAt.toISOString() }, 'pull_request event older than the head already recorded; no stale run');
       return;
@@ -68,7 +73,7 @@ export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEvent
 /**
  * `deployment_status` with state `success`: records the deployment's address (`environment_url`, else `target_url`)
  * for its commit and environment, and, when the repository waits for deployments and the environment counts, starts
- * the runs of the pull requests whose current head is that commit, at the newest recorded address. Other states, an
+ * the runs of the open pull requests whose current head is that commit, at the newest recorded address. Other states, an
  * address that is not http(s) or carries credentials, and repositories that are not connected record nothing.
  */
 export function deploymentStatusEventHandler(deps: PullRequestRunDeps): CodehostEventHandler {

@@ -4,8 +4,9 @@ import { ConnectedRepository } from './connected-repository.entity.js';
 /**
  * The newest head of a pull request of a connected repository, as its `pull_request` events reported it. An event
  * whose `pull_request.updated_at` is older than `eventUpdatedAt` arrived late and starts nothing; a successful
- * deployment of `headSha` starts the runs of the pull requests whose head it is (`draft` and `fork` decide whether
- * they run, under the repository's settings at that time).
+ * deployment of `headSha` starts the runs of the open pull requests whose head it is (`draft` and `fork` decide
+ * whether they run, under the repository's settings at that time). A `closed` event is recorded the same way, so a
+ * late event from before the close does not open it again, and a newer `reopened` does.
  */
 @Entity({ name: 'pull_request_heads' })
 @Index('IDX_pull_request_heads_repository_id_head_sha', ['repositoryId', 'headSha'])
@@ -34,6 +35,10 @@ export class PullRequestHead {
   /** The head lives in another repository than the base (or in one since deleted). */
   @Column({ type: 'boolean' })
   fork!: boolean;
+
+  /** The newest event closed the pull request (merged or not). */
+  @Column({ type: 'boolean', default: false })
+  closed!: boolean;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

@@ -5,6 +5,7 @@ import { createApiKey } from '../../../src/identity/api-keys.js';
 import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
+import { PullRequestHead } from '../../../src/store/entities/pull-request-head.entity.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
@@ -217,6 +218,28 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
     await deliver('pull_request', pullRequest({ action: 'synchronize', number: 22, sha: 'c'.repeat(40) }));
     await deliver('deployment_status', deploymentStatus('c'.repeat(40), 'http://user:secret@pr-22.invalid/'));
     expect(await jobs()).toHaveLength(4);
+  });
+
+  it('runs nothing when the head of a closed pull request is deployed, whatever arrives late, until it is reopened', async () => {
+    const { repositoryId } = await seed({ waitForDeployment: true, deploymentEnvironment: 'Preview' });
+    const head = () => store().getRepository(PullRequestHead).findOneByOrFail({ repositoryId, pullNumber: 30 });
+    await deliver('pull_request', pullRequest({ number: 30, sha: SHA_A, updatedAt: '2026-03-01T10:00:00Z' }));
+    await deliver('pull_request', pullRequest({ action: 'closed', number: 30, sha: SHA_A, updatedAt: '2026-03-01T10:10:00Z' }));
+    // An event from before the close, delivered after it, does not open it again.
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 30, sha: SHA_A, updatedAt: '2026-03-01T10:05:00Z' }));
+    expect(await head()).toMatchObject({ headSha: SHA_A, closed: true });
+
+    await deliver('deployment_status', deploymentStatus(SHA_A, 'http://pr-30.deploy.invalid/'));
+    expect(await jobs()).toEqual([]);
+
+    // Reopened: the deployment already recorded starts its runs; a close from before the reopen changes nothing.
+    await deliver('pull_request', pullRequest({ action: 'reopened', number: 30, sha: SHA_A, updatedAt: '2026-03-01T10:20:00Z' }));
+    await deliver('pull_request', pullRequest({ action: 'closed', number: 30, sha: SHA_A, updatedAt: '2026-03-01T10:15:00Z' }));
+    expect(await head()).toMatchObject({ closed: false });
+    expect((await jobs()).map((job) => [job.baseUrl, job.commitSha])).toEqual([
+      ['http://pr-30.deploy.invalid/', SHA_A],
+      ['http://pr-30.deploy.invalid/', SHA_A],
+    ]);
   });
 
   it('runs nothing for a suspended installation, a repository that is not connected, or an event from outside the app', async () => {

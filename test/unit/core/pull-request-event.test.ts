@@ -39,9 +39,10 @@ describe('pullRequestEventOf', () => {
     expect(pullRequestEventOf(deleted)?.fork).toBe(true);
   });
 
-  it('runs nothing for other actions, whatever the rest of the payload', () => {
-    expect(pullRequestEventOf(example('pull_request', 'closed'))).toBeUndefined();
+  it('reads a closed pull request (its head is recorded as closed), and nothing for other actions, whatever the rest of the payload', () => {
+    expect(pullRequestEventOf(example('pull_request', 'closed'))).toMatchObject({ action: 'closed', number: 2, headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821' });
     expect(pullRequestEventOf({ action: 'labeled' })).toBeUndefined();
+    expect(pullRequestEventOf({ action: 'edited', installation: 'not an object' })).toBeUndefined();
   });
 
   it('throws webhook.payload_invalid for a payload of the wrong shape, naming the field', () => {
