@@ -85,8 +85,15 @@ async function startScene(store: () => DataSource, artifactsDir: string, page: s
     },
     async rescue(jobId) {
       rescuer = await startTestWorker(store(), { lockLifetimeMs: LOCK_MS, artifactsDir });
-      const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
-      return (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
+      try {
+        const stream = await fetch(`${api.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
+        return (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { index: number; type: string; data: Record<string, unknown> });
+      } catch (error) {
+        // Once seen in CI on a loaded machine (not reproduced since): say how far the job got, not only that it timed out.
+        const view = await callApi(api.base, 'GET', `/api/jobs/${jobId}`, undefined, key);
+        const events = (view.body.events as { type: string }[] | undefined)?.map((event) => event.type).join(', ');
+        throw new Error(`the job did not end within 60 s of the rescuer's start: status ${String(view.body.job?.status)}, events ${events}`, { cause: error });
+      }
     },
     async close() {
       child.kill('SIGKILL');
