@@ -144,5 +144,13 @@ export function deploymentCounts(settings: PullRequestSettings, environment: str
  * 4 + 36 + 10 + 40 + 36 + 4 = 130 characters (`jobs.source_key` holds 200).
  */
 export function pullRequestRunKey(run: { repositoryId: string; number: number; headSha: string; checkId: string }): string {
-  return `pr:${run.repositoryId}:${run.number}:${run.headSha}:${run.checkId}`;
+  return `${pullRequestRunKeyPrefix(run, run.headSha)}${run.checkId}`;
+}
+
+/**
+ * What the source keys of a pull request's runs start with (`pullRequestRunKey`): of all its runs, or with `headSha`
+ * of those at that head.
+ */
+export function pullRequestRunKeyPrefix(pull: { repositoryId: string; number: number }, headSha?: string): string {
+  return `pr:${pull.repositoryId}:${pull.number}:${headSha === undefined ? '' : `${headSha}:`}`;
 }

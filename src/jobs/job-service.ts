@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { In, MoreThan, type DataSource } from 'typeorm';
+import { In, Like, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, ErrorCode, notFoundError as notFound, operationalError, userError } from '../core/errors.js';
 import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, taskWithAnswers, type Interpretation, type PlannerCall } from '../core/interpretation.js';
@@ -37,6 +37,15 @@ export interface CreateJobInput {
    * a second; the key is written with the job, in its transaction.
    */
   sourceKey?: string;
+}
+
+/**
+ * Why the service cancelled a job (the `job.cancelled` event's data): a code (`pull_request_closed`, `superseded`)
+ * and a sentence for the people following the job.
+ */
+export interface CancelReason {
+  reason: string;
+  message: string;
 }
 
 /** The longest source key `jobs.source_key` holds. */
@@ -142,6 +151,19 @@ function callEvents(calls: PlannerCall[]): FirstEvent[] {
 }
 
 export function createJobService({ dataSource, planner, runs, artifacts: artifactStorage, writes, notifications }: JobServiceDeps) {
+  /**
+   * In `manager`'s transaction: the job cancelled if it had not finished, with its `job.cancelled` event (`data`), and
+   * the wake-up of its notification's delivery to call after the commit (undefined when it reports nowhere); false
+   * when it is not the organization's or has finished.
+   */
+  async function cancelIn(manager: EntityManager, organizationId: string, jobId: string, data: Record<string, unknown>): Promise<(() => Promise<void>) | undefined | false> {
+    const result = await manager.update(Job, { id: jobId, organizationId, status: In([...CANCELLABLE]) }, { status: 'cancelled', finishedAt: new Date() });
+    if (result.affected === 0) return false;
+    await appendJobEvent(manager, jobId, 'job.cancelled', data);
+    // A review_required job's message was final; it now says cancelled.
+    return notifications ? reopenNotification(manager, notifications, jobId) : undefined;
+  }
+
   /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
   async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobCreationContext> {
     const context = await readJobCreationContext(dataSource, organizationId, repositoryId);
@@ -421,22 +443,47 @@ export function createJobService({ dataSource, planner, runs, artifacts: artifac
     async cancel(principal: Principal, jobId: string): Promise<{ jobId: string; status: 'cancelled' }> {
       const { organizationId } = principal;
       const wake = await dataSource.transaction(async (manager) => {
-        const result = await manager.update(
-          Job,
-          { id: jobId, organizationId, status: In([...CANCELLABLE]) },
-          { status: 'cancelled', finishedAt: new Date() },
-        );
-        if (result.affected === 0) {
+        const cancelled = await cancelIn(manager, organizationId, jobId, {});
+        if (cancelled === false) {
           const job = await manager.findOne(Job, { select: { id: true, status: true }, where: { id: jobId, organizationId } });
           if (!job) throw notFound('job');
           throw new AppError({ kind: 'user', code: ErrorCode.JobNotCancellable, status: 409, message: `Job is ${job.status}; only a queued, running or review_required job can be cancelled` });
         }
-        await appendJobEvent(manager, jobId, 'job.cancelled', {});
-        // A review_required job's message was final; it now says cancelled.
-        return notifications ? reopenNotification(manager, notifications, jobId) : undefined;
+        return cancelled;
       });
       await wake?.();
       return { jobId, status: 'cancelled' };
+    },
+
+    /**
+     * Cancels, for the service's own reason, the organization's unfinished jobs made under a source key that starts
+     * with `prefix` (and that `keep` does not keep), as `cancel` does, each in its own transaction; the `job.cancelled`
+     * event says why. Each such job gives up its source key, so the same request made again (a pull request reopened
+     * at the same head) starts a new job instead of finding the cancelled one. Returns the ids cancelled; a job that
+     * ended meanwhile is left as it ended.
+     */
+    async cancelMadeUnder(principal: Principal, prefix: string, why: CancelReason, keep: (sourceKey: string) => boolean = () => false): Promise<string[]> {
+      checkSourceKey(prefix);
+      const { organizationId } = principal;
+      const candidates = await dataSource.getRepository(Job).find({
+        select: { id: true, sourceKey: true },
+        // LIKE narrows the read (the unique index starts with these columns); it is not exact on either dialect (`_`
+        // matches any character, and case is ignored), so the keys are compared again below.
+        where: { organizationId, sourceKey: Like(`${prefix}%`), status: In([...CANCELLABLE]) },
+      });
+      const cancelled: string[] = [];
+      for (const job of candidates) {
+        if (job.sourceKey === null || !job.sourceKey.startsWith(prefix) || keep(job.sourceKey)) continue;
+        const wake = await dataSource.transaction(async (manager) => {
+          const done = await cancelIn(manager, organizationId, job.id, { reason: why.reason, message: why.message });
+          if (done !== false) await manager.update(Job, { id: job.id, organizationId }, { sourceKey: null });
+          return done;
+        });
+        if (wake === false) continue;
+        cancelled.push(job.id);
+        await wake?.();
+      }
+      return cancelled;
     },
 
     /** The id of the organization's job made under `sourceKey` (a request that may come again), or null. */

@@ -40,6 +40,8 @@ export interface ProgressView {
   answer: 'yes_no' | 'text' | null;
   /** Why an errored job errored. */
   error: string | null;
+  /** Why the service cancelled a cancelled job (a closed pull request, a newer push); null when a person did. */
+  cancelReason: string | null;
   firstFailureScreenshot: { artifactId: string; stepIndex: number; url: string } | null;
   links: { job: string; artifacts: ViewLink[] };
   /** The job that carries this one's answers on (set once its questions were answered). */
@@ -94,6 +96,7 @@ export function buildProgressView(input: JobForNotification, settings: ViewSetti
     // Answered questions take no more answers.
     answer: questions.length === 0 || childJobId !== null ? null : questions.length === 1 && SIDE_EFFECT_QUESTION.test(questions[0]!) ? 'yes_no' : 'text',
     error: job.status === 'errored' ? errorReason(events) : null,
+    cancelReason: job.status === 'cancelled' ? lastData(events, 'job.cancelled', 'message') : null,
     firstFailureScreenshot: screenshot ? { ...screenshot, url: artifactUrl(screenshot.artifactId) } : null,
     links: { job: jobUrl, artifacts: artifactLinks(input, screenshot?.artifactId).map(({ id, name }) => ({ name, url: artifactUrl(id) })) },
     childJobId,

@@ -1,4 +1,5 @@
-import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../core/pull-request-event.js';
+import { codehostPrincipal } from '../core/principal.js';
+import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestRunKeyPrefix, pullRequestSkipReason } from '../core/pull-request-event.js';
 import { pullRequestSettingsOf, pullRequestTarget } from '../core/pull-request-settings.js';
 import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../jobs/pull-request-records.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
@@ -21,9 +22,28 @@ function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'conne
 }
 
 /**
+ * The pull request's runs that its newest event made pointless, cancelled: on `closed` every unfinished one, else
+ * those of other heads (a push replaced the code they test). Only the runs its events started (their source keys);
+ * a run somebody asked for with a `/qa` comment is theirs to cancel. Returns the ids cancelled.
+ */
+async function cancelOutdatedRuns(
+  deps: PullRequestRunDeps,
+  pull: { organizationId: string; installationId: number; repositoryId: string; number: number; headSha: string; closed: boolean },
+): Promise<string[]> {
+  const principal = codehostPrincipal(pull.organizationId, pull.installationId, null);
+  const current = pullRequestRunKeyPrefix(pull, pull.headSha);
+  const why = pull.closed
+    ? { reason: 'pull_request_closed', message: 'the pull request was closed' }
+    : { reason: 'superseded', message: `a newer commit (${pull.headSha.slice(0, 7)}) was pushed to the pull request` };
+  return deps.jobs.cancelMadeUnder(principal, pullRequestRunKeyPrefix(pull), why, (key) => !pull.closed && key.startsWith(current));
+}
+
+/**
  * `pull_request` (opened, reopened, synchronize, ready_for_review) on a connected repository replays its active
- * checks at the head commit; `closed` is recorded as the pull request's newest state and runs nothing. In order:
- * 1. the head is recorded unless a newer event of the pull request was (an older event delivered late starts nothing);
+ * checks at the head commit, and cancels the unfinished runs of its older heads; `closed` is recorded as the pull
+ * request's newest state, cancels its unfinished runs and runs nothing. In order:
+ * 1. the head is recorded unless a newer event of the pull request was (an older event delivered late starts nothing
+ *    and cancels nothing); then the runs the event made pointless are cancelled (`cancelOutdatedRuns`);
  * 2. drafts and forks run only when the repository's settings say so (a draft runs once `ready_for_review`);
  * 3. the target: the deployment of the head when the repository waits for one (none yet: the deployment_status
  *    handler starts the runs when it comes), else the preview template, else the repository's baseUrl;
@@ -46,14 +66,16 @@ export function pullRequestEventHandler(deps: PullRequestRunDeps): CodehostEvent
     const { repository, organizationId } = found;
     const closed = event.action === 'closed';
     const recorded = await recordPullRequestHead(deps.dataSource, { repositoryId: repository.id, number, headSha, updatedAt: event.updatedAt, draft: event.draft, fork: event.fork, closed });
-    if (closed) {
-      context.logger.info({ ...where, recorded }, 'pull request closed; a deployment of its head runs nothing until it is reopened');
-      return;
-    }
     if (recorded === 'stale') {
-      context.logger.info({ ...where, updatedAt: event.updatedAt.toISOString() }, 'pull_request event older than the head already recorded; no stale run');
+      context.logger.info({ ...where, updatedAt: event.updatedAt.toISOString() }, 'pull_request event older than the head already recorded; no stale run, nothing cancelled');
       return;
     }
+    const cancelled = await cancelOutdatedRuns(deps, { organizationId, installationId, repositoryId: repository.id, number, headSha, closed });
+    if (closed) {
+      context.logger.info({ ...where, cancelled }, 'pull request closed; its unfinished runs cancelled, and a deployment of its head runs nothing until it is reopened');
+      return;
+    }
+    if (cancelled.length > 0) context.logger.info({ ...where, cancelled }, 'unfinished runs of older heads of the pull request cancelled');
     const settings = pullRequestSettingsOf(repository.pullRequestSettings);
     const skip = pullRequestSkipReason(settings, event);
     if (skip) {

@@ -25,7 +25,7 @@ export type PullRequestRepositoryLookup =
 /** What the pull-request handlers need: the store, the job use cases, and the lookup of an event's repository. */
 export interface PullRequestRunDeps {
   dataSource: DataSource;
-  jobs: Pick<JobService, 'create'>;
+  jobs: Pick<JobService, 'create' | 'cancelMadeUnder'>;
   findRepository(coordinates: { installationId: number; owner: string; name: string }): Promise<PullRequestRepositoryLookup>;
 }
 

@@ -66,7 +66,7 @@ export function stateLine(view: ProgressView): string {
     case 'errored':
       return 'Errored: the job could not run';
     case 'cancelled':
-      return 'Cancelled';
+      return view.cancelReason ? `Cancelled: ${oneLine(view.cancelReason, 120)}` : 'Cancelled';
     case 'review_required':
       return `Needs answers to ${plural(view.questions.length, 'question')} before it runs`;
     default:

@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { In, type DataSource } from 'typeorm';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
+import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { PullRequestHead } from '../../../src/store/entities/pull-request-head.entity.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import type { PullRequestSettings } from '../../../src/core/pull-request-settings.js';
-import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
@@ -69,23 +72,11 @@ function deploymentStatus(sha: string, url: string, environment = 'preview', at 
   return body;
 }
 
-forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
-  let api: TestApi | undefined;
-  let worker: TestWorker | undefined;
-  afterAll(async () => {
-    await worker?.stop();
-    await api?.close();
-  });
-  const store = useTestStore(dialect);
-  beforeAll(async () => {
-    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
-    // No browser: the runs started here fail at once and keep the worker free for deliveries.
-    worker = await startTestWorker(store(), { concurrency: 4, executablePath: '/nonexistent/chromium' });
-  });
-
+/** Signed deliveries to the API under test, and the acme repository they are about. */
+function codehostDeliveries(store: () => DataSource, apiBase: () => string) {
   async function post(event: string, body: unknown, deliveryId: string = randomUUID()): Promise<string> {
     const signed = await signedDelivery(SECRET, event, body, deliveryId);
-    const response = await fetch(`${api!.base}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body });
+    const response = await fetch(`${apiBase()}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body });
     expect(response.status).toBe(202);
     return deliveryId;
   }
@@ -104,22 +95,42 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
   }
 
   /** acme's Codertocat/Hello-World through installation 42, with two active checks and a draft one. */
-  async function seed(settings?: Partial<PullRequestSettings>, db: DataSource = store()) {
-    const { organization } = await createApiKey(db, 'acme');
+  async function seed(settings?: Partial<PullRequestSettings>, baseUrl = BASE_URL) {
+    const db = store();
+    const { key, organization } = await createApiKey(db, 'acme');
     await connectInstallation(db, 'codehost', String(INSTALLATION), 'acme');
     const repositoryId = await insertRepository(db, organization.id, {
       providerInstallationId: String(INSTALLATION),
       owner: 'Codertocat',
       name: 'Hello-World',
-      baseUrl: BASE_URL,
+      baseUrl,
       pullRequestSettings: settings ?? null,
     });
     const checks = [await insertCheck(db, organization.id, repositoryId, 'active', 'first'), await insertCheck(db, organization.id, repositoryId, 'active', 'second')];
     await insertCheck(db, organization.id, repositoryId, 'draft');
-    return { organizationId: organization.id, repositoryId, checks: checks.sort() };
+    return { key, organizationId: organization.id, repositoryId, checks: checks.sort() };
   }
 
   const jobs = () => store().getRepository(Job).find({ order: { checkId: 'ASC' } });
+
+  return { post, deliver, settledReceipt, seed, jobs };
+}
+
+forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
+  let api: TestApi | undefined;
+  let worker: TestWorker | undefined;
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+  });
+  const store = useTestStore(dialect);
+  beforeAll(async () => {
+    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
+    // No browser: the runs started here fail at once and keep the worker free for deliveries.
+    worker = await startTestWorker(store(), { concurrency: 4, executablePath: '/nonexistent/chromium' });
+  });
+
+  const { post, deliver, settledReceipt, seed, jobs } = codehostDeliveries(store, () => api!.base);
 
   it('replays every active check at the head of an opened pull request, naming the pull request', async () => {
     const { organizationId, repositoryId, checks } = await seed();
@@ -303,4 +314,96 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
 
     expect((await jobs()).map((job) => job.checkId)).toEqual(checks);
   });
+});
+
+/** A preview deployment that takes requests and never answers: a run there stays in its first navigation. */
+async function startHangingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer(() => undefined);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+forEachDialect('pull-request runs a newer push or a close made pointless', (dialect) => {
+  let api: TestApi | undefined;
+  let worker: TestWorker | undefined;
+  let preview: Awaited<ReturnType<typeof startHangingServer>> | undefined;
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+    await preview?.close();
+  });
+  const store = useTestStore(dialect);
+  beforeAll(async () => {
+    preview = await startHangingServer();
+    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
+    // A real browser, one run at a time: a run stays in its navigation (running) while the next waits (queued).
+    worker = await startTestWorker(store(), { concurrency: 1, navigationTimeoutMs: 90_000 });
+  });
+
+  const { deliver, seed } = codehostDeliveries(store, () => api!.base);
+  const byId = async (ids: string[]) => {
+    const found = await store().getRepository(Job).findBy({ id: In(ids) });
+    return ids.map((id) => found.find((job) => job.id === id)!);
+  };
+  const cancelledEvent = async (jobId: string) => (await store().getRepository(JobEvent).findOneByOrFail({ jobId, type: 'job.cancelled' })).data;
+
+  it('cancels the unfinished runs of older heads on a push and all of them on a close, never a stale event’s, and runs again on reopen', async () => {
+    const { key, repositoryId, checks } = await seed(undefined, preview!.url);
+    const runsOf = async (sha: string) => (await store().getRepository(Job).find({ where: { repositoryId, commitSha: sha, trigger: 'codehost' }, order: { checkId: 'ASC' } }));
+
+    await deliver('pull_request', pullRequest({ number: 60, sha: SHA_A, updatedAt: '2026-03-01T10:00:00Z' }));
+    const atA = (await runsOf(SHA_A)).map((job) => job.id);
+    expect(atA).toHaveLength(2);
+    // One of them in the browser, the other waiting for the slot.
+    await until(async () => (await byId(atA)).some((job) => job.status === 'running'));
+    // A run somebody asked for through the API, on the same repository: not the pull request's to cancel.
+    const asked = await callApi(api!.base, 'POST', '/api/jobs', { projectId: repositoryId, testId: checks[0], baseUrl: preview!.url, networkAllowlist: [], trigger: 'cli' }, key);
+    expect(asked.status).toBe(202);
+    const askedId = asked.body.jobId as string;
+
+    // A push: both runs at A are cancelled, the running one stops and frees the slot; the runs at B start.
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 60, sha: SHA_B, updatedAt: '2026-03-01T10:10:00Z' }));
+    expect((await byId(atA)).map((job) => [job.status, job.sourceKey])).toEqual([['cancelled', null], ['cancelled', null]]);
+    for (const jobId of atA) {
+      expect(await cancelledEvent(jobId)).toEqual({ reason: 'superseded', message: 'a newer commit (bbbbbbb) was pushed to the pull request' });
+    }
+    const atB = (await runsOf(SHA_B)).map((job) => job.id);
+    expect(atB).toHaveLength(2);
+    await until(async () => [...(await byId([...atB, askedId]))].some((job) => job.status === 'running'), 30_000);
+
+    // A push delivered late (older than B) neither starts runs at A again nor cancels those at B.
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 60, sha: SHA_A, updatedAt: '2026-03-01T10:05:00Z' }));
+    expect(await runsOf(SHA_A)).toHaveLength(2);
+    expect((await byId(atB)).map((job) => job.status).every((status) => status === 'queued' || status === 'running')).toBe(true);
+
+    // The close cancels every unfinished run of the pull request, once, and leaves the asked-for run alone.
+    const close = pullRequest({ action: 'closed', number: 60, sha: SHA_B, updatedAt: '2026-03-01T10:20:00Z' });
+    await deliver('pull_request', close);
+    await deliver('pull_request', close);
+    expect((await byId(atB)).map((job) => job.status)).toEqual(['cancelled', 'cancelled']);
+    for (const jobId of atB) expect(await cancelledEvent(jobId)).toEqual({ reason: 'pull_request_closed', message: 'the pull request was closed' });
+    expect(await store().getRepository(JobEvent).countBy({ jobId: In(atB), type: 'job.cancelled' })).toBe(2);
+    expect(['queued', 'running']).toContain((await byId([askedId]))[0]!.status);
+
+    // Reopened at the same head: its checks run again, as new runs under the head's source keys.
+    await deliver('pull_request', pullRequest({ action: 'reopened', number: 60, sha: SHA_B, updatedAt: '2026-03-01T10:30:00Z' }));
+    const reopened = (await runsOf(SHA_B)).filter((job) => !atB.includes(job.id));
+    expect(reopened.map((job) => [job.checkId, job.status, job.sourceKey])).toEqual(
+      checks.map((checkId) => [checkId, expect.stringMatching(/^(queued|running)$/), `pr:${repositoryId}:60:${SHA_B}:${checkId}`]),
+    );
+
+    // Tidy: nothing left in the browser when the worker stops.
+    for (const jobId of [askedId, ...reopened.map((job) => job.id)]) await callApi(api!.base, 'POST', `/api/jobs/${jobId}/cancel`, undefined, key);
+  }, 120_000);
 });

@@ -69,6 +69,17 @@ describe('the PR comment and check run of a job, by status', () => {
     expect(errored).toContain('Why: The target did not answer');
   });
 
+  it('says why the service cancelled a job (a close, a newer push); a person\'s cancel stays plain', () => {
+    const closed = jobForNotification({ status: 'cancelled' }, { events: [{ type: 'job.cancelled', data: { reason: 'pull_request_closed', message: 'the pull request was closed' } }] });
+    expect(comment(closed).split('\n')[1]).toBe('### 🚫 QA: Cancelled: the pull request was closed');
+    expect(checkRunOutput(view(closed), CONTEXT).title).toBe('Cancelled: the pull request was closed');
+    expect(checkRunState(view(closed))).toEqual({ status: 'completed', conclusion: 'cancelled' });
+    const superseded = jobForNotification({ status: 'cancelled' }, { events: [{ type: 'job.cancelled', data: { reason: 'superseded', message: 'a newer commit (bbbbbbb) was pushed to the pull request' } }] });
+    expect(comment(superseded).split('\n')[1]).toBe('### 🚫 QA: Cancelled: a newer commit (bbbbbbb) was pushed to the pull request');
+    const byPerson = jobForNotification({ status: 'cancelled' }, { events: [{ type: 'job.cancelled', data: {} }] });
+    expect(comment(byPerson).split('\n')[1]).toBe('### 🚫 QA: Cancelled');
+  });
+
   it('lists findings with expected and actual, the failing step\'s screenshot and the trace; the summary says the same', () => {
     const run = failedRun();
     run.findings[1] = { ...run.findings[1]!, title: 'Step 2 failed: Expect a heading to show "Gadgets Galore"', expected: 'Gadgets Galore', actual: ['Pricing', 'Starter'] };
