@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AppError, ErrorCode, notFoundError, operationalError, userError } from '../core/errors.js';
+import { dialectOf } from '../store/data-source.js';
 import { ConnectedRepository, type EvidenceProbeRef } from '../store/entities/connected-repository.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { assertCapabilitiesRunning } from '../store/execution-flags.js';
@@ -152,12 +153,18 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
      */
     async updatePullRequestSettings(principal: Principal, repositoryId: string, change: PullRequestSettingsChange): Promise<ConnectedRepository> {
       const { organizationId } = principal;
-      const repositories = dataSource.getRepository(ConnectedRepository);
-      const repository = await repositories.findOneBy({ id: repositoryId, organizationId });
-      if (!repository) throw notFoundError('repository');
-      const pullRequestSettings = changePullRequestSettings(pullRequestSettingsOf(repository.pullRequestSettings), change);
-      await repositories.update({ id: repositoryId, organizationId }, { pullRequestSettings });
-      return { ...repository, pullRequestSettings };
+      return dataSource.transaction(async (manager) => {
+        // The row is locked from the read to the write: two changes at once (one turning on runDrafts, one setting
+        // the template) apply one after the other, each to the other's result, instead of the second writing back
+        // what it read before the first. SQLite runs one write transaction at a time and has no FOR UPDATE.
+        const forUpdate = dialectOf(dataSource) === 'mysql' ? ' FOR UPDATE' : '';
+        await manager.query(`SELECT id FROM repositories WHERE id = ? AND organization_id = ?${forUpdate}`, [repositoryId, organizationId]);
+        const repository = await manager.findOneBy(ConnectedRepository, { id: repositoryId, organizationId });
+        if (!repository) throw notFoundError('repository');
+        const pullRequestSettings = changePullRequestSettings(pullRequestSettingsOf(repository.pullRequestSettings), change);
+        await manager.update(ConnectedRepository, { id: repositoryId, organizationId }, { pullRequestSettings });
+        return { ...repository, pullRequestSettings };
+      });
     },
 
     async list(principal: Principal): Promise<ConnectedRepository[]> {

@@ -71,6 +71,23 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
     expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual(changed.body.repository.pullRequests);
   });
 
+  it('keeps every field of PATCHes sent at once, each changing another one (no change writes back what it read before another)', async () => {
+    const id = await connect();
+    const changes = [
+      { waitForDeployment: true },
+      { runDrafts: true },
+      { runForks: true },
+      { previewUrlTemplate: 'https://pr-{number}.preview.example.com' },
+      { deploymentEnvironment: 'preview' },
+    ];
+    for (let round = 0; round < 3; round++) {
+      await call('PATCH', `/api/repositories/${id}`, { pullRequests: { waitForDeployment: false, runDrafts: false, runForks: false, previewUrlTemplate: null, deploymentEnvironment: null } });
+      const responses = await Promise.all(changes.map((pullRequests) => call('PATCH', `/api/repositories/${id}`, { pullRequests })));
+      expect(responses.map((response) => response.status)).toEqual(changes.map(() => 200));
+      expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual(Object.assign({}, ...changes));
+    }
+  });
+
   it.each([
     ['an unknown placeholder', { previewUrlTemplate: 'https://pr-{branch}.preview.example.com' }, 'pullRequests.previewUrlTemplate', /only the placeholders \{number\} and \{sha\}/],
     ['an unmatched brace', { previewUrlTemplate: 'https://pr-{number.preview.example.com' }, 'pullRequests.previewUrlTemplate', /unmatched/],
