@@ -42,6 +42,11 @@ export async function recordPullRequestHead(dataSource: DataSource, head: Report
   return stored.headSha === head.headSha && stored.eventUpdatedAt.getTime() === head.updatedAt.getTime() ? 'current' : 'stale';
 }
 
+/** The pull request's newest recorded state (head, closed); undefined when no event of it was recorded. */
+export async function pullRequestHead(dataSource: DataSource, repositoryId: string, pullNumber: number): Promise<PullRequestHead | undefined> {
+  return (await dataSource.getRepository(PullRequestHead).findOneBy({ repositoryId, pullNumber })) ?? undefined;
+}
+
 /** The open pull requests of the repository whose current head is `sha`. */
 export function pullRequestHeadsAt(dataSource: DataSource, repositoryId: string, sha: string): Promise<PullRequestHead[]> {
   return dataSource.getRepository(PullRequestHead).find({ where: { repositoryId, headSha: sha, closed: false }, order: { pullNumber: 'ASC' } });

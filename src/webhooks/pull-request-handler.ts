@@ -1,9 +1,8 @@
-import { codehostPrincipal } from '../core/principal.js';
-import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestRunKeyPrefix, pullRequestSkipReason } from '../core/pull-request-event.js';
+import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../core/pull-request-event.js';
 import { pullRequestSettingsOf, pullRequestTarget } from '../core/pull-request-settings.js';
 import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../jobs/pull-request-records.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
-import { startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
+import { cancelOutdatedRuns, startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
 
 /**
  * A delivery without `installation` came from a repository or organization webhook, not through the app: no
@@ -19,23 +18,6 @@ function withoutInstallation(payload: Record<string, unknown>, context: Codehost
 /** Logs why an event about a repository that is not connected (or whose installation is inactive) does nothing. */
 function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'connected' }>, context: CodehostHandlerContext, where: Record<string, unknown>): void {
   context.logger.info({ ...where, ...found }, 'code-host event about a repository that is not connected, or whose installation is inactive; nothing runs');
-}
-
-/**
- * The pull request's runs that its newest event made pointless, cancelled: on `closed` every unfinished one, else
- * those of other heads (a push replaced the code they test). Only the runs its events started (their source keys);
- * a run somebody asked for with a `/qa` comment is theirs to cancel. Returns the ids cancelled.
- */
-async function cancelOutdatedRuns(
-  deps: PullRequestRunDeps,
-  pull: { organizationId: string; installationId: number; repositoryId: string; number: number; headSha: string; closed: boolean },
-): Promise<string[]> {
-  const principal = codehostPrincipal(pull.organizationId, pull.installationId, null);
-  const current = pullRequestRunKeyPrefix(pull, pull.headSha);
-  const why = pull.closed
-    ? { reason: 'pull_request_closed', message: 'the pull request was closed' }
-    : { reason: 'superseded', message: `a newer commit (${pull.headSha.slice(0, 7)}) was pushed to the pull request` };
-  return deps.jobs.cancelMadeUnder(principal, pullRequestRunKeyPrefix(pull), why, (key) => !pull.closed && key.startsWith(current));
 }
 
 /**

@@ -2,10 +2,10 @@ import type { DataSource } from 'typeorm';
 import type { CodehostChannelContext } from '../core/channel-context.js';
 import { ErrorCode, isAppError } from '../core/errors.js';
 import { codehostPrincipal } from '../core/principal.js';
-import { pullRequestRunKey } from '../core/pull-request-event.js';
+import { pullRequestRunKey, pullRequestRunKeyPrefix } from '../core/pull-request-event.js';
 import type { PullRequestSettings } from '../core/pull-request-settings.js';
 import type { JobService } from '../jobs/job-service.js';
-import { activeCheckIds } from '../jobs/pull-request-records.js';
+import { activeCheckIds, pullRequestHead } from '../jobs/pull-request-records.js';
 import type { CodehostHandlerContext } from './codehost-handler.js';
 
 /** What the pull-request handlers read of a connected repository (`repositories` row). */
@@ -44,6 +44,23 @@ export interface PullRequestRunRequest {
 }
 
 /**
+ * The pull request's runs that its newest event made pointless, cancelled: on `closed` every unfinished one, else
+ * those of other heads (a push replaced the code they test). Only the runs its events started (their source keys);
+ * a run somebody asked for with a `/qa` comment is theirs to cancel. Returns the ids cancelled.
+ */
+export async function cancelOutdatedRuns(
+  deps: PullRequestRunDeps,
+  pull: { organizationId: string; installationId: number; repositoryId: string; number: number; headSha: string; closed: boolean },
+): Promise<string[]> {
+  const principal = codehostPrincipal(pull.organizationId, pull.installationId, null);
+  const current = pullRequestRunKeyPrefix(pull, pull.headSha);
+  const why = pull.closed
+    ? { reason: 'pull_request_closed', message: 'the pull request was closed' }
+    : { reason: 'superseded', message: `a newer commit (${pull.headSha.slice(0, 7)}) was pushed to the pull request` };
+  return deps.jobs.cancelMadeUnder(principal, pullRequestRunKeyPrefix(pull), why, (key) => !pull.closed && key.startsWith(current));
+}
+
+/**
  * Replays every active check of the repository at the pull request's head: one `codehost` job per check, whose
  * channelContext names the pull request (its progress goes to the PR comment and check run). Each job's source key is
  * unique per (repository, PR, head, check), so a duplicate or redelivered event, a reopened pull request at the same
@@ -77,5 +94,13 @@ export async function startPullRequestRuns(deps: PullRequestRunDeps, request: Pu
     }
   }
   context.logger.info({ repositoryId: repository.id, pullNumber: number, headSha, baseUrl, checks: checkIds.length, started }, 'pull-request runs started (or found started before)');
+  // A close or a push recorded while these runs were being created cancelled only the runs it found then (a
+  // deployment handler reads the open heads before it creates). It records before it cancels, and these runs were
+  // created before this read: one of the two sees the other.
+  const now = await pullRequestHead(deps.dataSource, repository.id, number);
+  if (now && (now.closed || now.headSha !== headSha)) {
+    const cancelled = await cancelOutdatedRuns(deps, { organizationId, installationId, repositoryId: repository.id, number, headSha: now.headSha, closed: now.closed });
+    context.logger.info({ repositoryId: repository.id, pullNumber: number, headSha, cancelled }, 'pull request closed or pushed to while its runs were started; those runs cancelled');
+  }
   return { started };
 }

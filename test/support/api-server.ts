@@ -7,6 +7,7 @@ import type { Mount } from '../../src/api/app.js';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import { startServe } from '../../src/compose/index.js';
 import type { EventFeed, ReadProgress } from '../../src/jobs/event-feed.js';
+import type { JobService } from '../../src/jobs/job-service.js';
 import type { Planner } from '../../src/planner/planner.js';
 import type { Queue } from '../../src/queue/index.js';
 import { silentLogger } from './logger.js';
@@ -19,6 +20,8 @@ export interface TestApi {
   queue: Queue;
   /** The shared event pollers behind GET …/:id/events. */
   feed: EventFeed;
+  /** The job use cases behind the API, for a test that drives a handler the API composes. */
+  jobs: JobService;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function startTestApi(
     base: `http://127.0.0.1:${api.port}`,
     queue: api.services.queue,
     feed: api.services.feed,
+    jobs: api.services.jobs,
     close: () => api.stop(),
   };
 }

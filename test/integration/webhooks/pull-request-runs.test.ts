@@ -17,6 +17,7 @@ import { callApi, startTestApi, type TestApi } from '../../support/api-server.js
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
+import { startPullRequestRuns } from '../../../src/webhooks/pull-request-runs.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 
 const SECRET = 'codehost-webhook-secret-for-pull-request-tests';
@@ -406,4 +407,20 @@ forEachDialect('pull-request runs a newer push or a close made pointless', (dial
     // Tidy: nothing left in the browser when the worker stops.
     for (const jobId of [askedId, ...reopened.map((job) => job.id)]) await callApi(api!.base, 'POST', `/api/jobs/${jobId}/cancel`, undefined, key);
   }, 120_000);
+  it('cancels the runs a deployment started while the pull request was being closed (the close found none to cancel)', async () => {
+    const { organizationId, repositoryId } = await seed(undefined, preview!.url);
+    await deliver('pull_request', pullRequest({ number: 61, sha: SHA_A, updatedAt: '2026-03-01T10:00:00Z', draft: true }));
+    // The deployment handler read the pull request as open at A; then the close was recorded and found no run.
+    await deliver('pull_request', pullRequest({ action: 'closed', number: 61, sha: SHA_A, updatedAt: '2026-03-01T10:10:00Z' }));
+    const repository = { id: repositoryId, baseUrl: preview!.url, networkAllowlist: [], pullRequestSettings: null };
+    const request = { organizationId, repository, installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', number: 61, headSha: SHA_A, baseUrl: preview!.url };
+    const deps = { dataSource: store(), jobs: api!.jobs, findRepository: async () => ({ kind: 'not_connected' as const, reason: 'unused' }) };
+    const lines: string[] = [];
+    await startPullRequestRuns(deps, request, { logger: { info: (_fields, message) => lines.push(message), warn: (_fields, message) => lines.push(message) } });
+
+    const runs = await store().getRepository(Job).find({ where: { repositoryId, trigger: 'codehost' } });
+    expect(runs.map((job) => job.status)).toEqual(['cancelled', 'cancelled']);
+    for (const job of runs) expect(await cancelledEvent(job.id)).toEqual({ reason: 'pull_request_closed', message: 'the pull request was closed' });
+    expect(lines).toContain('pull request closed or pushed to while its runs were started; those runs cancelled');
+  });
 });
