@@ -165,6 +165,39 @@ describe('pull requests end to end (qa start, the fake code host, the demo shop)
     expect(comments[0]!.body).not.toContain(DEFAULT_ACCOUNT.password);
   }, 180_000);
 
+  it('cancels a run when a newer commit is pushed and the next one when the pull request closes, and says why on each check run and comment', async () => {
+    // A slow page: each run is still in the browser when the next event comes.
+    await insertActiveCheck(store(), organizationId, repositoryId, backlogCheck(20_000));
+    const later = (payload: Record<string, unknown>, action: string, sha: string, at: Date) => {
+      const pull = payload.pull_request as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+      return { ...payload, action, pull_request: { ...pull, updated_at: at.toISOString(), head: { ...pull.head, sha } } };
+    };
+    const opened = pullRequestOpened(8, HEAD);
+    const pushed = 'b'.repeat(39) + '2';
+    const runOf = (sha: string, status: string) => codehost.checkRuns.find((run) => run.head_sha === sha && run.status === status);
+    const commentOf = (jobId: string) => codehost.comments.find((comment) => comment.issueNumber === 8 && comment.body.includes(jobId));
+
+    await deliver('pull_request', opened);
+    await eventually(() => runOf(HEAD, 'in_progress'), 'the first run to start', 60_000);
+    await deliver('pull_request', later(opened, 'synchronize', pushed, new Date(Date.now() + 1_000)));
+    const first = await eventually(() => runOf(HEAD, 'completed'), 'the first run to end', 60_000);
+    expect(first).toMatchObject({ conclusion: 'cancelled', output: expect.objectContaining({ title: 'Cancelled: a newer commit (bbbbbbb) was pushed to the pull request' }) });
+
+    await eventually(() => runOf(pushed, 'in_progress'), 'the pushed commit’s run to start', 60_000);
+    await deliver('pull_request', later(opened, 'closed', pushed, new Date(Date.now() + 2_000)));
+    const second = await eventually(() => runOf(pushed, 'completed'), 'the second run to end', 60_000);
+    expect(second).toMatchObject({ conclusion: 'cancelled', output: expect.objectContaining({ title: 'Cancelled: the pull request was closed' }) });
+
+    const jobs = await jobsOf();
+    expect(jobs.map((job) => [job.commitSha, job.status])).toEqual([[HEAD, 'cancelled'], [pushed, 'cancelled']]);
+    const comments = await eventually(
+      () => jobs.map((job) => commentOf(job.id)).every((comment) => comment?.body.includes('🚫')) && jobs.map((job) => commentOf(job.id)!.body),
+      'both comments to say cancelled',
+    );
+    expect(comments[0]).toContain('### 🚫 QA: Cancelled: a newer commit (bbbbbbb) was pushed to the pull request');
+    expect(comments[1]).toContain('### 🚫 QA: Cancelled: the pull request was closed');
+  }, 180_000);
+
   it('holds a /qa conversation: a question on the PR, `/qa answer`, and the answered run reported on its own check run', async () => {
     codehost.setPermission(`${OWNER}/${REPO}`, 'reviewer', 'write');
     codehost.setPull(`${OWNER}/${REPO}`, 8, { headSha: HEAD, author: 'pr-author' });
