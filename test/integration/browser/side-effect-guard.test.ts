@@ -97,23 +97,13 @@ describe('side-effect guard on a step', () => {
     });
     expect(demo.subscription().cancellations).toBe(0);
   });
-});
 
-/**
- * The guard reads a control's form without running script in the page (side-effect-guard.ts says why). What it reads
- * must be what the DOM itself says: each control of this page is read both ways, and the DOM's answer (its `form`,
- * `formMethod`/`method`, `formAction`/`action`, in the page) is the oracle.
- */
-describe('the form a control sends, read as the DOM reads it', () => {
-  let demo: DemoApp;
-  let browsers: BrowserPool;
-  let session: BrowserSession;
-  beforeAll(async () => {
-    demo = await startDemoApp();
-    browsers = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
-    session = await browsers.openSession(createHostAllowlist(demo.url, []));
-    await session.page.goto(`${demo.url}/account/subscription`);
-    await session.page.setContent(`
+  it('finds the same writing action as the DOM does for each of 24 controls, reading only attributes and XPath', async () => {
+    // The guard reads a control's form without running script in the page (side-effect-guard.ts says why). What it
+    // reads must be what the DOM itself says: each control is read both ways, the DOM's answer (its `form`,
+    // `formMethod`/`method`, `formAction`/`action`, in the page) being the oracle. The page keeps its address.
+    const page = session.page;
+    await page.setContent(`
       <form id="post" method="post" action="/account/subscription/cancel">
         <button id="c1">default type</button> <button id="c2" type="SUBMIT">submit</button> <button id="c3" type="button">button</button>
         <button id="c4" type="reset">reset</button> <button id="c5" type="bogus">unknown type</button>
@@ -130,15 +120,6 @@ describe('the form a control sends, read as the DOM reads it', () => {
       <button id="c20" form="post">owned by id outside</button> <button id="c21" form="nowhere">owner missing</button>
       <button id="c22">no form</button> <input id="c23" form='it"s'>
       <form id="outer" method="post" action="/remove/it"><button id="c24" form="get">owner elsewhere</button></form>`);
-  });
-  afterAll(async () => {
-    await session?.close();
-    await browsers.close();
-    await demo.close();
-  });
-
-  it('finds the same writing action as the DOM does for each of 24 controls, reading only attributes and XPath', async () => {
-    const page = session.page;
     const ids = Array.from({ length: 24 }, (_unused, index) => `c${index + 1}`);
     const read = await Promise.all(ids.map((id) => writingFormAction(page.locator(`[id="${id}"]`))));
     const oracle = await page.evaluate((controls) => controls.map((id) => {
