@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { AxeBuilder } from '@axe-core/playwright';
 import type { CDPSession, Page } from 'playwright';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { boundedText, type FindingDraft, type FindingSeverity } from '../core/findings.js';
@@ -133,6 +133,14 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
   };
 }
 
+/**
+ * @axe-core/playwright, loaded on the first audit that needs it: it loads Playwright with it (about 0.25 s of CPU
+ * beyond what the process has loaded), which a process that never audits (`qa serve`) should not pay.
+ */
+async function axeBuilder(): Promise<typeof AxeBuilder> {
+  return (await import('@axe-core/playwright')).AxeBuilder;
+}
+
 let minifiedAxe: Promise<string | undefined> | undefined;
 
 /**
@@ -253,11 +261,13 @@ async function analyze(page: Page, timeoutMs: number, crossOriginFrames: boolean
     .then((source) =>
       !crossOriginFrames && source !== undefined
         ? analyzeLegacy(page, source)
-        : new AxeBuilder({ page, ...(source === undefined ? {} : { axeSource: source }) })
-            .setLegacyMode(!crossOriginFrames)
-            .options(RUN_OPTIONS)
-            .analyze()
-            .then((results) => results.violations),
+        : axeBuilder().then((Builder) =>
+            new Builder({ page, ...(source === undefined ? {} : { axeSource: source }) })
+              .setLegacyMode(!crossOriginFrames)
+              .options(RUN_OPTIONS)
+              .analyze()
+              .then((results) => results.violations),
+          ),
     )
     .then(
       (violations): Analysis => ({ status: 'done', violations }),

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserType, Page } from 'playwright';
 import { ErrorCode, operationalError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-proxy.js';
@@ -83,6 +83,15 @@ export const CHROMIUM_ARGS = [
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...SERVICE_DISABLED_FEATURES].join(',')}`,
 ];
 
+/**
+ * Playwright's `chromium`, loaded when the pool first launches or connects: the package costs a process about 0.7 s
+ * of CPU to load, and a process that never runs a browser (`qa serve`, the CLI's admin commands, the API's tests)
+ * should not pay it. Node caches the module; every later call resolves at once.
+ */
+async function playwrightChromium(): Promise<BrowserType> {
+  return (await import('playwright')).chromium;
+}
+
 /** How long `chromium.connect` may take to reach a remote browser before the run fails as `browser.unavailable`. */
 export const CONNECT_TIMEOUT_MS = 30_000;
 /** A context kept ready for the next run is closed after this long unused (it holds a renderer process). */
@@ -155,20 +164,24 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
     // Playwright closes a browser it launched when the process gets SIGTERM, SIGINT or SIGHUP; the worker's own
     // shutdown lets running jobs finish first (SHUTDOWN_GRACE_MS), and they need the browser until then.
     const signals = { handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false };
-    return chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS, ...signals }).catch((error: unknown) => {
-      logger.error({ err: error, executablePath: config.executablePath }, 'could not launch the browser');
-      throw operationalError(ErrorCode.BrowserUnavailable, 'The browser could not be started on the worker');
-    });
+    return playwrightChromium()
+      .then((chromium) => chromium.launch({ executablePath: config.executablePath, args: CHROMIUM_ARGS, ...signals }))
+      .catch((error: unknown) => {
+        logger.error({ err: error, executablePath: config.executablePath }, 'could not launch the browser');
+        throw operationalError(ErrorCode.BrowserUnavailable, 'The browser could not be started on the worker');
+      });
   }
 
   function connect(wsEndpoint: string): Promise<Browser> {
     const shown = endpointForLogs(wsEndpoint);
-    return chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS }).catch((error: unknown) => {
-      // Playwright's message quotes the endpoint in its call log, credentials and all: every ws URL is cut to its host.
-      const reason = (error instanceof Error ? error.message : String(error)).replace(/(wss?:\/\/)(?:[^\s/?#@]*@)?([^\s/?#]+)\S*/gi, '$1$2');
-      logger.error({ reason, endpoint: shown }, 'could not connect to the remote browser');
-      throw operationalError(ErrorCode.BrowserUnavailable, `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
-    });
+    return playwrightChromium()
+      .then((chromium) => chromium.connect(wsEndpoint, { timeout: CONNECT_TIMEOUT_MS }))
+      .catch((error: unknown) => {
+        // Playwright's message quotes the endpoint in its call log, credentials and all: every ws URL is cut to its host.
+        const reason = (error instanceof Error ? error.message : String(error)).replace(/(wss?:\/\/)(?:[^\s/?#@]*@)?([^\s/?#]+)\S*/gi, '$1$2');
+        logger.error({ reason, endpoint: shown }, 'could not connect to the remote browser');
+        throw operationalError(ErrorCode.BrowserUnavailable, `The remote browser at ${shown} (BROWSER_WS_ENDPOINT) could not be reached`);
+      });
   }
 
   async function prepare(): Promise<Prepared> {

@@ -49,12 +49,6 @@ export interface ChatPartsDeps {
   notifications: NotificationOutbox;
 }
 
-/** Whether any chat setting is given: without one, the service has no chat side at all. */
-export function chatConfigured(config: Config): boolean {
-  const { signingSecret, appToken, botToken, clientId } = config.chat;
-  return [signingSecret, appToken, botToken, clientId].some((value) => value !== undefined);
-}
-
 /**
  * The Slack bot on the job core: the inbox the listeners store deliveries in, the receivers (HTTP on the service's
  * own app, or Socket Mode), the install routes, the `chat-event` job that answers, and the progress sink notify
