@@ -98,8 +98,12 @@ describe('a backlog of browser runs on two worker processes, one killed midway [
       const heldIds = new Set(held.map((job) => job.jobId));
       const wereRunning = held.filter((job) => job.status === 'running').map((job) => job.jobId).sort();
       expect(wereRunning.length).toBeGreaterThan(0);
-      // Lock limit = concurrency: it never held more than it could run.
-      expect(held.length).toBeLessThanOrEqual(2);
+      // Lock limit = concurrency: it never held more runs than it could run. A run that has just ended may still
+      // show its lock for a moment: Agenda's liveness check (every half lock lifetime) can find the lock already
+      // cleared in memory while the closing save is on its way ("no lockedAt date found"), free the slot, and the
+      // next claim land first. Such a lock holds a job that is over; a third unfinished job would be a real over-claim.
+      const unfinished = held.filter((job) => !terminal(job.status));
+      expect(unfinished.length <= 2 ? 'at most 2' : `${unfinished.length} unfinished: ${JSON.stringify(held)}`).toBe('at most 2');
 
       await poll(async () => ((await statuses(jobIds)).every((job) => terminal(job.status)) ? true : undefined), 'every job to end', 150_000);
       // A stale attempt would write after the end: give one time to show.
