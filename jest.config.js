@@ -11,11 +11,10 @@ export default {
   // the 2-core development machine. A limit that holds on a machine three times slower (CI shares its cores with
   // whatever else runs there) fails only a test that hangs.
   testTimeout: 120_000,
-  // Three test files at a time. Jest's default on 2 cores is one, and much of a file's time is waiting (browsers,
-  // child processes, timers, the database's DDL): on the 2-core machine the suite took 748 s with one worker and 403 s
-  // with two; as it grew, on a slower 2-core machine, 800-830 s with two and 734 s with three, all green, the cores
-  // then 97 % busy (each file has its own database, `_w<JEST_WORKER_ID>`, and its own ports).
-  maxWorkers: 3,
+  // Two test files at a time. Jest's default on 2 cores is one, and most of a file's time is waiting (browsers, child
+  // processes, timers): on the 2-core machine the suite took 748 s with one worker and 403 s with two, all green
+  // (each file has its own database, `_w<JEST_WORKER_ID>`, and its own ports).
+  maxWorkers: 2,
   // The progress reporter writes the counts after every file (JEST_PROGRESS_FILE), so a run that CI's guard kills
   // still says what finished.
   reporters: ['default', '<rootDir>/test/support/progress-reporter.cjs'],
