@@ -10,13 +10,22 @@ import { allowedSideEffectsSchema, criterionSchema, sideEffectsSchema, stepSchem
 export const resolvedLocatorSchema = z.strictObject({
   strategy: z.enum(['role', 'label', 'text', 'placeholder']),
   role: z.string().max(40).optional(),
-  name: z.string().min(1).max(300),
+  /** Empty: any element of `role` (one with no name of its own, picked by `scope` or `nth`). */
+  name: z.string().max(300),
   exact: z.boolean(),
   /**
    * Looked up inside the form that holds a password field (`form:has(input[type="password"])`): the sign-in submit
    * resolved by its purpose, when its name alone also matches another visible button (a header "Sign in").
    */
   within: z.enum(['passwordForm']).optional(),
+  /**
+   * Looked up inside the one container of `role` (a list item, row, article, dialog, …) that holds `text` as a whole
+   * text node (`getByRole(role).filter({ has: getByText(text, { exact: true }) })`): an element that is one of many
+   * alike, told apart by its row ("the checkbox of Pay rent").
+   */
+  scope: z.strictObject({ role: z.string().min(1).max(40), text: z.string().min(1).max(300) }).optional(),
+  /** Which match, from 0 in page order, -1 for the last: only when the task itself said which ("the second row"). */
+  nth: z.number().int().min(-1).max(1_000).optional(),
 });
 export type ResolvedLocator = z.infer<typeof resolvedLocatorSchema>;
 

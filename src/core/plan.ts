@@ -9,21 +9,39 @@ import { z } from 'zod';
  * A page element described the way a person would: "the Sign in button", "the Email field", "the Pricing link",
  * "the Plans heading". The runner maps `by` to Playwright's role, label, text and placeholder locators.
  */
-export const targetSchema = z.strictObject({
-  /** `role` with an accessible role (button, link, heading, textbox, checkbox, combobox, …), or a label/text/placeholder match. */
-  by: z.enum(['role', 'label', 'text', 'placeholder']),
-  role: z.string().min(1).max(40).optional(),
-  /** The visible name, label or text, as the task said it. */
-  name: z.string().min(1).max(300),
-  /** Exact match (quoted in the task) or case-insensitive substring. */
-  exact: z.boolean().default(false),
-  /**
-   * `signIn`: the control that submits the page's sign-in form, whatever the page calls it (Sign in, Log in,
-   * Continue…); `name` is then the task's word for it. Resolved at run time (src/core/sign-in-submit.ts), never a
-   * sign-up, a forgotten-password or (unless nothing else submits) a "with Google" button.
-   */
-  purpose: z.enum(['signIn']).optional(),
-});
+export const targetSchema = z
+  .strictObject({
+    /**
+     * `role` with an accessible role (button, link, heading, textbox, checkbox, combobox, …), or a label/text/placeholder
+     * match. `description`: the person's own words for it ("the field for new items"), resolved on the live page by
+     * grounding (src/browser/ground.ts) against what the page offers, with `role` as the kind of element when known.
+     */
+    by: z.enum(['role', 'label', 'text', 'placeholder', 'description']),
+    role: z.string().min(1).max(40).optional(),
+    /**
+     * The visible name, label or text, as the task said it. Empty for an element that has no name of its own and is
+     * picked by its kind with `within` or `nth` ("the checkbox of Pay rent", "the second checkbox").
+     */
+    name: z.string().max(300),
+    /** Exact match (quoted in the task) or case-insensitive substring. */
+    exact: z.boolean().default(false),
+    /**
+     * `signIn`: the control that submits the page's sign-in form, whatever the page calls it (Sign in, Log in,
+     * Continue…); `name` is then the task's word for it. Resolved at run time (src/core/sign-in-submit.ts), never a
+     * sign-up, a forgotten-password or (unless nothing else submits) a "with Google" button.
+     */
+    purpose: z.enum(['signIn']).optional(),
+    /**
+     * The container (a list item, table row, card, dialog or section) that shows this text, and the element is the one
+     * inside it: "the checkbox of Pay rent", "the Backpack's Add to cart button", "Delete in the row of Ada".
+     */
+    within: z.strictObject({ text: z.string().min(1).max(300) }).optional(),
+    /** Which of several matches, counted from 1 in page order; -1 is the last ("the second product", "the last row"). */
+    nth: z.number().int().min(-1).max(1_000).refine((n) => n !== 0, 'nth counts from 1 (or -1 for the last)').optional(),
+  })
+  .refine((target) => target.name !== '' || target.within !== undefined || target.nth !== undefined || target.role !== undefined, {
+    message: 'a target without a name needs a role, a container (within) or a position (nth)',
+  });
 export type Target = z.infer<typeof targetSchema>;
 
 /**
@@ -48,6 +66,21 @@ export const stepSchema = z.discriminatedUnion('action', [
   /** A key such as `Enter`, on the target or the page. */
   z.strictObject({ action: z.literal('press'), description, key: z.string().min(1).max(40), target: targetSchema.optional() }),
   z.strictObject({ action: z.literal('waitFor'), description, target: targetSchema }),
+  z.strictObject({ action: z.literal('dblclick'), description, target: targetSchema }),
+  z.strictObject({ action: z.literal('hover'), description, target: targetSchema }),
+  /** Empties a field (`fill('')`). */
+  z.strictObject({ action: z.literal('clear'), description, target: targetSchema }),
+  z.strictObject({ action: z.literal('scrollTo'), description, target: targetSchema }),
+  /** Drags `target` onto `to`. */
+  z.strictObject({ action: z.literal('dragTo'), description, target: targetSchema, to: targetSchema }),
+  /**
+   * Sets a file input to a small file the runner makes (`fileName`, content by its extension: src/core/upload-file.ts).
+   * Uploading is a side effect unless the task or its answers allow it.
+   */
+  z.strictObject({ action: z.literal('upload'), description, target: targetSchema, fileName: z.string().regex(/^[\w][\w .()-]{0,99}$/, 'a file name is letters, digits, spaces and . ( ) - _') }),
+  z.strictObject({ action: z.literal('reload'), description }),
+  z.strictObject({ action: z.literal('goBack'), description }),
+  z.strictObject({ action: z.literal('goForward'), description }),
   /**
    * The page (or the target) shows `text`. With `role` and no target: one of the page's elements of that role shows
    * it ("the heading says 'Pricing'": one of the headings), and a failure lists what they show instead.
@@ -71,7 +104,12 @@ export const stepSchema = z.discriminatedUnion('action', [
     description,
     target: targetSchema,
     /** `valid` / `invalid`: a field passes or fails its own validation (constraint validation or `aria-invalid`). */
-    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid']),
+    /**
+     * `selected` / `unselected`: chosen among its siblings: `aria-selected`, `aria-current`, `aria-pressed`, a checked
+     * radio or a selected option, or (pages that say it only by styling) a class `selected`, `active` or `current`.
+     * `focused`: it has the keyboard focus.
+     */
+    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid', 'selected', 'unselected', 'focused']),
     criterion: z.string().optional(),
   }),
   /**
@@ -84,6 +122,21 @@ export const stepSchema = z.discriminatedUnion('action', [
     target: targetSchema,
     itemRole: z.string().min(1).max(40).optional(),
     count: z.number().int().min(0).max(10_000),
+    criterion: z.string().optional(),
+  }),
+  /**
+   * The items of a list show `texts`: the elements of `itemRole` (list items by default) inside `target` (a list, a
+   * table, a section), or on the whole page without a target. Each text is matched by containment (case and white
+   * space ignored), one item each. `only`: no other item is shown. `ordered`: the matched items appear in this order.
+   */
+  z.strictObject({
+    action: z.literal('expectItems'),
+    description,
+    target: targetSchema.optional(),
+    itemRole: z.string().min(1).max(40).default('listitem'),
+    texts: z.array(z.string().min(1).max(500)).min(1).max(100),
+    only: z.boolean().default(false),
+    ordered: z.boolean().default(false),
     criterion: z.string().optional(),
   }),
   /** Calls the evidence probe configured for success criterion `criterion` (`evidenceProbeRefs`). */
