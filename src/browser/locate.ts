@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { groundOnPage, type Grounded } from './ground.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
 
 /** Roles a field can have, for "the Email field" said without saying which kind of field. */
@@ -51,22 +52,39 @@ export const PASSWORD_FORM_SELECTOR = 'form:has(input[type="password"])';
 /** The Playwright locator of a resolved strategy: the same call the generated test source makes. */
 export function locatorOf(page: Page, locator: ResolvedLocator): Locator {
   const options = { exact: locator.exact };
-  const scope = locator.within === 'passwordForm' ? page.locator(PASSWORD_FORM_SELECTOR) : page;
-  switch (locator.strategy) {
-    case 'role':
-      return scope.getByRole(locator.role as Parameters<Page['getByRole']>[0], { name: locator.name, exact: locator.exact });
-    case 'label':
-      return scope.getByLabel(locator.name, options);
-    case 'placeholder':
-      return scope.getByPlaceholder(locator.name, options);
-    case 'text':
-      return scope.getByText(locator.name, options);
-  }
+  const scope: Page | Locator =
+    locator.within === 'passwordForm'
+      ? page.locator(PASSWORD_FORM_SELECTOR)
+      : locator.scope !== undefined
+        ? page.getByRole(locator.scope.role as Role).filter({ has: page.getByText(locator.scope.text, { exact: true }) })
+        : page;
+  const element = ((): Locator => {
+    switch (locator.strategy) {
+      case 'role':
+        return scope.getByRole(locator.role as Role, locator.name === '' ? {} : { name: locator.name, exact: locator.exact });
+      case 'label':
+        return scope.getByLabel(locator.name, options);
+      case 'placeholder':
+        return scope.getByPlaceholder(locator.name, options);
+      case 'text':
+        return scope.getByText(locator.name, options);
+    }
+  })();
+  if (locator.nth === undefined) return element;
+  return locator.nth === -1 ? element.last() : element.nth(locator.nth);
 }
+
+type Role = Parameters<Page['getByRole']>[0];
 
 export type Resolution =
   | { found: true; locator: ResolvedLocator; element: Locator }
-  | { found: false; reason: 'none' | 'several'; matches: number; tried: ResolvedLocator[] };
+  /** `message`: what grounding on the page's snapshot found instead, with the candidates the page offers. */
+  | { found: false; reason: 'none' | 'several'; matches: number; tried: ResolvedLocator[]; message?: string; candidates?: string[] };
+
+/** Targets only the page's snapshot can resolve: a person's description, a row, a position, or no name at all. */
+export function needsGrounding(target: Target): boolean {
+  return target.by === 'description' || target.within !== undefined || target.nth !== undefined || target.name === '';
+}
 
 /** How long several matches may persist before the target counts as ambiguous (a page may still be rendering). */
 const AMBIGUITY_SETTLE_MS = 750;
@@ -80,6 +98,7 @@ const POLL_MS = 100;
 export async function resolveTarget(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution> {
   // "The sign-in button" is found by what it does, not by the task's word for it.
   if (target.purpose === 'signIn' && action === 'click') return resolveSignInSubmit(page, timeoutMs);
+  if (needsGrounding(target)) return fromGrounding(await groundOnPage(page, action, target, timeoutMs));
   const tried = candidatesFor(action, target);
   const deadline = Date.now() + timeoutMs;
   let severalSince: number | undefined;
@@ -99,9 +118,20 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     if (several) severalSince ??= now;
     else severalSince = undefined;
     if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried };
-    if (now >= deadline) return several ? { found: false, reason: 'several', matches: most, tried } : { found: false, reason: 'none', matches: 0, tried };
+    if (now >= deadline) {
+      if (several) return { found: false, reason: 'several', matches: most, tried };
+      // None of the ways the words usually name an element: the page's snapshot may still show one that they mean
+      // (a field known by its placeholder's words, a control named a little differently).
+      const grounded = await groundOnPage(page, action, { ...target, by: 'description' }, 0);
+      return grounded.found ? { found: true, locator: grounded.locator, element: grounded.element } : { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
+    }
     await page.waitForTimeout(POLL_MS);
   }
+}
+
+function fromGrounding(grounded: Grounded): Resolution {
+  if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
+  return { found: false, reason: grounded.reason, matches: grounded.candidates.length, tried: [], message: grounded.message };
 }
 
 async function visibleCount(element: Locator): Promise<number> {

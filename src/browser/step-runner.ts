@@ -68,9 +68,11 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       const what = `"${target.name}"`;
       throw new StepFailure(
         'step_unresolvable',
-        resolution.reason === 'several'
+        resolution.message !== undefined
+          ? resolution.message
+          : resolution.reason === 'several'
           ? `${resolution.matches} elements match ${what}; say which one (for example by its label or the text around it)`
-          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})`,
+          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`,
       );
     }
     locator = resolution.locator;
@@ -112,6 +114,11 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   } finally {
     page.off('requestfailed', onRequestFailed);
   }
+}
+
+/** ". The page offers: button "Apply", link "Cart"": what grounding saw of the kind the step wanted. */
+function offers(candidates: readonly string[] | undefined): string {
+  return candidates === undefined || candidates.length === 0 ? '' : `. The page offers: ${candidates.join(', ')}`;
 }
 
 async function perform(

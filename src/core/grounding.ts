@@ -1,0 +1,286 @@
+/**
+ * Grounding: which element of the live page a person's words mean, chosen from the page's accessibility snapshot
+ * (Playwright's AI-mode `ariaSnapshotJSON`, given here as plain data) with the page's own words. Pure: the browser
+ * takes the snapshot and acts (src/browser/ground.ts); this decides.
+ *
+ * A target resolves to exactly one element or to a clear refusal listing what the page offers: it never guesses.
+ * The choice narrows in the order a person's words do:
+ * 1. the kind of element: the target's role, or what the action can act on (a field to fill, a box to tick);
+ * 2. the container the target is in ("the checkbox of Pay rent": the row, item, card or dialog that shows Pay rent);
+ * 3. the name: the same words as the page's name, text or placeholder first, then the words the two share; a person's
+ *    description that shares no word with anything still means the one element of its kind, when there is one;
+ * 4. the position ("the second", "the last"), counted in page order.
+ */
+import type { PlanStep, Target } from './plan.js';
+
+/** A node of the snapshot as Playwright gives it: an element (with `ref` when it can be acted on) or a text run. */
+export type SnapshotNode = string | SnapshotElement;
+
+export interface SnapshotElement {
+  role: string;
+  name?: string;
+  ref?: string;
+  placeholder?: string;
+  checked?: boolean | 'mixed';
+  disabled?: boolean;
+  children?: SnapshotNode[];
+  [other: string]: unknown;
+}
+
+/** One element or text run of the page, flattened in page order, with its ancestors. */
+export interface GroundNode {
+  role: string;
+  /** Accessible name, or the text itself for a text run (`role` "text"). */
+  name: string;
+  placeholder?: string;
+  ref?: string;
+  /** Index of the element this text run belongs to (text runs have no ref: they are acted on by text). */
+  parent?: number;
+  /** Indexes of the ancestors, nearest first. */
+  ancestors: number[];
+  /** All the text inside it, names of descendants included, white space collapsed. */
+  text: string;
+  index: number;
+  /** It has the keyboard focus. */
+  active?: boolean;
+}
+
+export type GroundingResult =
+  | { kind: 'one'; node: GroundNode; container?: GroundNode; nodes: readonly GroundNode[]; how: string }
+  | { kind: 'none' | 'several'; candidates: string[]; message: string };
+
+/** Roles an action can act on when the target does not say which. */
+const FIELD_ROLES = ['textbox', 'searchbox', 'combobox', 'spinbutton'];
+const TICK_ROLES = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+const PRESS_ROLES = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'text'];
+/** Roles whose element is a container a row-like phrase can name ("in the row of Ada", "the Backpack card"). */
+const CONTAINER_ROLES = ['listitem', 'row', 'article', 'group', 'dialog', 'alertdialog', 'region', 'form', 'cell', 'gridcell', 'option', 'tabpanel', 'navigation', 'generic', 'list', 'table', 'section', 'complementary', 'banner', 'contentinfo', 'main'];
+/** Same role, other words people use. */
+const ROLE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  textbox: FIELD_ROLES,
+  searchbox: FIELD_ROLES,
+  checkbox: ['checkbox', 'switch', 'menuitemcheckbox'],
+  switch: ['switch', 'checkbox'],
+  button: ['button', 'link', 'menuitem'],
+  link: ['link', 'button'],
+  combobox: ['combobox', 'listbox'],
+  region: ['region', 'group', 'article', 'section', 'dialog', 'form'],
+  list: ['list', 'table', 'grid', 'listbox'],
+  listitem: ['listitem', 'row', 'article', 'option'],
+  row: ['row', 'listitem'],
+  tab: ['tab', 'link', 'button'],
+  img: ['img'],
+  heading: ['heading'],
+};
+
+/** The page in page order: every element and text run, with ancestors and contained text. */
+export function flattenSnapshot(tree: readonly SnapshotNode[]): GroundNode[] {
+  const nodes: GroundNode[] = [];
+  const visit = (node: SnapshotNode, ancestors: number[]): string => {
+    if (typeof node === 'string') {
+      const text = collapse(node);
+      if (text !== '') nodes.push({ role: 'text', name: text, text, ancestors, index: nodes.length, ...(ancestors[0] === undefined ? {} : { parent: ancestors[0] }) });
+      return text;
+    }
+    const index = nodes.length;
+    const own: GroundNode = {
+      role: node.role,
+      name: collapse(node.name ?? ''),
+      ancestors,
+      text: '',
+      index,
+      ...(node.ref === undefined ? {} : { ref: node.ref }),
+      ...(typeof node.placeholder === 'string' ? { placeholder: collapse(node.placeholder) } : {}),
+      ...(node.active === true ? { active: true } : {}),
+    };
+    nodes.push(own);
+    const inner = (node.children ?? []).map((child) => visit(child, [index, ...ancestors])).filter((text) => text !== '');
+    own.text = collapse([own.name, ...inner].join(' '));
+    return own.text;
+  };
+  for (const node of tree) visit(node, []);
+  return nodes;
+}
+
+/** The one element of `nodes` that `target` means for `action`, or why there is not one. */
+export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['action'], target: Target): GroundingResult {
+  const kinds = kindsFor(action, target);
+  let candidates = nodes.filter((node) => kinds.includes(node.role) && (node.ref !== undefined || node.role === 'text'));
+  const how: string[] = [];
+
+  let containers: GroundNode[] = [];
+  if (target.within !== undefined) {
+    containers = containersShowing(nodes, target.within.text);
+    if (containers.length === 0) {
+      return refuse('none', `Nothing on the page shows ${JSON.stringify(target.within.text)}`, nodes.filter((node) => node.role === 'text').map((node) => node.name));
+    }
+    const inside = candidates.filter((node) => containers.some((container) => node.ancestors.includes(container.index)));
+    // The container's own label is not the element inside it ("the checkbox of Pay rent" is not the text Pay rent).
+    candidates = inside.filter((node) => !(node.role === 'text' && sameText(node.name, target.within!.text)));
+    how.push(`inside the ${containers[0]!.role} that shows ${JSON.stringify(target.within.text)}`);
+  }
+
+  if (target.name !== '') {
+    const scored = candidates.map((node) => ({ node, score: nameScore(node, target) })).filter((entry) => entry.score > 0);
+    const best = Math.max(0, ...scored.map((entry) => entry.score));
+    if (best > 0) {
+      candidates = scored.filter((entry) => entry.score === best).map((entry) => entry.node);
+      how.push(best >= 3 ? `named ${JSON.stringify(target.name)}` : `whose words match ${JSON.stringify(target.name)}`);
+    } else if (target.by !== 'description' || candidates.length !== 1) {
+      return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
+    } else {
+      how.push(`the only ${candidates[0]!.role} there, for ${JSON.stringify(target.name)}`);
+    }
+  }
+  // A text run inside an element that is itself a candidate is the same thing twice: keep the element.
+  candidates = candidates.filter((node) => !(node.role === 'text' && node.parent !== undefined && candidates.some((other) => other.index === node.parent)));
+
+  if (target.nth !== undefined) {
+    const picked = target.nth === -1 ? candidates.at(-1) : candidates[target.nth - 1];
+    if (picked === undefined) return refuse('none', `There are ${candidates.length} of ${describe(target)}, not ${target.nth}`, candidates.map(label));
+    how.push(target.nth === -1 ? 'the last one' : `number ${target.nth} in page order`);
+    candidates = [picked];
+  }
+
+  // Several alike and no word to tell them apart: the one with the focus is the one a person was just working in
+  // ("double-click the todo, then type the new text into it").
+  if (candidates.length > 1 && target.name === '' && target.within === undefined) {
+    const focused = candidates.filter((node) => node.active === true);
+    if (focused.length === 1) {
+      candidates = focused;
+      how.push('the one with the focus');
+    }
+  }
+
+  if (candidates.length === 1) {
+    const node = candidates[0]!;
+    const container = containers.find((item) => node.ancestors.includes(item.index)) ?? rowOf(nodes, node);
+    return { kind: 'one', node, nodes, how: how.join(', '), ...(container === undefined ? {} : { container }) };
+  }
+  if (candidates.length === 0) return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
+  return refuse('several', `${candidates.length} elements match ${describe(target)}; say which one (for example by its row or its position)`, candidates.map(label));
+}
+
+/** The innermost containers whose text shows `text`; an exact text run inside wins over a longer text holding it. */
+export function containersShowing(nodes: readonly GroundNode[], text: string): GroundNode[] {
+  const holding = nodes.filter((node) => node.role !== 'text' && CONTAINER_ROLES.includes(node.role) && contains(node.text, text));
+  // Innermost: drop a container that holds another one of them.
+  const innermost = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
+  const exact = innermost.filter((node) => nodes.some((child) => child.ancestors.includes(node.index) && sameText(child.name, text)));
+  return exact.length > 0 ? exact : innermost;
+}
+
+/** The nearest row-like ancestor: where an element that is one of many alike is told apart. */
+export function rowOf(nodes: readonly GroundNode[], node: GroundNode): GroundNode | undefined {
+  for (const index of node.ancestors) {
+    const ancestor = nodes[index]!;
+    if (['listitem', 'row', 'article', 'option', 'dialog', 'alertdialog', 'group', 'region', 'form'].includes(ancestor.role)) return ancestor;
+  }
+  return undefined;
+}
+
+/**
+ * The label a row is known by: the first text run inside it that is not the element's own name and shows nowhere
+ * else in the row (a todo's title, a product's name).
+ */
+export function rowLabel(nodes: readonly GroundNode[], row: GroundNode, except?: GroundNode): string | undefined {
+  const inside = nodes.filter((node) => node.ancestors.includes(row.index) && node !== except);
+  for (const node of inside) {
+    const text = node.role === 'text' ? node.name : ['heading', 'link', 'cell', 'gridcell'].includes(node.role) ? node.name : '';
+    if (text !== '' && text.length <= 120 && (except === undefined || !sameText(text, except.name))) return text;
+  }
+  return undefined;
+}
+
+function kindsFor(action: PlanStep['action'], target: Target): readonly string[] {
+  if (target.role !== undefined) return ROLE_FAMILIES[target.role] ?? [target.role];
+  if (target.by === 'label' || target.by === 'placeholder') return [...FIELD_ROLES, ...TICK_ROLES];
+  switch (action) {
+    case 'fill':
+    case 'clear':
+      return FIELD_ROLES;
+    case 'upload':
+      // A file input shows as a button ("Choose File").
+      return [...FIELD_ROLES, 'button'];
+    case 'select':
+      return ['combobox', 'listbox', ...TICK_ROLES, 'option'];
+    case 'check':
+      return TICK_ROLES;
+    case 'click':
+    case 'dblclick':
+    case 'hover':
+    case 'press':
+    case 'dragTo':
+      return PRESS_ROLES.concat(['listitem', 'row', 'img', 'heading', 'cell', 'gridcell']);
+    default:
+      return ['heading', 'text', 'button', 'link', 'img', 'listitem', 'row', 'cell', 'gridcell', 'checkbox', 'radio', 'textbox', 'combobox', 'list', 'table', 'region', 'dialog', 'alert', 'status', 'tab', 'paragraph'];
+  }
+}
+
+/** 4: the same words; 3: the page's name holds the target's words; 2: the other way round; 1: some content words shared. */
+function nameScore(node: GroundNode, target: Target): number {
+  const names = [node.name, node.placeholder ?? ''].filter((name) => name !== '');
+  let best = 0;
+  for (const name of names) {
+    if (sameText(name, target.name)) best = Math.max(best, 4);
+    else if (!target.exact && contains(name, target.name)) best = Math.max(best, 3);
+    else if (!target.exact && target.by === 'description' && contains(target.name, name) && name.length >= 3) best = Math.max(best, 2);
+    else if (!target.exact && target.by === 'description') {
+      const wanted = contentWords(target.name);
+      const shown = new Set(contentWords(name));
+      const shared = wanted.filter((word) => shown.has(word)).length;
+      if (shared > 0 && shared * 2 >= wanted.length) best = Math.max(best, 1);
+    }
+  }
+  return best;
+}
+
+const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'with', 'and', 'or', 'field', 'box', 'input', 'button', 'link', 'item', 'items', 'new', 'your', 'my', 'this', 'that', 'is', 'what']);
+
+/** Lower-case words without the ones that only say what kind of thing it is, each with a plural's s dropped. */
+export function contentWords(text: string): string[] {
+  return collapse(text)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
+}
+
+function offered(nodes: readonly GroundNode[], kinds: readonly string[]): string[] {
+  return nodes.filter((node) => kinds.includes(node.role) && node.role !== 'text' && node.ref !== undefined).map(label);
+}
+
+function label(node: GroundNode): string {
+  const name = node.name !== '' ? node.name : node.placeholder ?? '';
+  return name === '' ? node.role : `${node.role} ${JSON.stringify(name.length > 60 ? `${name.slice(0, 57)}…` : name)}`;
+}
+
+function refuse(kind: 'none' | 'several', message: string, candidates: string[]): GroundingResult {
+  const unique = [...new Set(candidates)].slice(0, 12);
+  return { kind, candidates: unique, message: unique.length > 0 ? `${message}. The page offers: ${unique.join(', ')}` : message };
+}
+
+/** How a message names a target: `"Pay rent"`, `the checkbox inside "Pay rent"`. */
+export function describe(target: Target): string {
+  const kind = target.role ?? (target.by === 'description' ? 'element' : target.by);
+  const name = target.name === '' ? `the ${kind}` : `${JSON.stringify(target.name)}`;
+  const where = target.within === undefined ? '' : ` inside ${JSON.stringify(target.within.text)}`;
+  const which = target.nth === undefined ? '' : target.nth === -1 ? ' (the last)' : ` (number ${target.nth})`;
+  return `${name}${where}${which}`;
+}
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function normal(text: string): string {
+  return collapse(text).toLowerCase();
+}
+
+function sameText(a: string, b: string): boolean {
+  return normal(a) === normal(b);
+}
+
+function contains(haystack: string, needle: string): boolean {
+  return normal(haystack).includes(normal(needle));
+}

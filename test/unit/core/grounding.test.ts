@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import { flattenSnapshot, groundTarget, type SnapshotNode } from '../../../src/core/grounding.js';
+import type { Target } from '../../../src/core/plan.js';
+
+/** A todo list as Playwright's AI-mode `ariaSnapshotJSON` gives it (refs, text runs as strings). */
+const TODOS: SnapshotNode[] = [
+  {
+    role: 'generic',
+    ref: 'e1',
+    children: [
+      { role: 'heading', name: 'todos', level: 1, ref: 'e2' },
+      { role: 'textbox', name: 'What needs to be done?', placeholder: 'What needs to be done?', ref: 'e3' },
+      { role: 'checkbox', name: 'Mark all as complete', ref: 'e4' },
+      {
+        role: 'list',
+        ref: 'e5',
+        children: [
+          { role: 'listitem', ref: 'e6', children: [{ role: 'checkbox', ref: 'e7' }, 'Pay rent', { role: 'button', name: 'Delete', ref: 'e8' }] },
+          { role: 'listitem', ref: 'e9', children: [{ role: 'checkbox', ref: 'e10' }, 'Buy milk', { role: 'button', name: 'Delete', ref: 'e11' }] },
+          { role: 'listitem', ref: 'e12', children: [{ role: 'checkbox', ref: 'e13' }, 'Pay rent twice', { role: 'button', name: 'Delete', ref: 'e14' }] },
+        ],
+      },
+      '3 items left',
+      { role: 'link', name: 'All', ref: 'e15' },
+      { role: 'link', name: 'Active', ref: 'e16' },
+      { role: 'link', name: 'Completed', ref: 'e17' },
+    ],
+  },
+];
+
+const nodes = flattenSnapshot(TODOS);
+const target = (fields: Partial<Target>): Target => ({ by: 'description', name: '', exact: false, ...fields }) as Target;
+
+function refOf(result: ReturnType<typeof groundTarget>): string | undefined {
+  return result.kind === 'one' ? result.node.ref : undefined;
+}
+
+describe('grounding a person\'s words on the page snapshot', () => {
+  it('finds the one field of its kind for a description that shares no word with it', () => {
+    const result = groundTarget(nodes, 'fill', target({ name: 'field for new items' }));
+    expect(refOf(result)).toBe('e3');
+  });
+
+  it('finds the checkbox of a row by the row\'s exact text, not a row that only contains it', () => {
+    expect(refOf(groundTarget(nodes, 'check', target({ by: 'role', role: 'checkbox', within: { text: 'Pay rent' } })))).toBe('e7');
+    expect(refOf(groundTarget(nodes, 'click', target({ by: 'role', role: 'button', name: 'Delete', within: { text: 'Buy milk' } })))).toBe('e11');
+  });
+
+  it('counts positions in page order, the last as -1', () => {
+    expect(refOf(groundTarget(nodes, 'check', target({ by: 'role', role: 'checkbox', nth: 2, within: undefined, name: '' })))).toBe('e7');
+    expect(refOf(groundTarget(nodes, 'click', target({ by: 'role', role: 'button', name: 'Delete', nth: -1 })))).toBe('e14');
+  });
+
+  it('refuses several alike with the candidates instead of picking one', () => {
+    const result = groundTarget(nodes, 'click', target({ by: 'role', role: 'button', name: 'Delete' }));
+    expect(result.kind).toBe('several');
+    if (result.kind !== 'one') expect(result.message).toContain('3 elements match');
+  });
+
+  it('refuses a name nothing shows, listing what the page offers of that kind (a "link" may be a button)', () => {
+    const result = groundTarget(nodes, 'click', target({ by: 'role', role: 'link', name: 'Archived' }));
+    expect(result.kind).toBe('none');
+    if (result.kind !== 'one') expect(result.candidates).toEqual(['button "Delete"', 'link "All"', 'link "Active"', 'link "Completed"']);
+  });
+
+  it('prefers the element named exactly over one whose name only contains the words', () => {
+    expect(refOf(groundTarget(nodes, 'click', target({ by: 'role', role: 'link', name: 'Active' })))).toBe('e16');
+    expect(refOf(groundTarget(nodes, 'dblclick', target({ by: 'text', name: 'Buy milk' })))).toBeUndefined();
+    const text = groundTarget(nodes, 'dblclick', target({ by: 'text', role: 'text', name: 'Buy milk' }));
+    expect(text.kind === 'one' ? text.node.name : text.message).toBe('Buy milk');
+  });
+});
