@@ -8,7 +8,10 @@
 import { planSchema, type Plan, type PlanStep, type SuccessCriterion } from '../core/plan.js';
 import { pagePath } from './pages.js';
 import type { Reading, ReadingContext } from './reading.js';
-import { splitSteps, type StepClause } from './step-clauses.js';
+import { straightenQuotes } from './clauses.js';
+import { startsWithVerb } from './clause-verbs.js';
+import { readItemClause } from './item-steps.js';
+import { splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
 import { excerpt } from './words.js';
 
@@ -44,11 +47,34 @@ export function unknownClauseQuestion(clause: string): string {
 
 export function planTask(request: PlanRequest): PlanResult {
   const builder = new PlanBuilder(request);
-  for (const clause of splitSteps(request.text)) {
+  const text = straightenQuotes(request.text);
+  const clauses = splitSteps(request.text);
+  for (let index = 0; index < clauses.length; ) {
+    const clause = clauses[index]!;
     if (request.stopAt !== undefined && clause.end > request.stopAt) break;
+    // A clause and those that go on it without a verb of their own ("add 'a', 'b' and 'c'", "check that 'a' and 'b'
+    // are done"): read whole first by the readers of lists; otherwise clause by clause, as before.
+    let next = index + 1;
+    while (next < clauses.length && continues(text, clauses[next - 1]!, clauses[next]!)) next += 1;
+    const last = clauses[next - 1]!;
+    if (next > index + 1 && (request.stopAt === undefined || last.end <= request.stopAt)) {
+      const whole = { text: stripFiller(text.slice(clause.start, last.end)), start: clause.start, end: last.end };
+      if (builder.addWhole(whole)) {
+        index = next;
+        continue;
+      }
+    }
     builder.add(clause);
+    index += 1;
   }
   return builder.finish();
+}
+
+/** `next` goes on `before`: only a comma or "and" between them, no filler ("then") and no verb of its own. */
+function continues(text: string, before: StepClause, next: StepClause): boolean {
+  if (!/^\s*(?:,|,?\s*(?:and|&))\s*$/i.test(text.slice(before.end, next.start))) return false;
+  if (text.slice(next.start, next.end).trim() !== next.text) return false;
+  return !startsWithVerb(next.text);
 }
 
 class PlanBuilder {
@@ -57,9 +83,20 @@ class PlanBuilder {
   private readonly assumptions: string[] = [];
   private readonly open: OpenQuestion[] = [];
   private readonly visited: string[] = [];
+  /** The list items the task created, and the one it spoke of last ("it"). */
+  private readonly items: string[] = [];
+  private lastItem: string | undefined;
   private lastVerb: string | undefined;
 
   constructor(private readonly request: PlanRequest) {}
+
+  /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
+  addWhole(clause: StepClause): boolean {
+    const reading = readItemClause(clause.text, this.context());
+    if (reading === undefined || reading.kind !== 'steps') return false;
+    this.apply(reading, clause);
+    return true;
+  }
 
   /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
   add(clause: StepClause, depth = 0): void {
@@ -114,6 +151,15 @@ class PlanBuilder {
       this.track(renamedStep);
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
+    for (const item of reading.items ?? []) if (!this.items.includes(item)) this.items.push(item);
+    this.lastItem = reading.items?.at(-1) ?? this.itemOf(reading.steps.at(-1)) ?? this.lastItem;
+  }
+
+  /** The item a step acted on: the row it was inside, or the item text it double-clicked or hovered. */
+  private itemOf(step: PlanStep | undefined): string | undefined {
+    if (step === undefined || !('target' in step) || step.target === undefined) return undefined;
+    if (step.target.within !== undefined) return step.target.within.text;
+    return step.target.by === 'text' && this.items.some((item) => item.toLowerCase() === step.target!.name.toLowerCase()) ? step.target.name : undefined;
   }
 
   /** Where the plan is: a navigate goes there; a click on a link named like a place ("Cart") goes to that place. */
@@ -138,6 +184,8 @@ class PlanBuilder {
       visited: [...this.visited],
       stepCount: this.steps.length,
       last: this.steps.at(-1),
+      items: [...this.items],
+      lastItem: this.lastItem,
       answerTo: (question) => this.request.answerTo(question),
     };
   }

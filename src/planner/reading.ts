@@ -3,7 +3,7 @@ import type { PlanStep, SuccessCriterion } from '../core/plan.js';
 
 export type Reading =
   /** Assertion steps name their criterion in `criteria` by key; the plan builder keeps keys unique. */
-  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[] }
+  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[]; items?: string[] }
   /** The clause cannot be planned without an answer. */
   | { kind: 'question'; question: string; ambiguity: string }
   /** No reader recognised the clause. */
@@ -19,6 +19,10 @@ export interface ReadingContext {
   /** How many steps the plan has before this clause, and the last of them. */
   stepCount: number;
   last: PlanStep | undefined;
+  /** The list items the task created so far ("add the todos a, b and c"), in order: "the second todo" is b. */
+  items: readonly string[];
+  /** The item the task spoke of last: what "it" means. */
+  lastItem: string | undefined;
   /** The latest answer that decides `question` (asked in an earlier round), if any. */
   answerTo(question: string): string | undefined;
 }

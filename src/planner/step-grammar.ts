@@ -18,6 +18,8 @@
 import { readAssertion } from './assertions.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readFormStep } from './form-steps.js';
+import { readItemClause } from './item-steps.js';
+import { readPageAction } from './page-actions.js';
 import { readNavigation } from './navigation.js';
 import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { readSignIn } from './sign-in.js';
@@ -34,6 +36,8 @@ export function readClause(clause: string, context: ReadingContext): Reading {
   const ability = ABILITY.exec(clause);
   if (ability !== null) return readClause(ability[1], context);
   const readers: Array<() => Reading> = [
+    () => readItemClause(clause, context) ?? UNKNOWN,
+    () => readPageAction(clause, context) ?? UNKNOWN,
     () => readAssertion(clause, context, { bare: false, fallback: false }),
     () => readSignIn(clause, context),
     () => readNavigation(clause),

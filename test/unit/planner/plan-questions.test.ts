@@ -15,11 +15,9 @@ const actionsOf = (result: Interpretation): string[] => (result.kind === 'runnab
 
 describe('planning: a clause that is no browser step', () => {
   it.each([
-    ['Go to /pricing, hover over the Pro plan and check that the Pro heading is visible', 'hover over the Pro plan'],
+    ['Go to /pricing, frobnicate the Pro plan and check that the Pro heading is visible', 'frobnicate the Pro plan'],
     ['drag the slider to 50%', 'drag the slider to 50%'],
-    ['go to /pricing and double-click the Pro heading', 'double-click the Pro heading'],
     ['go to /pricing and take a screenshot of the plans', 'take a screenshot of the plans'],
-    ['go back and check the total is $90', 'go back'],
     ['wait 2 seconds and click Apply', 'wait 2 seconds'],
     ['go to /pricing and frobnicate the widget', 'frobnicate the widget'],
   ])('%j asks about %j, quoting it, instead of dropping it', async (task, clause) => {
@@ -37,8 +35,8 @@ describe('planning: a clause that is no browser step', () => {
   });
 
   it('reads the answer in place of the clause', async () => {
-    const task = 'Go to /pricing, hover over the Pro plan and check that the Pro heading is visible';
-    const child = taskWithAnswers(task, { questions: [unknown('hover over the Pro plan')], answers: ['click the Pro link'] });
+    const task = 'Go to /pricing, frobnicate the Pro plan and check that the Pro heading is visible';
+    const child = taskWithAnswers(task, { questions: [unknown('frobnicate the Pro plan')], answers: ['click the Pro link'] });
 
     const result = await interpret(child);
 

@@ -1,0 +1,214 @@
+/**
+ * Clauses about the items of a list, as people write tests of list apps: "add the todos 'buy milk', 'feed the cat'
+ * and 'pay rent'", "create a note called Groceries", "mark the second todo as completed", "tick the checkbox of Pay
+ * rent", "check that the list shows 'buy milk' and 'pay rent' only", "check that both are completed". Items the task
+ * created are remembered (`ReadingContext.items`), so "the second todo", "it" and "each of them" refer back to them;
+ * an item the task never named is found on the page by its position (`nth`).
+ *
+ * Where an item is added is the page's business: the plan says "the field for new todos" and grounding finds it on the
+ * live page (src/core/grounding.ts), with Enter to add, as list apps do.
+ */
+import type { PlanStep, Target } from '../core/plan.js';
+import { steps, type Reading, type ReadingContext } from './reading.js';
+import { describeTarget } from './targets.js';
+import { maskQuotes, matchOutsideQuotes, slugKey, stripDeterminers, trimPunctuation, unquote } from './words.js';
+
+/** Nouns of things a list holds. */
+const ITEM_NOUNS = 'to-?dos?|todo items?|tasks?|items?|entries|entry|notes?|reminders?|cards?|projects?|tags?|rows?|records?|comments?|posts?|contacts?|things?|issues?|tickets?|bookmarks?|ideas?|goals?|events?';
+const ORDINALS: Readonly<Record<string, number>> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5 };
+const ORDINAL = Object.keys(ORDINALS).join('|');
+const LEAD = /^(?:check|verify|ensure|make sure|be sure|confirm|assert|expect|validate|see|test)(?:\s+(?:that|whether|if))?\s+(.+)$/i;
+const CART = /\b(?:cart|basket|bag|trolley|wish ?list|favou?rites)\b/i;
+
+/** An item a phrase refers to: its text (quoted, named earlier or plain), or its position on the page. */
+export type ItemRef = { text: string } | { nth: number };
+
+/** Reads the clause as one about list items, or undefined when it is not one. */
+export function readItemClause(clause: string, context: ReadingContext): Reading | undefined {
+  return addItems(clause, context) ?? markItems(clause, context) ?? listExpectation(clause, context);
+}
+
+/** "add the todos 'a', 'b' and 'c'", "create a note called 'x'", "add 'a' and 'b' to the list". */
+function addItems(clause: string, context: ReadingContext): Reading | undefined {
+  const noun = matchOutsideQuotes(
+    clause,
+    new RegExp(
+      `^(?:add|create|make|insert)\\s+(?:(?:the|these|those|following|some|a|an|one|two|three|four|five|six|\\d+)\\s+)*(?:(?:new|more|other|default|following)\\s+)*(${ITEM_NOUNS})\\s*(?:called|named|titled|saying|that says|with the (?:text|title|name)|:)?\\s+(.+)$`,
+      'i',
+    ),
+  );
+  const bare = noun === undefined ? matchOutsideQuotes(clause, /^(?:add|create|enter)\s+((?:["'][^"']+["'](?:\s*,\s*|\s*,?\s+and\s+|\s*$))+)(?:\s+(?:to|into|in|on|as)\s+(?:the\s+|a\s+|my\s+)?(?:list|todo list|to-?dos?|items?|tasks?|notes?|new \w+))?$/i) : undefined;
+  const kind = noun === undefined ? 'item' : singular(noun[1]!);
+  const listed = noun?.[2] ?? bare?.[1];
+  if (listed === undefined || CART.test(maskQuotes(clause))) return undefined;
+  const texts = splitList(listed.replace(/\s+(?:to|into|in|on)\s+(?:the\s+|my\s+)?(?:list|to-?do list)$/i, '')).map((item) => unquote(item) ?? stripDeterminers(item));
+  if (texts.length === 0 || texts.some((text) => text === '' || text.length > 300)) return undefined;
+  // Unquoted, a single name is only an item when it reads as one ("add a todo buy milk"), not as a sentence.
+  if (noun === undefined && texts.some((text) => /^(?:to|into|in|on|it|them)\b/i.test(text))) return undefined;
+  const field: Target = { by: 'description', role: 'textbox', name: `new ${kind}`, exact: false };
+  const added: PlanStep[] = texts.flatMap((text): PlanStep[] => [
+    { action: 'fill', description: `Type ${JSON.stringify(text)} into ${describeTarget(field)}`, target: field, value: { kind: 'literal', text } },
+    { action: 'press', description: `Press Enter to add ${JSON.stringify(text)}`, key: 'Enter' },
+  ]);
+  return { kind: 'steps', steps: added, criteria: [], assumptions: [`Adds each ${kind} by typing it into the page's field for new ${kind}s and pressing Enter.`], items: texts };
+}
+
+/**
+ * "mark the second todo as completed", "mark 'a' and 'b' as done", "complete 'a'", "tick the checkbox of Pay rent",
+ * "untick 'buy milk'", "mark it as active".
+ */
+function markItems(clause: string, context: ReadingContext): Reading | undefined {
+  const marked = matchOutsideQuotes(clause, /^(?:mark|set|flag|toggle|switch)\s+(.+?)\s+as\s+(?:being\s+)?(not\s+)?(complete|completed|done|finished|checked|ticked|active|incomplete|uncompleted|not done|undone|open|unchecked|pending|to ?do)$/i);
+  const checkbox = matchOutsideQuotes(clause, /^(tick|check|untick|uncheck|un-check|un-tick|click|toggle|select|deselect|clear)\s+(?:on\s+)?(?:the\s+)?(?:check ?box|tick ?box|toggle)\s+(?:of|for|next to|beside|by|in front of|in the row of|on)\s+(.+)$/i);
+  const possessive = matchOutsideQuotes(clause, /^(tick|check|untick|uncheck|un-check|un-tick|click|toggle)\s+(?:on\s+)?(.+?)(?:'s|’s)\s+(?:check ?box|tick ?box|toggle)$/i);
+  const verb = matchOutsideQuotes(clause, /^(complete|finish|tick off|check off|cross off|un-?complete|reopen)\s+(.+)$/i);
+  let phrase: string | undefined;
+  let checked = true;
+  if (marked !== undefined) {
+    phrase = marked[1];
+    checked = marked[2] === undefined && /^(?:complete|completed|done|finished|checked|ticked)$/i.test(marked[3]!);
+  } else if (checkbox !== undefined || possessive !== undefined) {
+    const [, action = '', what = ''] = checkbox ?? possessive!;
+    phrase = what;
+    checked = !/^(?:untick|uncheck|un-check|un-tick|deselect|clear)$/i.test(action);
+    if (/^(?:click|toggle)$/i.test(action)) return itemSteps(what, context, (target, text) => ({ action: 'click', description: `Click the checkbox of ${text}`, target }));
+  } else if (verb !== undefined) {
+    phrase = verb[2];
+    checked = !/^(?:un-?complete|reopen)$/i.test(verb[1]!);
+    // "complete the form", "finish the checkout" are not items.
+    if (!isItemPhrase(phrase!, context)) return undefined;
+  }
+  if (phrase === undefined) return undefined;
+  return itemSteps(phrase, context, (target, text) => ({ action: 'check', description: `${checked ? 'Check' : 'Uncheck'} the checkbox of ${text}`, target, checked }));
+}
+
+/**
+ * "the list shows 'a' and 'b' only", "the todos are 'a', 'b' and 'c'", "only 'a' and 'c' are shown", "'a' and 'b' are
+ * listed in that order", "'a' and 'b' are completed", "each of them is marked as done", "the second todo is not done".
+ */
+function listExpectation(clause: string, context: ReadingContext): Reading | undefined {
+  const lead = matchOutsideQuotes(clause, LEAD);
+  const body = trimPunctuation(lead?.[1] ?? clause);
+  const state = matchOutsideQuotes(
+    body,
+    /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+|all\s+|both\s+)?(?:(?:shown|displayed|marked)\s+(?:as\s+)?)?(not\s+)?(complete|completed|done|finished|checked|ticked|active|incomplete|uncompleted|unchecked|open|pending)$/i,
+  );
+  if (state !== undefined && (lead !== undefined || isItemPhrase(state[1]!, context))) {
+    const done = /^(?:complete|completed|done|finished|checked|ticked)$/i.test(state[3]!) === (state[2] === undefined);
+    const reading = itemSteps(state[1]!, context, (target, text) => ({
+      action: 'expectState',
+      description: `Expect ${text} to be ${done ? 'completed (its checkbox checked)' : 'not completed (its checkbox unchecked)'}`,
+      target,
+      state: done ? 'checked' : 'unchecked',
+    }));
+    return reading === undefined ? undefined : withCriterion(reading, body);
+  }
+  if (lead === undefined) return undefined;
+  const shows = matchOutsideQuotes(
+    body,
+    new RegExp(`^(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?\\s+(?:now\\s+|still\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(.+?)(\\s+only|\\s+and nothing else|\\s+in (?:that|this|the same) order)?$`, 'i'),
+  );
+  const shown = matchOutsideQuotes(body, /^(only\s+|just\s+)?(.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:shown|listed|displayed|visible|left|there|present|in the list|on the list)(\s+in (?:that|this|the same) order)?$/i);
+  const listed = shows?.[1] ?? shown?.[2];
+  if (listed === undefined) return undefined;
+  // Quoted items, items named earlier, or references to them ("it", "the second todo"); a lone quoted text among
+  // others is the assertion reader's ("'Saved' is shown").
+  const refs = itemRefs(listed, context);
+  if (refs === undefined || refs.some((ref) => !('text' in ref))) return undefined;
+  if (shows === undefined && refs.length < 2 && unquote(trimPunctuation(listed)) !== undefined) return undefined;
+  const items = refs.map((ref) => (ref as { text: string }).text);
+  // "The list shows a and b" says what the list holds; "a and b are shown" only that they are among it.
+  const only = shows !== undefined || shown?.[1] !== undefined;
+  const ordered = /\border\b/i.test(shows?.[2] ?? shown?.[3] ?? '') || (shows !== undefined && items.length > 1);
+  const step: PlanStep = {
+    action: 'expectItems',
+    description: `Expect the list to show ${items.map((item) => JSON.stringify(item)).join(', ')}${only ? ' and nothing else' : ''}${ordered ? ', in that order' : ''}`,
+    itemRole: 'listitem',
+    texts: items,
+    only,
+    ordered,
+  };
+  return withCriterion(steps([step]), body);
+}
+
+/** One step per item a phrase names ("'a' and 'b'", "both", "each of them", "the second todo", "it"), on its checkbox. */
+function itemSteps(phrase: string, context: ReadingContext, make: (target: Target, text: string) => PlanStep): Reading | undefined {
+  const refs = itemRefs(phrase, context);
+  if (refs === undefined || refs.length === 0) return undefined;
+  const made = refs.map((ref) => {
+    const target: Target = 'text' in ref ? { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: ref.text } } : { by: 'role', role: 'listitem', name: '', exact: false, nth: ref.nth };
+    const checkTarget: Target = 'text' in ref ? target : { by: 'role', role: 'checkbox', name: '', exact: false, nth: ref.nth };
+    return make(checkTarget, 'text' in ref ? JSON.stringify(ref.text) : ordinalName(ref.nth));
+  });
+  return steps(made);
+}
+
+/** What a phrase names: the items it lists, or refers back to, or undefined when it names none. */
+export function itemRefs(phrase: string, context: ReadingContext): ItemRef[] | undefined {
+  const text = stripDeterminers(trimPunctuation(phrase));
+  if (/^(?:all|both|each|every|all of them|both of them|each of them|them all|them|they|these|those|all (?:the\s+)?(?:items|todos|entries))(?:\s+(?:items?|todos?|entries|of them))?$/i.test(text)) {
+    return context.items.length > 0 ? context.items.map((item) => ({ text: item })) : undefined;
+  }
+  const parts = splitList(text);
+  const refs: ItemRef[] = [];
+  for (const part of parts) {
+    const ref = itemRef(part, context);
+    if (ref === undefined) return undefined;
+    refs.push(ref);
+  }
+  return refs;
+}
+
+function itemRef(phrase: string, context: ReadingContext): ItemRef | undefined {
+  const text = stripDeterminers(trimPunctuation(phrase));
+  const quoted = unquote(text);
+  if (quoted !== undefined) return { text: quoted };
+  const named = new RegExp(`^(?:(?:${ITEM_NOUNS})\\s+)?(["'][^"']+["'])(?:\\s+(?:${ITEM_NOUNS}))?$`, 'i').exec(text);
+  if (named !== null) return { text: unquote(named[1]!)! };
+  const ordinal = new RegExp(`^(${ORDINAL})(?:\\s+(?:one|${ITEM_NOUNS}))?(?:\\s+(?:in|on|of)\\s+the\\s+list)?$`, 'i').exec(text);
+  if (ordinal !== null) {
+    const nth = ORDINALS[ordinal[1]!.toLowerCase()]!;
+    const known = nth === -1 ? context.items.at(-1) : context.items[nth - 1];
+    return known !== undefined ? { text: known } : { nth };
+  }
+  if (/^(?:it|that|this|that one|this one|the same one)$/i.test(text)) return context.lastItem === undefined ? undefined : { text: context.lastItem };
+  const known = context.items.find((item) => item.toLowerCase() === text.toLowerCase());
+  return known === undefined ? undefined : { text: known };
+}
+
+function isItemPhrase(phrase: string, context: ReadingContext): boolean {
+  const refs = itemRefs(phrase, context);
+  return refs !== undefined && refs.length > 0;
+}
+
+/** "'a', 'b' and 'c'" → its parts (commas and "and" outside quotes). */
+export function splitList(text: string): string[] {
+  const masked = maskQuotes(text);
+  const parts: string[] = [];
+  let start = 0;
+  for (const match of masked.matchAll(/\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+/gi)) {
+    parts.push(text.slice(start, match.index).trim());
+    start = match.index + match[0].length;
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter((part) => part !== '');
+}
+
+function singular(noun: string): string {
+  const lower = noun.toLowerCase().replace(/^to-do/, 'todo');
+  if (lower === 'entries') return 'entry';
+  return lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower;
+}
+
+function ordinalName(nth: number): string {
+  if (nth === -1) return 'the last item';
+  const names = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  return `the ${names[nth - 1] ?? `${nth}th`} item`;
+}
+
+function withCriterion(reading: Reading, body: string): Reading {
+  if (reading.kind !== 'steps') return reading;
+  const key = slugKey(body);
+  return { ...reading, steps: reading.steps.map((step) => ({ ...step, criterion: key }) as PlanStep), criteria: [{ key, description: body.length > 200 ? `${body.slice(0, 197)}…` : body }] };
+}
+

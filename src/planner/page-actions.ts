@@ -1,0 +1,91 @@
+/**
+ * The actions people use beyond click and type: "double-click the second todo", "hover over the first avatar",
+ * "reload the page", "go back", "go forward", "clear the search field", "drag Card A onto Done", "upload report.pdf to
+ * the Attachment field", "scroll to the footer", "change it to 'buy sausages'" (the field being edited), "type 'milk'"
+ * with no field named (the field that has the focus, or the only one), "click outside" (the field loses the focus).
+ */
+import type { PlanStep, Target } from '../core/plan.js';
+import { itemRefs } from './item-steps.js';
+import { steps, type Reading, type ReadingContext } from './reading.js';
+import { describeTarget, readTarget, type TargetKind } from './targets.js';
+import { matchOutsideQuotes, trimPunctuation, unquote } from './words.js';
+
+const FOCUSED_FIELD: Target = { by: 'role', role: 'textbox', name: '', exact: false };
+
+export function readPageAction(clause: string, context: ReadingContext): Reading | undefined {
+  const text = trimPunctuation(clause);
+  if (/^(?:reload|refresh|reload the page|refresh the page|reload the browser|refresh the browser|reload it|refresh it)(?:\s+page)?$/i.test(text)) {
+    return steps([{ action: 'reload', description: 'Reload the page' }]);
+  }
+  if (/^(?:(?:go|navigate|step)\s+back(?:\s+(?:a|one)\s+page)?|(?:press|click|hit|use|tap)\s+(?:on\s+)?(?:the\s+)?(?:browser(?:'s)?\s+)?back(?:\s+button)?)(?:\s+(?:in|using|with)\s+(?:the\s+)?browser(?:'s back button)?)?$/i.test(text)) {
+    return steps([{ action: 'goBack', description: 'Go back in the browser' }]);
+  }
+  if (/^(?:(?:go|navigate|step)\s+forward(?:\s+(?:a|one)\s+page)?|(?:press|click|hit|use|tap)\s+(?:on\s+)?(?:the\s+)?(?:browser(?:'s)?\s+)?forward(?:\s+button)?)(?:\s+(?:in|using|with)\s+(?:the\s+)?browser)?$/i.test(text)) {
+    return steps([{ action: 'goForward', description: 'Go forward in the browser' }]);
+  }
+  if (/^(?:click|tap)\s+(?:somewhere\s+)?(?:outside|away|elsewhere)(?:\s+(?:of\s+)?(?:it|the field|the input|the box))?$|^(?:leave|exit|blur|unfocus)\s+(?:the\s+)?(?:field|input|box|it)$|^(?:move|take)\s+(?:the\s+)?focus\s+away$/i.test(text)) {
+    return steps([{ action: 'press', description: 'Move the focus out of the field (Tab)', key: 'Tab' }], [`Reads "${clause}" as moving the focus out of the field with Tab.`]);
+  }
+
+  const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);
+  if (dbl !== undefined) return act('dblclick', 'Double-click', dbl[1]!, context, 'text');
+  const hover = matchOutsideQuotes(text, /^(?:hover|mouse over|move the mouse over|move the (?:mouse|pointer|cursor) (?:to|over|onto)|point at)\s+(?:over\s+|on\s+)?(.+)$/i);
+  if (hover !== undefined) return act('hover', 'Hover over', hover[1]!, context, 'text');
+  const scroll = matchOutsideQuotes(text, /^scroll\s+(?:down\s+|up\s+)?(?:to|until you see|until|towards)\s+(.+)$/i);
+  if (scroll !== undefined) {
+    if (/^(?:the\s+)?(?:bottom|end)(?:\s+of the page)?$/i.test(scroll[1]!)) return steps([{ action: 'press', description: 'Scroll to the bottom of the page (End)', key: 'End' }]);
+    if (/^(?:the\s+)?top(?:\s+of the page)?$/i.test(scroll[1]!)) return steps([{ action: 'press', description: 'Scroll to the top of the page (Home)', key: 'Home' }]);
+    return act('scrollTo', 'Scroll to', scroll[1]!, context, 'text');
+  }
+  // "clear the Search field" is the form reader's (form-steps.ts); here only the field being worked in.
+  if (/^(?:clear|empty|erase)\s+(?:it|the field|the input|the text(?: in it)?|its text)$/i.test(text)) {
+    return steps([{ action: 'clear', description: 'Clear the field with the focus', target: FOCUSED_FIELD }]);
+  }
+  const drag = matchOutsideQuotes(text, /^drag(?:\s+and\s+drop)?\s+(.+?)\s+(?:to|onto|into|over|on to|on)\s+(.+)$/i);
+  if (drag !== undefined) {
+    const from = targetOf(drag[1]!, context, 'text');
+    // "drag the slider to 50%" sets a value, which no drag onto an element does.
+    const to = /^[\d.,]+\s*%?$/.test(drag[2]!.trim()) ? undefined : targetOf(drag[2]!, context, 'text');
+    if (from !== undefined && to !== undefined) return steps([{ action: 'dragTo', description: `Drag ${describeTarget(from)} onto ${describeTarget(to)}`, target: from, to }]);
+  }
+  // A file has an extension ("report.pdf"); "choose 'Express' as the shipping method" is a selection.
+  const upload = matchOutsideQuotes(text, /^(?:upload|attach|choose|select)\s+(?:a\s+|the\s+)?(?:file\s+)?(?:called\s+|named\s+)?("[^"]+"|'[^']+'|[\w.()-]+\.\w{1,5})(?:\s+(?:to|in|into|with|using|via|as|for)\s+(.+))?$/i);
+  const fileName = upload === undefined ? undefined : unquote(upload[1]!) ?? upload[1]!;
+  if (upload !== undefined && fileName !== undefined && /\.\w{1,5}$/.test(fileName)) {
+    const target: Target = upload[2] === undefined ? { by: 'description', name: 'file upload', exact: false } : readTarget(upload[2], 'field') ?? { by: 'description', name: upload[2], exact: false };
+    if (/^\w[\w .()-]{0,99}$/.test(fileName)) return steps([{ action: 'upload', description: `Upload ${JSON.stringify(fileName)} to ${describeTarget(target)}`, target, fileName }]);
+  }
+  // "change it to 'x'", "edit it to say 'x'", "replace the text with 'x'", "rename it 'x'": the field being edited.
+  const change = matchOutsideQuotes(text, /^(?:change|edit|update|rename|set)\s+(?:it|that|the text|the title|the name|its text|its title)\s+(?:to(?:\s+say)?|as|into)?\s*(.+)$|^replace\s+(?:it|that|the text|its text)\s+with\s+(.+)$/i);
+  if (change !== undefined) {
+    const value = change[1] ?? change[2]!;
+    return fillFocused(unquote(value.trim()) ?? value.trim(), 'the field being edited');
+  }
+  // "type 'milk'" with no field named, and nothing telling what kind of value it is.
+  const typed = matchOutsideQuotes(text, /^(?:type|enter|write|input)\s+("[^"]*"|'[^']*')$/i);
+  if (typed !== undefined) return fillFocused(unquote(typed[1]!)!, 'the field with the focus');
+  return undefined;
+}
+
+function fillFocused(value: string, where: string): Reading {
+  return steps(
+    [{ action: 'fill', description: `Type ${JSON.stringify(value)} into ${where}`, target: FOCUSED_FIELD, value: { kind: 'literal', text: value } }],
+    [`Types into ${where}: the one with the focus, or the only text field on the page.`],
+  );
+}
+
+function act(action: 'dblclick' | 'hover' | 'scrollTo', verb: string, phrase: string, context: ReadingContext, kind: TargetKind): Reading | undefined {
+  const target = targetOf(phrase, context, kind);
+  if (target === undefined) return undefined;
+  return steps([{ action, description: `${verb} ${describeTarget(target)}`, target } as PlanStep]);
+}
+
+/** A list item a phrase refers to (by its text, exactly), else the element it names. */
+function targetOf(phrase: string, context: ReadingContext, kind: TargetKind): Target | undefined {
+  const refs = itemRefs(phrase, context);
+  if (refs !== undefined && refs.length === 1) {
+    const ref = refs[0]!;
+    return 'text' in ref ? { by: 'text', name: ref.text, exact: true } : { by: 'role', role: 'listitem', name: '', exact: false, nth: ref.nth };
+  }
+  return readTarget(phrase, kind);
+}

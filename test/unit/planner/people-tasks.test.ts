@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import type { PlanStep } from '../../../src/core/plan.js';
+import { createRulePlanner } from '../../../src/planner/rule-planner.js';
+
+const planner = createRulePlanner();
+
+async function stepsOf(task: string): Promise<PlanStep[]> {
+  const result = await planner.interpret(task, { testValueNames: [], evidenceCriteria: [] });
+  if (result.kind !== 'runnable') throw new Error(`not runnable: ${JSON.stringify(result)}`);
+  return result.plan.steps;
+}
+
+const newItem = (kind: string) => ({ by: 'description', role: 'textbox', name: `new ${kind}`, exact: false });
+const checkboxOf = (text: string) => ({ by: 'role', role: 'checkbox', name: '', exact: false, within: { text } });
+
+describe('tasks as people write them about list apps', () => {
+  it('adds every item of a list, each typed into the field for new items and entered', async () => {
+    const steps = await stepsOf("Add the todos 'buy some cheese', 'feed the cat' and 'book a doctors appointment'");
+    expect(steps.map((step) => step.action)).toEqual(['fill', 'press', 'fill', 'press', 'fill', 'press']);
+    expect(steps[2]).toMatchObject({ target: newItem('todo'), value: { kind: 'literal', text: 'feed the cat' } });
+    expect(steps[5]).toMatchObject({ key: 'Enter' });
+  });
+
+  it('keeps a quoted value\'s spaces and reads "create a note called X"', async () => {
+    expect((await stepsOf("create a note called '  two  spaces '"))[0]).toMatchObject({ target: newItem('note'), value: { text: '  two  spaces ' } });
+  });
+
+  it('refers back: "the second one", "it", "both"', async () => {
+    const steps = await stepsOf("Add the todos 'a' and 'b', then mark the second one as completed, and check that both are completed and that it is still there");
+    expect(steps.slice(4)).toMatchObject([
+      { action: 'check', target: checkboxOf('b'), checked: true },
+      { action: 'expectState', target: checkboxOf('a'), state: 'checked' },
+      { action: 'expectState', target: checkboxOf('b'), state: 'checked' },
+    ]);
+  });
+
+  it('ticks and unticks by row: "the checkbox of X", "X\'s checkbox", "mark X as active"', async () => {
+    expect(await stepsOf("tick the checkbox of 'Pay rent' and mark 'Pay rent' as active")).toMatchObject([
+      { action: 'check', target: checkboxOf('Pay rent'), checked: true },
+      { action: 'check', target: checkboxOf('Pay rent'), checked: false },
+    ]);
+  });
+
+  it('an item the task did not name is found by its position on the page', async () => {
+    expect((await stepsOf('mark the first todo as complete'))[0]).toMatchObject({ action: 'check', target: { role: 'checkbox', nth: 1 } });
+  });
+
+  it('reads list contents: the whole list in order, or items among others', async () => {
+    const [whole] = await stepsOf("Add 'a', 'b' and 'c', then check that the list shows 'a', 'b' and 'c'").then((steps) => steps.slice(6));
+    expect(whole).toMatchObject({ action: 'expectItems', texts: ['a', 'b', 'c'], only: true, ordered: true });
+    const [some] = await stepsOf("check that 'a' and 'c' are shown");
+    expect(some).toMatchObject({ action: 'expectItems', texts: ['a', 'c'], only: false, ordered: false });
+    const [only] = await stepsOf("verify that only 'a' and 'c' are listed");
+    expect(only).toMatchObject({ action: 'expectItems', only: true });
+  });
+
+  it('splits clauses at a verb, not inside a list: "type X and press Enter, then …"', async () => {
+    const steps = await stepsOf("type 'buy milk' and press Enter, then type 'feed the cat' and press Enter");
+    expect(steps.map((step) => step.action)).toEqual(['fill', 'press', 'fill', 'press']);
+    expect(steps[2]).toMatchObject({ target: { role: 'textbox', name: '' }, value: { text: 'feed the cat' } });
+  });
+
+  it('plans the actions people use: double-click, change it, hover, reload, back and forward, click outside', async () => {
+    const steps = await stepsOf("Add the todo 'a', double-click it and change it to 'b', click outside, hover over 'b', reload the page, go back and go forward");
+    expect(steps.map((step) => step.action)).toEqual(['fill', 'press', 'dblclick', 'fill', 'press', 'hover', 'reload', 'goBack', 'goForward']);
+    expect(steps[2]).toMatchObject({ target: { by: 'text', name: 'a', exact: true } });
+    expect(steps[4]).toMatchObject({ key: 'Tab' });
+  });
+
+  it('uploads a named file and drags onto a target, and still asks about a drag to a value', async () => {
+    expect(await stepsOf("upload 'report.pdf' to the Attachment field and drag 'Card A' onto 'Done'")).toMatchObject([
+      { action: 'upload', fileName: 'report.pdf', target: { by: 'label', name: 'Attachment' } },
+      { action: 'dragTo', target: { name: 'Card A' }, to: { name: 'Done' } },
+    ]);
+    const asked = await planner.interpret('drag the slider to 50%', { testValueNames: [], evidenceCriteria: [] });
+    expect(asked.kind).toBe('needs_clarification');
+  });
+
+  it('leaves the shop\'s phrasings as they were: a cart is not a list of items to type', async () => {
+    expect(await stepsOf('add the Desk Lamp and the Blue Mug to the cart')).toMatchObject([
+      { action: 'click', target: { role: 'button', name: 'Desk Lamp' } },
+      { action: 'click', target: { role: 'button', name: 'Blue Mug' } },
+    ]);
+  });
+});
