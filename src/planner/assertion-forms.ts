@@ -47,11 +47,12 @@ const STATES: ReadonlyArray<[RegExp, State, State]> = [
   [/^(?:enabled|clickable|active)$/i, 'enabled', 'disabled'],
   [/^(?:disabled|gr[ae]yed[ -]out|inactive)$/i, 'disabled', 'enabled'],
   [/^(?:checked|ticked|selected)$/i, 'checked', 'unchecked'],
+  [/^(?:highlighted|current|the current one|the selected one|applied|chosen)$/i, 'selected', 'unselected'],
   [/^(?:unchecked|unticked|unselected)$/i, 'unchecked', 'checked'],
   [/^(?:valid|accepted)$/i, 'valid', 'invalid'],
   [/^(?:invalid|rejected)$/i, 'invalid', 'valid'],
 ];
-const STATE_WORDS = `${SEEN}|hidden|invisible|gone|absent|missing|enabled|clickable|active|disabled|gr[ae]yed[ -]out|inactive|checked|ticked|selected|unchecked|unticked|unselected|valid|accepted|invalid|rejected`;
+const STATE_WORDS = `${SEEN}|highlighted|current|the current one|the selected one|applied|chosen|hidden|invisible|gone|absent|missing|enabled|clickable|active|disabled|gr[ae]yed[ -]out|inactive|checked|ticked|selected|unchecked|unticked|unselected|valid|accepted|invalid|rejected`;
 const PAGE_SUBJECT = /^(?:the\s+)?(?:page|screen|site|app|application|website|browser|it|this page|this|that|result|response)$/i;
 
 const url: Reader = (body) => {
@@ -143,8 +144,22 @@ const state: Reader = (body, context) => {
   const place = /\bon\s+(the\s+.+?\s+(?:page|screen))\b/i.exec(tail)?.[1];
   const { target, before } = subjectTarget(subject, place, context);
   if (target === undefined) return undefined;
-  return form(before, expectState(target, result));
+  return form(before, expectState(target, chosenOrTicked(target, result)));
 };
+
+/**
+ * "Selected" of a box is ticked; of anything else (a filter, a tab, a link, a row) it is chosen among its siblings:
+ * `aria-selected`, `aria-current`, or the class a page marks it with.
+ */
+function chosenOrTicked(target: Target, state: State): State {
+  if (state !== 'checked' && state !== 'unchecked') return state;
+  const box = target.by === 'label' || target.by === 'placeholder' || ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(target.role ?? '');
+  if (box || (target.by === 'text' && target.role === undefined)) return state;
+  if (target.by === 'description' || ['link', 'tab', 'button', 'option', 'row', 'listitem', 'menuitem', 'treeitem', 'gridcell'].includes(target.role ?? '')) {
+    return state === 'checked' ? 'selected' : 'unselected';
+  }
+  return state;
+}
 
 const loads: Reader = (body, context) => {
   const match = matchOutsideQuotes(

@@ -89,6 +89,7 @@ export function normalise(body: string): string {
         not ? `does not ${verb}` : third(verb),
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
+      .replace(/\bno longer\b/gi, 'not')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')
       .replace(/\bdoesn't\b/gi, 'does not')

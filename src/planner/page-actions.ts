@@ -8,7 +8,7 @@ import type { PlanStep, Target } from '../core/plan.js';
 import { itemRefs } from './item-steps.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget, type TargetKind } from './targets.js';
-import { matchOutsideQuotes, trimPunctuation, unquote } from './words.js';
+import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.js';
 
 const FOCUSED_FIELD: Target = { by: 'role', role: 'textbox', name: '', exact: false };
 
@@ -25,6 +25,18 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   }
   if (/^(?:click|tap)\s+(?:somewhere\s+)?(?:outside|away|elsewhere)(?:\s+(?:of\s+)?(?:it|the field|the input|the box))?$|^(?:leave|exit|blur|unfocus)\s+(?:the\s+)?(?:field|input|box|it)$|^(?:move|take)\s+(?:the\s+)?focus\s+away$/i.test(text)) {
     return steps([{ action: 'press', description: 'Move the focus out of the field (Tab)', key: 'Tab' }], [`Reads "${clause}" as moving the focus out of the field with Tab.`]);
+  }
+
+  // "the input is empty", "the new todo field should be empty": the field, by what it is for.
+  const empty = matchOutsideQuotes(
+    text,
+    /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)$/i,
+  );
+  if (empty !== undefined) {
+    const words = empty[1]!.trim();
+    const target: Target = words === '' ? FOCUSED_FIELD : { by: 'description', role: 'textbox', name: words, exact: false };
+    const key = slugKey(text.replace(/^(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+/i, ''));
+    return steps([{ action: 'expectValue', description: `Expect ${words === '' ? 'the text field' : describeTarget(target)} to be empty`, target, text: '', criterion: key }], [], [{ key, description: text }]);
   }
 
   const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);

@@ -16,6 +16,8 @@ const role =
 const byLabel: Make = (name, exact) => ({ by: 'label', name, exact });
 const byText: Make = (name, exact) => ({ by: 'text', name, exact });
 const byPlaceholder: Make = (name, exact) => ({ by: 'placeholder', name, exact });
+/** Words that say what an element is for rather than what the page calls it: grounded on the page (src/core/grounding.ts). */
+const byDescription: Make = (name, exact) => ({ by: 'description', name, exact });
 
 /** Nouns that say what an element is, longest first so that "radio button" wins over "button". */
 const NOUNS: ReadonlyArray<[string, Make]> = [
@@ -27,6 +29,7 @@ const NOUNS: ReadonlyArray<[string, Make]> = [
   ['links?', role('link')],
   ['headings?|titles?|headers?|headlines?', role('heading')],
   ['tabs?', role('tab')],
+  ['filters?|filter links?|filter buttons?|views?', byDescription],
   ['switch(?:es)?|toggles?', role('switch')],
   ['images?|logos?|pictures?|icons?', role('img')],
   ['lists?', role('list')],
@@ -89,22 +92,38 @@ function make(maker: Make, rawName: string): Target | undefined {
   const quoted = unquote(rawName.trim());
   const name = (quoted ?? rawName).trim();
   if (name === '' || (quoted === undefined && PRONOUN.test(name))) return undefined;
+  // "the new todo field", "the new item input": what the field is for, not its label.
+  if (maker === byLabel && quoted === undefined && /^(?:new|add(?:\s+a)?(?:\s+new)?)\s+\S/i.test(name)) return { by: 'description', role: 'textbox', name: name.slice(0, 300), exact: false };
   return maker(name.slice(0, 300), quoted !== undefined);
 }
 
-/** How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`. */
+/**
+ * How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`, `the checkbox
+ * in the row "Pay rent"`, `the 2nd checkbox`, `the new todo field`.
+ */
 export function describeTarget(target: Target): string {
   const name = JSON.stringify(target.name);
+  const kind = ROLE_WORDS[target.role ?? ''] ?? target.role;
+  const where = target.within === undefined ? '' : ` in the row ${JSON.stringify(target.within.text)}`;
+  const which = target.nth === undefined ? '' : target.nth === -1 ? 'last ' : `${ordinal(target.nth)} `;
+  if (target.name === '') return `the ${which}${kind ?? 'element'}${where}`;
   switch (target.by) {
     case 'label':
-      return `the ${name} field`;
+      return `the ${which}${name} field${where}`;
     case 'placeholder':
-      return `the field with placeholder ${name}`;
+      return `the ${which}field with placeholder ${name}${where}`;
     case 'text':
-      return `the text ${name}`;
+      return `the ${which}text ${name}${where}`;
+    case 'description':
+      return `the ${which}${target.name}${kind === 'textbox' && !/\b(?:field|input|box)$/i.test(target.name) ? ' field' : ''}${where}`;
     case 'role':
-      return `the ${name} ${ROLE_WORDS[target.role ?? ''] ?? target.role ?? 'element'}`;
+      return `the ${which}${name} ${kind ?? 'element'}${where}`;
   }
 }
 
-const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item' };
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item', textbox: 'textbox', listitem: 'item' };
