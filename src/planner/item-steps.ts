@@ -10,8 +10,9 @@
  */
 import type { PlanStep, Target } from '../core/plan.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
-import { describeTarget } from './targets.js';
-import { maskQuotes, matchOutsideQuotes, slugKey, stripDeterminers, trimPunctuation, unquote } from './words.js';
+import { normalise } from './assertions.js';
+import { describeTarget, readTarget } from './targets.js';
+import { maskQuotes, matchOutsideQuotes, NUMBER, numberOf, slugKey, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
 /** Nouns of things a list holds. */
 const ITEM_NOUNS = 'to-?dos?|todo items?|tasks?|items?|entries|entry|notes?|reminders?|cards?|projects?|tags?|rows?|records?|comments?|posts?|contacts?|things?|issues?|tickets?|bookmarks?|ideas?|goals?|events?';
@@ -25,19 +26,31 @@ export type ItemRef = { text: string } | { nth: number };
 
 /** Reads the clause as one about list items, or undefined when it is not one. */
 export function readItemClause(clause: string, context: ReadingContext): Reading | undefined {
-  return addItems(clause, context) ?? markItems(clause, context) ?? listExpectation(clause, context);
+  const plain = clause.replace(TAIL, '');
+  return addItems(plain, context) ?? markItems(plain, context) ?? listExpectation(plain, context);
 }
 
+/** Words at the end that add nothing to do: "add 'b' the same way", "tick it as well", "… any more". */
+const TAIL = /(?:,?\s+(?:the same way|in the same way|as well|too|also|again|once more|any ?more|straight away|right away))+\s*$/i;
+
 /** "add the todos 'a', 'b' and 'c'", "create a note called 'x'", "add 'a' and 'b' to the list". */
-function addItems(clause: string, context: ReadingContext): Reading | undefined {
+function addItems(whole: string, context: ReadingContext): Reading | undefined {
+  // "… by typing it into the 'What needs to be done?' field and pressing Enter": how, and into which field.
+  const method = matchOutsideQuotes(whole, /^(.+?)\s+by\s+(?:typing|entering|writing|putting)\s+(?:it|them)\s+(?:in|into)\s+(.+?)(?:\s+and\s+(?:pressing|hitting)\s+(?:enter|return))?$/i);
+  const clause = method?.[1] ?? whole;
+  const into = method === undefined ? undefined : readTarget(method[2]!, 'field');
   const noun = matchOutsideQuotes(
     clause,
     new RegExp(
-      `^(?:add|create|make|insert)\\s+(?:(?:the|these|those|following|some|a|an|one|two|three|four|five|six|\\d+)\\s+)*(?:(?:new|more|other|default|following)\\s+)*(${ITEM_NOUNS})\\s*(?:called|named|titled|saying|that says|with the (?:text|title|name)|:)?\\s+(.+)$`,
+      `^(?:add|create|make|insert)\\s+(?:(?:the|these|those|following|some|a|an|one|two|three|four|five|six|\\d+)\\s+)*(?:(?:new|more|other|default|following)\\s+)*(${ITEM_NOUNS})\\s*(?:called|named|titled|saying|that says|with the (?:text|title|name)|:|,|(?:,\\s*)?one after the other\\s*[:,]?)?\\s+(.+)$`,
       'i',
     ),
   );
-  const bare = noun === undefined ? matchOutsideQuotes(clause, /^(?:add|create|enter)\s+((?:["'][^"']+["'](?:\s*,\s*|\s*,?\s+and\s+|\s*$))+)(?:\s+(?:to|into|in|on|as)\s+(?:the\s+|a\s+|my\s+)?(?:list|todo list|to-?dos?|items?|tasks?|notes?|new \w+))?$/i) : undefined;
+  const bare =
+    noun === undefined
+      ? matchOutsideQuotes(clause, /^(?:add|create|put)\s+(.+?)(?:\s+(?:to|into|on|as)\s+(?:the\s+|a\s+|my\s+)?(?:list|to-?do list|to-?dos?|items?|tasks?|entries|new \w+))?$/i)
+      : undefined;
+  if (bare !== undefined && !splitList(bare[1]!).every((part) => unquote(part) !== undefined)) return undefined;
   const kind = noun === undefined ? 'item' : singular(noun[1]!);
   const listed = noun?.[2] ?? bare?.[1];
   if (listed === undefined || CART.test(maskQuotes(clause))) return undefined;
@@ -45,7 +58,7 @@ function addItems(clause: string, context: ReadingContext): Reading | undefined 
   if (texts.length === 0 || texts.some((text) => text === '' || text.length > 300)) return undefined;
   // Unquoted, a single name is only an item when it reads as one ("add a todo buy milk"), not as a sentence.
   if (noun === undefined && texts.some((text) => /^(?:to|into|in|on|it|them)\b/i.test(text))) return undefined;
-  const field: Target = { by: 'description', role: 'textbox', name: `new ${kind}`, exact: false };
+  const field: Target = into ?? { by: 'description', role: 'textbox', name: `new ${kind}`, exact: false };
   const added: PlanStep[] = texts.flatMap((text): PlanStep[] => [
     { action: 'fill', description: `Type ${JSON.stringify(text)} into ${describeTarget(field)}`, target: field, value: { kind: 'literal', text } },
     { action: 'press', description: `Press Enter to add ${JSON.stringify(text)}`, key: 'Enter' },
@@ -61,7 +74,7 @@ function markItems(clause: string, context: ReadingContext): Reading | undefined
   const marked = matchOutsideQuotes(clause, /^(?:mark|set|flag|toggle|switch)\s+(.+?)\s+as\s+(?:being\s+)?(not\s+)?(complete|completed|done|finished|checked|ticked|active|incomplete|uncompleted|not done|undone|open|unchecked|pending|to ?do)$/i);
   const checkbox = matchOutsideQuotes(clause, /^(tick|check|untick|uncheck|un-check|un-tick|click|toggle|select|deselect|clear)\s+(?:on\s+)?(?:the\s+)?(?:check ?box|tick ?box|toggle)\s+(?:of|for|next to|beside|by|in front of|in the row of|on)\s+(.+)$/i);
   const possessive = matchOutsideQuotes(clause, /^(tick|check|untick|uncheck|un-check|un-tick|click|toggle)\s+(?:on\s+)?(.+?)(?:'s|’s)\s+(?:check ?box|tick ?box|toggle)$/i);
-  const verb = matchOutsideQuotes(clause, /^(complete|finish|tick off|check off|cross off|un-?complete|reopen)\s+(.+)$/i);
+  const verb = matchOutsideQuotes(clause, /^(complete|finish|tick off|check off|cross off|un-?complete|reopen|tick|untick|un-tick|check|uncheck|un-check)\s+(.+)$/i);
   let phrase: string | undefined;
   let checked = true;
   if (marked !== undefined) {
@@ -74,9 +87,10 @@ function markItems(clause: string, context: ReadingContext): Reading | undefined
     if (/^(?:click|toggle)$/i.test(action)) return itemSteps(what, context, (target, text) => ({ action: 'click', description: `Click the checkbox of ${text}`, target }));
   } else if (verb !== undefined) {
     phrase = verb[2];
-    checked = !/^(?:un-?complete|reopen)$/i.test(verb[1]!);
-    // "complete the form", "finish the checkout" are not items.
+    checked = !/^(?:un-?complete|reopen|untick|un-tick|uncheck|un-check)$/i.test(verb[1]!);
+    // "complete the form", "finish the checkout" are not items; "tick 'I agree'" is a box by its label.
     if (!isItemPhrase(phrase!, context)) return undefined;
+    if (/^(?:tick|untick|un-tick|check|uncheck|un-check)$/i.test(verb[1]!) && !refersBack(phrase!, context)) return undefined;
   }
   if (phrase === undefined) return undefined;
   return itemSteps(phrase, context, (target, text) => ({ action: 'check', description: `${checked ? 'Check' : 'Uncheck'} the checkbox of ${text}`, target, checked }));
@@ -88,7 +102,28 @@ function markItems(clause: string, context: ReadingContext): Reading | undefined
  */
 function listExpectation(clause: string, context: ReadingContext): Reading | undefined {
   const lead = matchOutsideQuotes(clause, LEAD);
-  const body = trimPunctuation(lead?.[1] ?? clause);
+  const body = normalise(trimPunctuation(lead?.[1] ?? clause)).replace(/\s+(?:is|are)\s+(?:marked|shown|displayed)\s+as\s+/i, ' is ');
+  const none = matchOutsideQuotes(body, new RegExp(`^(?:none|neither|no)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?\\s+(?:is|are)\\s+(?:now\\s+|still\\s+)?(complete|completed|done|finished|checked|ticked)$`, 'i'));
+  if (none !== undefined && context.items.length > 0) {
+    const reading = itemSteps('all', context, (target, text) => ({ action: 'expectState', description: `Expect ${text} to be not completed (its checkbox unchecked)`, target, state: 'unchecked' }));
+    return reading === undefined ? undefined : withCriterion(reading, body);
+  }
+  const onlyOne = matchOutsideQuotes(body, new RegExp(`^(.+?)\\s+is\\s+(?:now\\s+|still\\s+)?the\\s+only\\s+(?:one|${ITEM_NOUNS})(?:\\s+(?:in|on)\\s+the\\s+(?:list|page))?$`, 'i'));
+  if (onlyOne !== undefined) {
+    const refs = itemRefs(onlyOne[1]!, context);
+    if (refs !== undefined && refs.length === 1 && 'text' in refs[0]!) {
+      const text = refs[0].text;
+      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${JSON.stringify(text)}`, itemRole: 'listitem', texts: [text], only: true, ordered: false }]), body);
+    }
+  }
+  const left = matchOutsideQuotes(body, new RegExp(`^(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})\\s+(?:is|are|remains?)\\s+(?:still\\s+|now\\s+)?(?:left|shown|listed|remaining|there|visible)\\s*(?::|,|-)\\s*(.+)$`, 'i'));
+  if (left !== undefined) {
+    const refs = itemRefs(left[2]!, context);
+    if (refs !== undefined && refs.every((ref) => 'text' in ref) && refs.length === numberOf(left[1]!)) {
+      const texts = refs.map((ref) => (ref as { text: string }).text);
+      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, itemRole: 'listitem', texts, only: true, ordered: false }]), body);
+    }
+  }
   const state = matchOutsideQuotes(
     body,
     /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+|all\s+|both\s+)?(?:(?:shown|displayed|marked)\s+(?:as\s+)?)?(not\s+)?(complete|completed|done|finished|checked|ticked|active|incomplete|uncompleted|unchecked|open|pending)$/i,
@@ -106,11 +141,13 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   if (lead === undefined) return undefined;
   const shows = matchOutsideQuotes(
     body,
-    new RegExp(`^(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?\\s+(?:now\\s+|still\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(.+?)(\\s+only|\\s+and nothing else|\\s+in (?:that|this|the same) order)?$`, 'i'),
+    new RegExp(`^(?:it|(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(?:(?:${NUMBER})\\s+(?:${ITEM_NOUNS})\\s*[,:]?\\s*)?(.+?)(,?\\s+only|,?\\s+and nothing else|,?\\s+in (?:that|this|the same) order)?$`, 'i'),
   );
   const shown = matchOutsideQuotes(body, /^(only\s+|just\s+)?(.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:shown|listed|displayed|visible|left|there|present|in the list|on the list)(\s+in (?:that|this|the same) order)?$/i);
   const listed = shows?.[1] ?? shown?.[2];
   if (listed === undefined) return undefined;
+  // "it shows 'X'" is about whatever "it" is; "it shows two todos, 'a' and 'b'" about the list.
+  if (shows !== undefined && /^it\b/i.test(body) && splitList(listed).length < 2) return undefined;
   // Quoted items, items named earlier, or references to them ("it", "the second todo"); a lone quoted text among
   // others is the assertion reader's ("'Saved' is shown").
   const refs = itemRefs(listed, context);
@@ -146,7 +183,7 @@ function itemSteps(phrase: string, context: ReadingContext, make: (target: Targe
 /** What a phrase names: the items it lists, or refers back to, or undefined when it names none. */
 export function itemRefs(phrase: string, context: ReadingContext): ItemRef[] | undefined {
   const text = stripDeterminers(trimPunctuation(phrase));
-  if (/^(?:all|both|each|every|all of them|both of them|each of them|them all|them|they|these|those|all (?:the\s+)?(?:items|todos|entries))(?:\s+(?:items?|todos?|entries|of them))?$/i.test(text)) {
+  if (new RegExp(`^(?:(?:all|both|each|every)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?|them all|them|they|these|those)$`, 'i').test(text)) {
     return context.items.length > 0 ? context.items.map((item) => ({ text: item })) : undefined;
   }
   const parts = splitList(text);
@@ -174,6 +211,13 @@ function itemRef(phrase: string, context: ReadingContext): ItemRef | undefined {
   if (/^(?:it|that|this|that one|this one|the same one)$/i.test(text)) return context.lastItem === undefined ? undefined : { text: context.lastItem };
   const known = context.items.find((item) => item.toLowerCase() === text.toLowerCase());
   return known === undefined ? undefined : { text: known };
+}
+
+/** Every item the phrase names is one the task added, or is named by position or pronoun. */
+function refersBack(phrase: string, context: ReadingContext): boolean {
+  const quoted = splitList(stripDeterminers(trimPunctuation(phrase))).map((part) => unquote(part));
+  const refs = itemRefs(phrase, context) ?? [];
+  return refs.every((ref, index) => !('text' in ref) || quoted[index] === undefined || context.items.includes(ref.text));
 }
 
 function isItemPhrase(phrase: string, context: ReadingContext): boolean {

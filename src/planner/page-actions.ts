@@ -32,7 +32,8 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     text,
     /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)$/i,
   );
-  if (empty !== undefined) {
+  // A field with a label of its own ("the Coupon field is empty") is the assertion reader's.
+  if (empty !== undefined && (empty[1]!.trim() === '' || /^(?:new|edit|add|the new)\b/i.test(empty[1]!.trim()))) {
     const words = empty[1]!.trim();
     const target: Target = words === '' ? FOCUSED_FIELD : { by: 'description', role: 'textbox', name: words, exact: false };
     const key = slugKey(text.replace(/^(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+/i, ''));

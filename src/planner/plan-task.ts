@@ -151,8 +151,21 @@ class PlanBuilder {
       this.track(renamedStep);
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
-    for (const item of reading.items ?? []) if (!this.items.includes(item)) this.items.push(item);
-    this.lastItem = reading.items?.at(-1) ?? this.itemOf(reading.steps.at(-1)) ?? this.lastItem;
+    const added = [...(reading.items ?? []), ...this.enteredItems(reading.steps)];
+    for (const item of added) if (!this.items.includes(item)) this.items.push(item);
+    this.lastItem = added.at(-1) ?? this.itemOf(reading.steps.at(-1)) ?? this.lastItem;
+  }
+
+  /** Values typed into a field and entered with Enter ("type 'buy milk' into … and press Enter"): items added. */
+  private enteredItems(added: readonly PlanStep[]): string[] {
+    const entered: string[] = [];
+    const all = [...this.steps];
+    for (const [index, step] of all.entries()) {
+      if (index === 0 || !added.includes(step) || step.action !== 'press' || step.key !== 'Enter') continue;
+      const before = all[index - 1]!;
+      if (before.action === 'fill' && before.value.kind === 'literal' && before.value.text.trim() !== '') entered.push(before.value.text);
+    }
+    return entered;
   }
 
   /** The item a step acted on: the row it was inside, or the item text it double-clicked or hovered. */

@@ -33,7 +33,7 @@ const PASSWORD_ONLY =
   /^(?:"[^"]*"|'[^']*')$|^(?:(?:the|my|your|a|our)\s+)?(?:[\w-]+\s+)?(?:password|passcode|passphrase|pwd|pass|[\w-]*pass(?:word|code)?[\w-]*)(?:\s*(?::|=|\sis)?\s*(?:"[^"]*"|'[^']*'|\S+))?$/i;
 
 export function splitSteps(task: string): StepClause[] {
-  const text = straightenQuotes(task);
+  const text = withoutAsides(straightenQuotes(task));
   const clauses: StepClause[] = [];
   let start = 0;
   for (const match of maskQuotes(text).matchAll(SEPARATOR)) {
@@ -41,7 +41,46 @@ export function splitSteps(task: string): StepClause[] {
     start = match.index + match[0].length;
   }
   push(clauses, text, start, text.length);
-  return joinCredentials(clauses, text);
+  return joinCredentials(clauses, text).flatMap((clause) => splitAtColon(clause, text));
+}
+
+/**
+ * Parentheses and abbreviations, blanked out so that offsets stay: "(four spaces before and after)" is a remark and
+ * goes; "('a', 'b')" holds values and only its brackets go; "e.g." and "i.e." end no sentence.
+ */
+function withoutAsides(text: string): string {
+  const masked = maskQuotes(text);
+  let result = text;
+  // Only an aside: after a space, and words inside ("+1 (555) 010-0199" and "item(s)" keep theirs).
+  for (const match of masked.matchAll(/(?<=^|\s)\(([^()]*)\)(?=$|[\s.,;:!?])/g)) {
+    const inner = text.slice(match.index + 1, match.index + match[0].length - 1);
+    const quoted = /["']/.test(inner);
+    if (!quoted && !/\p{L}{2,}\s+\p{L}{2,}/u.test(inner)) continue;
+    const blank = quoted ? ` ${inner} ` : ' '.repeat(match[0].length);
+    result = result.slice(0, match.index) + blank + result.slice(match.index + match[0].length);
+  }
+  return result.replace(/\b(e)\.g\.|\b(i)\.e\./gi, (all) => all.replace(/\./g, ' '));
+}
+
+/**
+ * "Click 'Active': it should show two todos" is two clauses; "Add three todos: 'a', 'b' and 'c'", "Email: x" and
+ * "step 2:" are one. A colon splits when what follows says something of its own (a verb, or a subject with "should",
+ * "is", "must") and what comes before is more than a label or a list's heading.
+ */
+function splitAtColon(clause: StepClause, text: string): StepClause[] {
+  const masked = maskQuotes(clause.text);
+  const colon = /:\s+/.exec(masked);
+  if (colon === null) return [clause];
+  const before = clause.text.slice(0, colon.index).trim();
+  const after = clause.text.slice(colon.index + colon[0].length).trim();
+  const says = /^(?:it|they|this|that|there|the|both|all|only|none|neither|each|every|\w+)\b.*\b(?:should|must|is|are|will|shows?|lists?|says?|reads?|has|have|appears?|gets?|becomes?)\b/i.test(maskQuotes(after));
+  const heading = /\b(?:todos?|items?|tasks?|entries|notes?|following|these|values?|fields?|details?|name|email|password|username)$/i.test(before) || before.split(/\s+/).length < 3;
+  if (!says || heading || after === '') return [clause];
+  const offset = text.indexOf(clause.text, clause.start);
+  const base = offset === -1 ? clause.start : offset;
+  const splitAt = base + colon.index;
+  const rest = splitAtColon({ text: stripFiller(after), start: splitAt + colon[0].length, end: clause.end }, text);
+  return [{ text: before, start: clause.start, end: splitAt }, ...rest];
 }
 
 function joinCredentials(clauses: StepClause[], text: string): StepClause[] {

@@ -1,0 +1,123 @@
+/**
+ * Runs one corpus task (test/corpus/) through the real service as a person would: the task is sent to the API as
+ * written, the service's questions get the task's answers, the run must pass on the app as it is, its compiled check
+ * must replay with no planner and its generated source must pass `npx playwright test`, and the task's bug switched
+ * on must make the replay fail with what it expected and what the page showed.
+ */
+import type { CorpusApp, CorpusTask } from '../corpus/types.js';
+import { createPlaywrightProject } from '../integration/checks/playwright-project.js';
+import { callApi } from './api-server.js';
+
+export interface CorpusService {
+  /** The API's base URL and a key of the organization that owns `repositoryId`. */
+  base: string;
+  key: string;
+  repositoryId: string;
+}
+
+/** How far a task got: each stage needs the one before it. */
+export type CorpusStage = 'planned' | 'passed' | 'replayed' | 'source' | 'caught';
+export const CORPUS_STAGES: readonly CorpusStage[] = ['planned', 'passed', 'replayed', 'source', 'caught'];
+
+export interface CorpusOutcome {
+  id: string;
+  /** The stages reached, in order; all five make the task right. */
+  reached: CorpusStage[];
+  /** Why it stopped where it did (the question asked, the finding, the source's failure). */
+  detail?: string;
+  /** Milliseconds of the natural-language run, from creation to its end. */
+  runMs?: number;
+}
+
+interface JobView {
+  status: string;
+  checkId: string | null;
+  findings: Array<{ kind: string; severity: string; title: string; detail: string; expected: string | null; actual: string[] | null }>;
+  questions: string[];
+}
+
+const TERMINAL = new Set(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
+const MAX_ROUNDS = 3;
+
+export async function runCorpusTask(service: CorpusService, app: CorpusApp, task: CorpusTask, options: { source?: boolean } = {}): Promise<CorpusOutcome> {
+  const reached: CorpusStage[] = [];
+  const baseUrl = `${app.url}${task.path ?? ''}`;
+  app.setBug(null);
+  app.reset();
+  const started = performance.now();
+  let created = await callApi(service.base, 'POST', '/api/jobs', { projectId: service.repositoryId, naturalLanguageTask: task.task, baseUrl, networkAllowlist: [], trigger: 'cli' }, service.key);
+  for (let round = 0; created.status === 202 && created.body.status === 'review_required'; round += 1) {
+    const questions = (created.body.resolution as { questions: string[] }).questions;
+    if (task.answers === undefined || round >= MAX_ROUNDS) return { id: task.id, reached, detail: `asked: ${questions.join(' | ')}` };
+    const answers = questions.map((_question, index) => task.answers![Math.min(index, task.answers!.length - 1)]!);
+    created = await callApi(service.base, 'POST', `/api/jobs/${created.body.jobId as string}/clarifications`, { answers }, service.key);
+  }
+  if (created.status !== 202) return { id: task.id, reached, detail: `create answered ${created.status}: ${created.text.slice(0, 300)}` };
+  reached.push('planned');
+
+  const run = await finished(service, created.body.jobId as string);
+  const runMs = Math.round(performance.now() - started);
+  if (run.status !== 'passed') return { id: task.id, reached, runMs, detail: `run ${run.status}: ${describeFindings(run)}` };
+  reached.push('passed');
+  const checkId = run.checkId!;
+
+  const replay = await replayCheck(service, checkId, baseUrl);
+  if (replay.status !== 'passed') return { id: task.id, reached, runMs, detail: `replay ${replay.status}: ${describeFindings(replay)}` };
+  reached.push('replayed');
+
+  if (options.source !== false) {
+    const source = await fetch(`${service.base}/api/checks/${checkId}/source`, { headers: { authorization: `Bearer ${service.key}` } });
+    const project = await createPlaywrightProject({ 'check.spec.ts': await source.text() });
+    try {
+      const outcome = await project.run({ QA_BASE_URL: baseUrl });
+      if (outcome.code !== 0) return { id: task.id, reached, runMs, detail: `generated source failed: ${outcome.output.slice(-600)}` };
+    } finally {
+      await project.remove();
+    }
+    reached.push('source');
+  }
+
+  app.setBug(task.bug);
+  try {
+    const broken = await replayCheck(service, checkId, baseUrl);
+    const failing = broken.findings.filter((finding) => finding.severity === 'error');
+    if (broken.status !== 'failed') return { id: task.id, reached, runMs, detail: `replay on the broken app (${task.bug}) ${broken.status}: a false pass` };
+    reached.push('caught');
+    const compared = failing.find((finding) => finding.expected !== null);
+    return { id: task.id, reached, runMs, detail: compared === undefined ? `caught by ${failing[0]?.kind ?? 'a failure'}: ${failing[0]?.detail ?? ''}` : `caught: expected ${compared.expected}, actual ${JSON.stringify(compared.actual)}` };
+  } finally {
+    app.setBug(null);
+  }
+}
+
+async function replayCheck(service: CorpusService, checkId: string, baseUrl: string): Promise<JobView> {
+  const created = await callApi(service.base, 'POST', '/api/jobs', { projectId: service.repositoryId, testId: checkId, baseUrl, networkAllowlist: [], trigger: 'cli' }, service.key);
+  if (created.status !== 202) throw new Error(`replay answered ${created.status}: ${created.text}`);
+  return finished(service, created.body.jobId as string);
+}
+
+/** Follows the job's event stream to its end, then reads the job. */
+async function finished(service: CorpusService, jobId: string): Promise<JobView> {
+  const stream = await fetch(`${service.base}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${service.key}` }, signal: AbortSignal.timeout(180_000) });
+  await stream.text();
+  for (;;) {
+    const view = await callApi(service.base, 'GET', `/api/jobs/${jobId}`, undefined, service.key);
+    const job = view.body.job as { status: string; testId: string | null; resolution?: { questions: string[] } };
+    if (TERMINAL.has(job.status)) {
+      return { status: job.status, checkId: job.testId, findings: view.body.findings as JobView['findings'], questions: job.resolution?.questions ?? [] };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function describeFindings(view: JobView): string {
+  const errors = view.findings.filter((finding) => finding.severity === 'error');
+  return errors.map((finding) => `${finding.title}: ${finding.detail}`).join(' | ').slice(0, 600) || view.questions.join(' | ');
+}
+
+/** `todomvc: 3 of 24 right (planned 10, passed 5, replayed 4, source 3, caught 3)`. */
+export function summarize(suite: string, outcomes: readonly CorpusOutcome[]): string {
+  const right = outcomes.filter((outcome) => outcome.reached.length === CORPUS_STAGES.length).length;
+  const stages = CORPUS_STAGES.map((stage) => `${stage} ${outcomes.filter((outcome) => outcome.reached.includes(stage)).length}`).join(', ');
+  return `${suite}: ${right} of ${outcomes.length} right (${stages})`;
+}
