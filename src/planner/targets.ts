@@ -3,6 +3,7 @@
  * checkbox", "the field with placeholder Search". A quoted name matches exactly; an unquoted one is a
  * case-insensitive substring (core/plan.ts). The noun after the name decides the role; without one, the verb does.
  */
+import { ordinal } from '../core/ordinal.js';
 import type { Target } from '../core/plan.js';
 import { matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
@@ -92,19 +93,34 @@ function make(maker: Make, rawName: string): Target | undefined {
   return maker(name.slice(0, 300), quoted !== undefined);
 }
 
-/** How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`. */
+/**
+ * How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`, the field for
+ * new items (a description, in the person's own words), `the checkbox in the row "Pay rent"`, `the 2nd checkbox`.
+ */
 export function describeTarget(target: Target): string {
   const name = JSON.stringify(target.name);
+  const kind = ROLE_WORDS[target.role ?? ''] ?? target.role ?? 'element';
+  let text: string;
   switch (target.by) {
     case 'label':
-      return `the ${name} field`;
+      text = `the ${name} field`;
+      break;
     case 'placeholder':
-      return `the field with placeholder ${name}`;
+      text = `the field with placeholder ${name}`;
+      break;
     case 'text':
-      return `the text ${name}`;
+      text = `the text ${name}`;
+      break;
     case 'role':
-      return `the ${name} ${ROLE_WORDS[target.role ?? ''] ?? target.role ?? 'element'}`;
+      text = target.name === '' ? `the ${kind}` : `the ${name} ${kind}`;
+      break;
+    case 'description':
+      text = target.name === '' ? `the ${kind}` : /^(?:the|a|an|my|your|this|that)\s/i.test(target.name) ? target.name : `the ${target.name}`;
+      break;
   }
+  if (target.nth !== undefined) text = text.replace(/^the /, target.nth === -1 ? 'the last ' : `the ${ordinal(target.nth)} `);
+  if (target.within !== undefined) text += ` in the row ${JSON.stringify(target.within.text)}`;
+  return text;
 }
 
 const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item' };
