@@ -18,12 +18,12 @@ interface Kind {
 const text = (content: string) => () => Buffer.from(content, 'utf8');
 const base64 = (content: string) => () => Buffer.from(content, 'base64');
 
-/** A 1×1 PNG, GIF and JPEG (the smallest well-formed images: decoders accept them). */
+/** A 1×1 PNG and GIF, the smallest well-formed ones (browsers decode them: test/integration/browser/vocabulary.test.ts). */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const GIF = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+/** Chromium's own 1×1 JPEG (an OffscreenCanvas's `convertToBlob`), its ICC profile segment left out. */
 const JPEG =
-  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////' +
-  'wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKAAD//Z';
 
 /** A one-page PDF with the cross-reference offsets it needs to open without repair. */
 function pdf(): Buffer {
