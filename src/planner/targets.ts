@@ -123,4 +123,4 @@ export function describeTarget(target: Target): string {
   return text;
 }
 
-const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item' };
+const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item', listitem: 'list item' };
