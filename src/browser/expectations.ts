@@ -7,14 +7,17 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { Comparison } from '../core/findings.js';
+import { itemsMatch, itemsMismatch } from '../core/list-items.js';
+import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { isSelectedBy } from '../core/selected-state.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
 import { StepFailure } from './step-failure.js';
 
-export type ExpectStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' }>;
+export type ExpectStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' | 'expectItems' }>;
 
-const EXPECT_ACTIONS: ReadonlySet<PlanStep['action']> = new Set(['expectText', 'expectTitle', 'expectValue', 'expectUrl', 'expectState', 'expectCount']);
+const EXPECT_ACTIONS: ReadonlySet<PlanStep['action']> = new Set(['expectText', 'expectTitle', 'expectValue', 'expectUrl', 'expectState', 'expectCount', 'expectItems']);
 
 export function isExpectation(step: PlanStep): step is ExpectStep {
   return EXPECT_ACTIONS.has(step.action);
@@ -38,7 +41,7 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
   const timeout = tools.timeoutMs;
   switch (step.action) {
     case 'expectText':
-      if (step.target) return textOfElement(await tools.find(step.target), step.target.name, step.text, timeout);
+      if (step.target) return textOfElement(await tools.find(step.target), targetWords(step.target), step.text, timeout);
       return step.role ? textAmongRole(page, step.role, step.text, timeout) : textOnPage(page, step.text, timeout);
     case 'expectTitle': {
       const seen = await poll(timeout, () => page.title(), (title) => contains(title, step.text));
@@ -53,7 +56,7 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       const secret = (await field.getAttribute('type').catch(() => null)) === 'password';
       const value = seen.last ?? '';
       const shown = secret ? `(a password of ${value.length} characters)` : value;
-      throw failed(`"${step.target.name}" holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
+      throw failed(`${targetWords(step.target)} holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
     }
     case 'expectUrl': {
       const seen = await poll(timeout, () => Promise.resolve(page.url()), (url) => url.includes(step.contains));
@@ -64,6 +67,8 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       return state(page, step, tools);
     case 'expectCount':
       return count(page, step, tools);
+    case 'expectItems':
+      return items(page, step, tools);
   }
 }
 
@@ -78,7 +83,7 @@ async function textOnPage(page: Page, text: string, timeout: number): Promise<vo
 
 async function textOfElement(element: Locator, name: string, text: string, timeout: number): Promise<void> {
   const seen = await poll(timeout, () => element.innerText(), (shown) => contains(shown, text));
-  if (!seen.held) throw failed(`"${name}" shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
+  if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
 }
 
 /** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */
@@ -98,7 +103,7 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
   if (step.state === 'hidden') {
     // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
     const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
-    if (resolution.found || resolution.reason === 'several') throw failed(`"${step.target.name}" is visible, expected hidden`, 'hidden', ['visible']);
+    if (resolution.found || resolution.reason === 'several') throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
     return;
   }
   const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
@@ -119,6 +124,11 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
       case 'checked':
       case 'unchecked':
         return (await element.isChecked()) ? 'checked' : 'unchecked';
+      case 'selected':
+      case 'unselected':
+        return (await isSelected(element)) ? 'selected' : 'unselected';
+      case 'focused':
+        return (await isFocused(element)) ? 'focused' : 'not focused';
       case 'valid':
       case 'invalid':
         return element.evaluate((node) => {
@@ -132,7 +142,36 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
     }
   };
   const seen = await poll(tools.timeoutMs, observe, (observed) => observed === step.state || observed.startsWith(`${step.state}:`));
-  if (!seen.held) throw failed(`"${step.target.name}" is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
+  if (!seen.held) throw failed(`${targetWords(step.target)} is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
+}
+
+/**
+ * Selected among its siblings (src/core/selected-state.ts), read by Playwright's own selector engine and attribute
+ * calls (its isolated world), not by a script in the page's: `:checked` is a checked radio or checkbox, or a
+ * selected option.
+ */
+async function isSelected(element: Locator): Promise<boolean> {
+  const [ariaSelected, ariaCurrent, ariaPressed, className, checked] = await Promise.all([
+    element.getAttribute('aria-selected'),
+    element.getAttribute('aria-current'),
+    element.getAttribute('aria-pressed'),
+    element.getAttribute('class'),
+    element.and(element.page().locator(':checked')).count(),
+  ]);
+  return isSelectedBy({ ariaSelected, ariaCurrent, ariaPressed, className, checked: checked > 0 });
+}
+
+/** It has the keyboard focus: it is its document's active element (`:focus`, as Playwright's `toBeFocused`). */
+async function isFocused(element: Locator): Promise<boolean> {
+  return (await element.and(element.page().locator(':focus')).count()) > 0;
+}
+
+/** How a message names a target: its name, or its kind and where it is when it has no name of its own. */
+function targetWords(target: Target): string {
+  if (target.name !== '') return JSON.stringify(target.name);
+  const kind = roleWord(target.role ?? 'element');
+  const where = target.within ? ` in "${target.within.text}"` : '';
+  return target.nth === undefined ? `the ${kind}${where}` : `the ${target.nth === -1 ? 'last' : ordinal(target.nth)} ${kind}${where}`;
 }
 
 /**
@@ -141,6 +180,7 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
  * target is absent and the runner's `step_unresolvable` stands. Several matches (ambiguous, not absent) also leave it.
  */
 async function notVisible(page: Page, target: Target, locators: readonly ResolvedLocator[]): Promise<void> {
+  if (target.name === '') return; // nothing to say "nearest" to
   if ((await firstVisibleCount(page, locators).catch(() => 0)) > 0) return;
   const role = target.by === 'role' ? target.role : locators.length === 1 && locators[0]!.strategy === 'role' ? locators[0]!.role : undefined;
   if (role) {
@@ -166,16 +206,42 @@ async function count(page: Page, step: CountStep, tools: ExpectationTools): Prom
     const found = seen.last ?? 0;
     const texts = await items.allInnerTexts().catch(() => []);
     const firstLines = texts.map((text) => oneLine(text.split('\n')[0] ?? '', 40));
-    throw failed(`Expected ${step.count} ${step.itemRole} item(s) in "${step.target.name}", found ${found}`, counted(step.count, step.itemRole), [
+    throw failed(`Expected ${step.count} ${step.itemRole} item(s) in ${targetWords(step.target)}, found ${found}`, counted(step.count, step.itemRole), [
       `${counted(found, step.itemRole)}${texts.length > 0 ? `: ${quotedList(firstLines)}` : ''}`,
     ]);
   }
   const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
   const seen = await poll(tools.timeoutMs, () => firstVisibleCount(page, locators), (found) => found === step.count);
   if (seen.held) return;
-  const what = `match${step.count === 1 ? '' : 'es'} of "${step.target.name}"`;
+  const what = `match${step.count === 1 ? '' : 'es'} of ${targetWords(step.target)}`;
   const found = seen.last ?? 0;
-  throw failed(`Expected ${step.count} of "${step.target.name}", found ${found}`, `${step.count} ${what}`, [`${found} match${found === 1 ? '' : 'es'}`]);
+  throw failed(`Expected ${step.count} of ${targetWords(step.target)}, found ${found}`, `${step.count} ${what}`, [`${found} match${found === 1 ? '' : 'es'}`]);
+}
+
+type ItemsStep = Extract<PlanStep, { action: 'expectItems' }>;
+
+/** The item lines a failure lists at most (a finding keeps fewer: boundedComparison). */
+const MAX_ITEM_LINES = 50;
+
+/**
+ * The visible items of `itemRole` in the target (or on the page) show the texts, each in an item of its own
+ * (src/core/list-items.ts), in order and with no other item when the step says so. Polled: a list may still load.
+ */
+async function items(page: Page, step: ItemsStep, tools: ExpectationTools): Promise<void> {
+  const container = step.target ? await tools.find(step.target) : page;
+  const elements = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
+  const options = { only: step.only, ordered: step.ordered };
+  const seen = await poll(tools.timeoutMs, () => elements.allInnerTexts(), (texts) => itemsMatch(step.texts, texts, options));
+  if (seen.held) return;
+  const shown = seen.last ?? [];
+  const where = step.target ? ` in ${targetWords(step.target)}` : '';
+  const why = shown.length === 0 ? `no ${roleWord(step.itemRole)} is shown` : itemsMismatch(step.texts, shown, options);
+  const expected = `${quotedList(step.texts, step.texts.length)}${step.only ? ', only these' : ''}${step.ordered ? ', in this order' : ''}`;
+  throw failed(
+    `The ${roleWord(step.itemRole, 2)}${where} do not show ${expected}: ${why ?? 'they changed while read'}`,
+    expected,
+    shown.slice(0, MAX_ITEM_LINES).map((text) => oneLine(text.split('\n')[0] ?? '')),
+  );
 }
 
 /** The visible count of the first of `locators` that matches any (the most specific way of naming it first). */

@@ -12,7 +12,7 @@ import {
   type HealingRecord,
 } from '../core/healing.js';
 import { describeLocator, locatorOf } from './locate.js';
-import { runStep, type StepContext, type StepResult } from './step-runner.js';
+import { runStep, type StepContext, type StepResult, type TargetRole } from './step-runner.js';
 
 /** What the page function below reads; the project compiles without the DOM library, so it is typed by hand. */
 interface DomElement {
@@ -216,14 +216,17 @@ export async function healTarget(page: Page, stored: ResolvedLocator, record: He
 export type HealingStepResult = StepResult & {
   /** What the target looked like, to keep with the compiled step (recorded runs, and healed or passing replays). */
   healing?: HealingRecord;
-  healed?: { from: ResolvedLocator; to: ResolvedLocator; agreeing: string[]; element: ElementDescription };
+  /** The same for a drag's drop target (`to`). */
+  toHealing?: HealingRecord;
+  /** `which`: `to` when the drop target of a drag was healed. */
+  healed?: { from: ResolvedLocator; to: ResolvedLocator; agreeing: string[]; element: ElementDescription; which?: TargetRole };
 };
 
 /**
- * Runs a step with healing around it, the one place the runner calls. `record` (a natural-language run): the target
- * it resolves is described for the compiled check. Otherwise (a replay): when the stored locator finds nothing and
- * the step has a healing record, the alternatives are weighed; a heal they agree on runs the step again with the
- * proposed locator and says so, anything less fails the step as before, with the reason added.
+ * Runs a step with healing around it, the one place the runner calls. `record` (a natural-language run): the targets
+ * it resolves (a drag's two) are described for the compiled check. Otherwise (a replay): when a stored locator finds
+ * nothing and the step has a healing record for it, the alternatives are weighed; a heal they agree on runs the step
+ * again with the proposed locator and says so, anything less fails the step as before, with the reason added.
  */
 export async function runStepWithHealing(
   page: Page,
@@ -239,35 +242,54 @@ export async function runStepWithHealing(
   },
 ): Promise<HealingStepResult> {
   if (options.record) {
-    let recorded: Promise<HealingRecord | undefined> | undefined;
+    const recorded: Partial<Record<TargetRole, Promise<HealingRecord | undefined>>> = {};
     const result = await runStep(page, compiled.step, {
       ...context,
       // Before the step acts on it: a click may take the page away.
-      found: async (element) => {
-        recorded ??= recordTarget(page, element).catch(() => undefined);
-        await recorded;
+      found: async (element, _locator, which) => {
+        recorded[which] ??= recordTarget(page, element).catch(() => undefined);
+        await recorded[which];
       },
     });
-    const healing = await recorded;
-    return result.status === 'passed' && healing !== undefined && options.storable(healing) ? { ...result, healing } : result;
+    if (result.status !== 'passed') return result;
+    const [healing, toHealing] = await Promise.all([recorded.target, recorded.to]);
+    return {
+      ...result,
+      ...(healing !== undefined && options.storable(healing) ? { healing } : {}),
+      ...(toHealing !== undefined && options.storable(toHealing) ? { toHealing } : {}),
+    };
   }
   const result = await runStep(page, compiled.step, context);
-  const { locator, healing } = compiled;
-  if (result.status === 'passed' || result.kind !== 'step_unresolvable' || locator === undefined || healing === undefined) {
-    return healing !== undefined ? { ...result, healing } : result;
+  const kept = { ...(compiled.healing !== undefined ? { healing: compiled.healing } : {}), ...(compiled.toHealing !== undefined ? { toHealing: compiled.toHealing } : {}) };
+  const stored: Array<{ which: TargetRole; locator: ResolvedLocator; record: HealingRecord }> = [];
+  if (compiled.locator !== undefined && compiled.healing !== undefined) stored.push({ which: 'target', locator: compiled.locator, record: compiled.healing });
+  if (compiled.toLocator !== undefined && compiled.toHealing !== undefined) stored.push({ which: 'to', locator: compiled.toLocator, record: compiled.toHealing });
+  if (result.status === 'passed' || result.kind !== 'step_unresolvable' || stored.length === 0) return { ...result, ...kept };
+  // The target that is gone: the first whose stored locator finds nothing (a drag's source, else its drop target).
+  let chosen: { attempt: HealAttempt; which: TargetRole; from: ResolvedLocator } | undefined;
+  for (const candidate of stored) {
+    const attempt = await healTarget(page, candidate.locator, candidate.record).catch((error: unknown) => ({
+      healed: false as const,
+      reason: `healing could not look (${error instanceof Error ? error.message.split('\n')[0]! : String(error)})`,
+    }));
+    // A reason about a locator that still matches says nothing when another target is the one that is gone.
+    if (chosen === undefined || attempt.healed || !/^the stored locator matches/.test(attempt.reason)) chosen = { attempt, which: candidate.which, from: candidate.locator };
+    if (attempt.healed) break;
   }
-  const attempt = await healTarget(page, locator, healing).catch((error: unknown) => ({ healed: false as const, reason: `healing could not look (${error instanceof Error ? error.message.split('\n')[0]! : String(error)})` }));
+  if (chosen === undefined) return { ...result, ...kept };
+  const { attempt, which, from } = chosen;
   if (attempt.healed && !options.storable({ locator: attempt.locator, record: attempt.record })) {
     return { ...result, message: `${result.message}. Not healed: the element it found shows a secret value, which a check never stores` };
   }
   if (!attempt.healed) return { ...result, message: `${result.message}. Not healed: ${attempt.reason}` };
-  const retried = await runStep(page, compiled.step, { ...context, locator: attempt.locator });
+  const retried = await runStep(page, compiled.step, { ...context, ...(which === 'to' ? { toLocator: attempt.locator } : { locator: attempt.locator }) });
   if (retried.status !== 'passed') {
     return { ...retried, message: `${retried.message} (after healing to ${describeLocator(attempt.locator)})` };
   }
   return {
     ...retried,
-    healing: attempt.record,
-    healed: { from: locator, to: attempt.locator, agreeing: attempt.agreeing.map(describeAlternative), element: attempt.element },
+    ...kept,
+    ...(which === 'to' ? { toHealing: attempt.record } : { healing: attempt.record }),
+    healed: { from, to: attempt.locator, agreeing: attempt.agreeing.map(describeAlternative), element: attempt.element, ...(which === 'to' ? { which } : {}) },
   };
 }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
+import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { groundOnPage, type Grounded } from './ground.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
@@ -17,7 +18,8 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
   if (target.by === 'role' && target.role) return [{ strategy: 'role', role: target.role, name, exact }];
   if (target.by === 'label') return [{ strategy: 'label', name, exact }, { strategy: 'placeholder', name, exact }];
   if (target.by === 'placeholder') return [{ strategy: 'placeholder', name, exact }];
-  switch (action) {
+  // A description is grounded on the page (src/browser/ground.ts) before this is asked; its words as a click's meanwhile.
+  switch (target.by === 'description' ? 'click' : action) {
     case 'click':
     case 'press':
       return [
@@ -49,32 +51,39 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
 /** The form a `within: 'passwordForm'` locator looks inside (the generated test source uses the same selector). */
 export const PASSWORD_FORM_SELECTOR = 'form:has(input[type="password"])';
 
-/** The Playwright locator of a resolved strategy: the same call the generated test source makes. */
+/**
+ * The Playwright locator of a resolved strategy: the same calls the generated test source makes
+ * (src/checks/generate-source.ts `locatorExpression`). Inside `scope`'s container when it has one; an empty name
+ * filters nothing (any element of the role); `nth` picks among the visible matches (-1: the last), as a person
+ * counts what they see.
+ */
 export function locatorOf(page: Page, locator: ResolvedLocator): Locator {
   const options = { exact: locator.exact };
-  const scope: Page | Locator =
-    locator.within === 'passwordForm'
-      ? page.locator(PASSWORD_FORM_SELECTOR)
-      : locator.scope !== undefined
-        ? page.getByRole(locator.scope.role as Role).filter({ has: page.getByText(locator.scope.text, { exact: true }) })
-        : page;
-  const element = ((): Locator => {
-    switch (locator.strategy) {
-      case 'role':
-        return scope.getByRole(locator.role as Role, locator.name === '' ? {} : { name: locator.name, exact: locator.exact });
-      case 'label':
-        return scope.getByLabel(locator.name, options);
-      case 'placeholder':
-        return scope.getByPlaceholder(locator.name, options);
-      case 'text':
-        return scope.getByText(locator.name, options);
-    }
-  })();
+  let scope: Page | Locator = locator.within === 'passwordForm' ? page.locator(PASSWORD_FORM_SELECTOR) : page;
+  if (locator.scope) {
+    scope = scope.getByRole(locator.scope.role as AriaRole).filter({ has: page.getByText(locator.scope.text, { exact: true }) });
+  }
+  let element: Locator;
+  switch (locator.strategy) {
+    case 'role':
+      element = locator.name === '' ? scope.getByRole(locator.role as AriaRole) : scope.getByRole(locator.role as AriaRole, { name: locator.name, exact: locator.exact });
+      break;
+    case 'label':
+      element = scope.getByLabel(locator.name, options);
+      break;
+    case 'placeholder':
+      element = scope.getByPlaceholder(locator.name, options);
+      break;
+    case 'text':
+      element = scope.getByText(locator.name, options);
+      break;
+  }
   if (locator.nth === undefined) return element;
-  return locator.nth === -1 ? element.last() : element.nth(locator.nth);
+  const shown = element.filter({ visible: true });
+  return locator.nth === -1 ? shown.last() : shown.nth(locator.nth);
 }
 
-type Role = Parameters<Page['getByRole']>[0];
+type AriaRole = Parameters<Page['getByRole']>[0];
 
 export type Resolution =
   | { found: true; locator: ResolvedLocator; element: Locator }
@@ -142,8 +151,14 @@ async function visibleCount(element: Locator): Promise<number> {
   }
 }
 
-/** "the Sign in button (role button, name "Sign in")" for messages and the generated source's comments. */
+/**
+ * `role button named "Sign in"`, `role checkbox in the listitem with "Pay rent"`, `role row (the 2nd)` for messages
+ * and the generated source's comments.
+ */
 export function describeLocator(locator: ResolvedLocator): string {
   const name = JSON.stringify(locator.name);
-  return locator.strategy === 'role' ? `role ${locator.role} named ${name}` : `${locator.strategy} ${name}`;
+  let text = locator.strategy === 'role' ? `role ${locator.role}${locator.name === '' ? '' : ` named ${name}`}` : `${locator.strategy} ${name}`;
+  if (locator.scope) text += ` in the ${locator.scope.role} with ${JSON.stringify(locator.scope.text)}`;
+  if (locator.nth !== undefined) text += locator.nth === -1 ? ' (the last)' : ` (the ${ordinal(locator.nth + 1)})`;
+  return text;
 }

@@ -62,7 +62,8 @@ const CONTROL =
  * element each time (bench:runs: about 20 ms of a six-step replay).
  */
 export function nameProvenBy(locator: { strategy: string; role?: string; name: string; exact: boolean } | undefined): string | undefined {
-  if (locator === undefined || locator.strategy !== 'role' || !locator.exact) return undefined;
+  // A nameless locator (an element picked by its row or position) proves no name.
+  if (locator === undefined || locator.strategy !== 'role' || !locator.exact || locator.name === '') return undefined;
   return locator.role === 'button' || locator.role === 'link' ? locator.name : undefined;
 }
 

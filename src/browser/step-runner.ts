@@ -2,6 +2,7 @@ import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { Comparison, FindingKind } from '../core/findings.js';
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
+import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { checkExpectation } from './expectations.js';
@@ -19,17 +20,26 @@ export interface StepContext {
   testValue(name: string): string | undefined;
   /** A replay passes the locator the compiled check stored: no resolution, no guessing. */
   locator?: ResolvedLocator;
+  /** A drag's drop target as the compiled check stored it (`to` of a `dragTo` step). */
+  toLocator?: ResolvedLocator;
   /** What the run may reach (the session's): a step whose navigation ends elsewhere fails as `navigation_blocked`. */
   allowlist: HostAllowlist;
   /** Stops a click or key press whose target names a side effect no answer allowed (`side_effect_blocked`). */
   sideEffects?: SideEffectGuard;
-  /** Told of each target the step resolves on the live page, before acting on it (heal.ts records it). */
-  found?: (element: Locator, locator: ResolvedLocator) => Promise<void>;
+  /**
+   * Told of each target the step resolves on the live page, before acting on it (heal.ts records it); `which` is
+   * `to` for a drag's drop target.
+   */
+  found?: (element: Locator, locator: ResolvedLocator, which: TargetRole) => Promise<void>;
 }
 
+/** Which of a step's targets: its `target`, or a drag's `to`. */
+export type TargetRole = 'target' | 'to';
+
 export type StepResult =
-  | { status: 'passed'; locator?: ResolvedLocator }
-  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; comparison?: Comparison };
+  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator }
+  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison };
+
 
 /**
  * Runs one plan step on the page. Targets are resolved against the live page (or taken from a compiled check);
@@ -40,6 +50,7 @@ export type StepResult =
  */
 export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
   let locator: ResolvedLocator | undefined;
+  let toLocator: ResolvedLocator | undefined;
   // Where a main-frame navigation of this step failed to go, redirects included: a tunnel the proxy refused fails the
   // load, and the page's URL then need not show where it was going (a plain-http target the proxy refused answers
   // 403, and the page's URL says it). Failures only: a listener for every request would have Playwright send each
@@ -49,10 +60,12 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigatedTo = request.url();
   };
   const blocked = () => blockedNavigation(page.url(), context.allowlist) ?? (navigatedTo === undefined ? undefined : blockedNavigation(navigatedTo, context.allowlist));
-  const find = async (target: Target): Promise<Locator> => {
-    if (context.locator) {
-      locator = context.locator;
-      const element = locatorOf(page, locator).filter({ visible: true });
+  const find = async (target: Target, which: TargetRole = 'target'): Promise<Locator> => {
+    const stored = which === 'to' ? context.toLocator : context.locator;
+    if (stored) {
+      if (which === 'to') toLocator = stored;
+      else locator = stored;
+      const element = locatorOf(page, stored).filter({ visible: true });
       // Usually the target is there already: one call instead of a wait and a count (each is a round trip, and two
       // DOM snapshots in a traced run). Otherwise wait for it, then count again.
       let count = await element.count().catch(() => 0);
@@ -60,7 +73,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
         await element.first().waitFor({ state: 'visible', timeout: context.timeoutMs }).catch(() => undefined);
         count = await element.count();
       }
-      if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(locator)}) matches ${count} elements now, not one`);
+      if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(stored)}) matches ${count} elements now, not one`);
       return element.first();
     }
     const resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
@@ -75,8 +88,9 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
           : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`,
       );
     }
-    locator = resolution.locator;
-    await context.found?.(resolution.element, resolution.locator);
+    if (which === 'to') toLocator = resolution.locator;
+    else locator = resolution.locator;
+    await context.found?.(resolution.element, resolution.locator, which);
     return resolution.element;
   };
   const valueOf = (value: PlanValue): string => {
@@ -86,14 +100,15 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     return text;
   };
 
-  // A click, or a key that activates (Enter submits a field's form, Space presses a button), is checked on the
-  // element it resolved to, just before it acts.
+  // A click or double-click, or a key that activates (Enter submits a field's form, Space presses a button), is
+  // checked on the element it resolved to, just before it acts.
   const guard = context.sideEffects;
-  const acting = guard !== undefined && (step.action === 'click' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
+  const acting =
+    guard !== undefined && (step.action === 'click' || step.action === 'dblclick' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
   const findChecked = !acting
     ? find
-    : async (target: Target): Promise<Locator> => {
-        const element = await find(target);
+    : async (target: Target, which?: TargetRole): Promise<Locator> => {
+        const element = await find(target, which);
         const blocked = await sideEffectBlocked(element, guard, nameProvenBy(locator));
         if (blocked !== undefined) throw new StepFailure('side_effect_blocked', blocked);
         return element;
@@ -103,14 +118,16 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   try {
     await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
-    return outside === undefined ? { status: 'passed', locator } : { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
+    const found = { locator, ...(toLocator ? { toLocator } : {}) };
+    return outside === undefined ? { status: 'passed', ...found } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
+    const found = { locator, ...(toLocator ? { toLocator } : {}) };
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
-    if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, locator };
-    if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, locator, ...(error.comparison ? { comparison: error.comparison } : {}) };
+    if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
+    if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, ...found, ...(error.comparison ? { comparison: error.comparison } : {}) };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-    return { status: 'failed', kind: 'assertion_failed', message, locator };
+    return { status: 'failed', kind: 'assertion_failed', message, ...found };
   } finally {
     page.off('requestfailed', onRequestFailed);
   }
@@ -125,7 +142,7 @@ async function perform(
   page: Page,
   step: PlanStep,
   context: StepContext,
-  find: (target: Target) => Promise<Locator>,
+  find: (target: Target, which?: TargetRole) => Promise<Locator>,
   valueOf: (value: PlanValue) => string,
 ): Promise<void> {
   const timeout = context.timeoutMs;
@@ -144,6 +161,10 @@ async function perform(
       if (unreachable !== undefined) throw new StepFailure('navigation_failed', `Could not open ${url}: could not connect (${unreachable})`);
       return;
     }
+    case 'reload':
+    case 'goBack':
+    case 'goForward':
+      return history(page, step.action, timeout);
     case 'click':
       await (await find(step.target)).click({ timeout });
       await settle(page);
@@ -168,18 +189,63 @@ async function perform(
     case 'waitFor':
       await find(step.target);
       return;
+    case 'dblclick':
+      await (await find(step.target)).dblclick({ timeout });
+      await settle(page);
+      return;
+    case 'hover':
+      await (await find(step.target)).hover({ timeout });
+      return;
+    case 'clear':
+      await (await find(step.target)).clear({ timeout });
+      return;
+    case 'scrollTo':
+      await (await find(step.target)).scrollIntoViewIfNeeded({ timeout });
+      return;
+    case 'dragTo': {
+      const source = await find(step.target);
+      const destination = await find(step.to, 'to');
+      await source.dragTo(destination, { timeout });
+      return;
+    }
+    case 'upload':
+      await (await find(step.target)).setInputFiles(uploadFileFor(step.fileName), { timeout });
+      return;
     case 'expectText':
     case 'expectTitle':
     case 'expectValue':
     case 'expectUrl':
     case 'expectState':
     case 'expectCount':
+    case 'expectItems':
       // What an expectation compared goes into its finding (./expectations.ts).
       return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator });
     case 'probe':
       // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
       throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');
   }
+}
+
+/**
+ * Reload, back or forward, waiting for the page to load as a navigation does (bounded). Back or forward with no page
+ * there (the history's first or last entry) changes nothing: that fails as `navigation_failed`, as a page that does
+ * not load does. A same-document entry (a single-page app's pushState) answers no response but changes the URL.
+ */
+async function history(page: Page, action: 'reload' | 'goBack' | 'goForward', timeoutMs: number): Promise<void> {
+  const what = action === 'reload' ? 'reload the page' : action === 'goBack' ? 'go back' : 'go forward';
+  const before = page.url();
+  const options = { waitUntil: 'load' as const, timeout: timeoutMs };
+  let response: Response | null;
+  try {
+    response = action === 'reload' ? await page.reload(options) : action === 'goBack' ? await page.goBack(options) : await page.goForward(options);
+  } catch (error) {
+    throw new StepFailure('navigation_failed', `Could not ${what}: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`);
+  }
+  if (response === null && action !== 'reload' && page.url() === before) {
+    throw new StepFailure('navigation_failed', `Could not ${what}: there is no page ${action === 'goBack' ? 'before' : 'after'} ${before} in this tab's history`);
+  }
+  const unreachable = response ? unreachableReason(response.headers()) : undefined;
+  if (unreachable !== undefined) throw new StepFailure('navigation_failed', `Could not ${what}: could not connect (${unreachable})`);
 }
 
 /** After a click or a key that may navigate, waits for the new page to load (bounded; most clicks do not navigate). */

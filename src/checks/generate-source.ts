@@ -11,6 +11,7 @@ import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
+import { uploadFileFor } from '../core/upload-file.js';
 import { HELPERS, helpersFor, type HelperName } from './source-helpers.js';
 import { checkedEnvName, commentText, literal } from './source-text.js';
 
@@ -103,8 +104,8 @@ function importList(needs: Needs, helpers: readonly HelperName[]): string {
   return [
     ...(needs.expect ? ['expect'] : []),
     'test',
-    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount') ? ['type Locator'] : []),
-    ...(uses('settle') ? ['type Page'] : []),
+    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'expectItems') ? ['type Locator'] : []),
+    ...(uses('settle', 'goInHistory') ? ['type Page'] : []),
   ].join(', ');
 }
 
@@ -132,6 +133,12 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
   switch (step.action) {
     case 'navigate':
       return [`await page.goto(new URL(${literal(step.url)}, BASE_URL).href, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS });`];
+    case 'reload':
+      return ["await page.reload({ waitUntil: 'load', timeout: STEP_TIMEOUT_MS });"];
+    case 'goBack':
+    case 'goForward':
+      use('goInHistory');
+      return [`await goInHistory(page, ${literal(step.action === 'goBack' ? 'back' : 'forward')});`];
     case 'click':
       use('settle');
       return [`await ${element()}.click(${timeout});`, 'await settle(page);'];
@@ -147,6 +154,19 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       return [step.target ? `await ${element()}.press(${literal(step.key)}, ${timeout});` : `await page.keyboard.press(${literal(step.key)});`, 'await settle(page);'];
     case 'waitFor':
       return [expectThat(element(), `toBeVisible(${timeout})`)];
+    case 'dblclick':
+      use('settle');
+      return [`await ${element()}.dblclick(${timeout});`, 'await settle(page);'];
+    case 'hover':
+      return [`await ${element()}.hover(${timeout});`];
+    case 'clear':
+      return [`await ${element()}.clear(${timeout});`];
+    case 'scrollTo':
+      return [`await ${element()}.scrollIntoViewIfNeeded(${timeout});`];
+    case 'dragTo':
+      return [`await ${element()}.dragTo(visible(${locatorExpression(storedLocator(compiled, index, 'to'))}), ${timeout});`];
+    case 'upload':
+      return [`await ${element()}.setInputFiles(${uploadExpression(step.fileName)}, ${timeout});`];
     case 'expectText':
       // Playwright normalizes whitespace and, with ignoreCase, lower-cases both sides before `includes`: the
       // runner's matching exactly. (A RegExp would be matched against the text as is, whitespace unnormalized.)
@@ -181,6 +201,21 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       use('visibleCount');
       needs.expect = true;
       return [`await expect.poll(() => visibleCount(${locatorList(candidatesFor(step.action, step.target))}), ${timeout}).toBe(${step.count});`];
+    }
+    case 'expectItems': {
+      // The items of a role inside the one container the run resolved (or on the whole page), visible ones only.
+      use('expectItems', 'visible');
+      const role = literal(step.itemRole);
+      const lines: string[] = [];
+      let items = `page.getByRole(${role})`;
+      if (step.target) {
+        const container = element();
+        lines.push(expectThat(container, `toBeVisible(${timeout})`));
+        items = `${container}.getByRole(${role})`;
+      }
+      needs.expect = true;
+      const texts = `[${step.texts.map(literal).join(', ')}]`;
+      return [...lines, `await expectItems(visible(${items}), ${texts}, { only: ${step.only}, ordered: ${step.ordered} });`];
     }
     case 'probe': {
       const refs = Object.hasOwn(input.evidenceProbeRefs, step.criterion) ? input.evidenceProbeRefs[step.criterion] : undefined;
@@ -228,39 +263,69 @@ function stateLines(step: StateStep, { use, element, expectThat, needs }: StateT
       use('isValid');
       needs.expect = true;
       return [`await expect.poll(() => isValid(${element()}), ${timeout}).toBe(${step.state === 'valid'});`];
+    case 'selected':
+    case 'unselected':
+      use('isSelected');
+      needs.expect = true;
+      return [`await expect.poll(() => isSelected(${element()}), ${timeout}).toBe(${step.state === 'selected'});`];
+    case 'focused':
+      return [expectThat(element(), `toBeFocused(${timeout})`)];
   }
 }
 
-/** The locator the run resolved a step's target to; a check without one for a step that needs it is corrupt. */
-function storedLocator(compiled: CompiledStep, index: number): ResolvedLocator {
-  const { locator } = compiled;
+/**
+ * The file an upload step sets, made here as the runner makes it (src/core/upload-file.ts): the same name, type and
+ * bytes. Text as text (readable), anything else as base64.
+ */
+function uploadExpression(fileName: string): string {
+  const file = uploadFileFor(fileName);
+  const asText = /^text\/|^application\/(?:json|xml)$|^image\/svg\+xml$/.test(file.mimeType);
+  const buffer = asText ? `Buffer.from(${literal(file.buffer.toString('utf8'))}, "utf8")` : `Buffer.from(${literal(file.buffer.toString('base64'))}, "base64")`;
+  return `{ name: ${literal(file.name)}, mimeType: ${literal(file.mimeType)}, buffer: ${buffer} }`;
+}
+
+/** The locator the run resolved a step's target (or a drag's `to`) to; a check without one for a step that needs it is corrupt. */
+function storedLocator(compiled: CompiledStep, index: number, which: 'target' | 'to' = 'target'): ResolvedLocator {
+  const locator = which === 'to' ? compiled.toLocator : compiled.locator;
   if (!locator || (locator.strategy === 'role' && !locator.role)) {
     throw new AppError({
       kind: 'unexpected',
       code: ErrorCode.CheckLocatorMissing,
       status: 500,
-      message: `Step ${index + 1} (${compiled.step.action}) of the compiled check has no resolved locator${locator ? ' role' : ''}; compile the check again from a passing run`,
+      message: `Step ${index + 1} (${compiled.step.action}) of the compiled check has no resolved ${which === 'to' ? 'drop target ' : ''}locator${locator ? ' role' : ''}; compile the check again from a passing run`,
     });
   }
   return locator;
 }
 
-/** The Playwright call `locatorOf` (src/browser/locate.ts) makes for a resolved locator. */
+/** The Playwright calls `locatorOf` (src/browser/locate.ts) makes for a resolved locator, in the same order. */
 function locatorExpression(locator: ResolvedLocator): string {
   const name = literal(locator.name);
   const exactOption = locator.exact ? ', { exact: true }' : '';
   // The sign-in submit, when its name alone also matches another button: looked up in the password's form.
-  const scope = locator.within === 'passwordForm' ? `page.locator(${literal(PASSWORD_FORM_SELECTOR)})` : 'page';
+  let scope = locator.within === 'passwordForm' ? `page.locator(${literal(PASSWORD_FORM_SELECTOR)})` : 'page';
+  // One of many alike, inside the container that shows its row's text.
+  if (locator.scope) scope += `.getByRole(${literal(locator.scope.role)}).filter({ has: page.getByText(${literal(locator.scope.text)}, { exact: true }) })`;
+  let element: string;
   switch (locator.strategy) {
     case 'role':
-      return `${scope}.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
+      element =
+        locator.name === ''
+          ? `${scope}.getByRole(${literal(locator.role ?? '')})`
+          : `${scope}.getByRole(${literal(locator.role ?? '')}, { name: ${name}${locator.exact ? ', exact: true' : ''} })`;
+      break;
     case 'label':
-      return `${scope}.getByLabel(${name}${exactOption})`;
+      element = `${scope}.getByLabel(${name}${exactOption})`;
+      break;
     case 'placeholder':
-      return `${scope}.getByPlaceholder(${name}${exactOption})`;
+      element = `${scope}.getByPlaceholder(${name}${exactOption})`;
+      break;
     case 'text':
-      return `${scope}.getByText(${name}${exactOption})`;
+      element = `${scope}.getByText(${name}${exactOption})`;
+      break;
   }
+  if (locator.nth === undefined) return element;
+  return `${element}.filter({ visible: true }).${locator.nth === -1 ? 'last()' : `nth(${locator.nth})`}`;
 }
 
 function locatorList(locators: readonly ResolvedLocator[]): string {

@@ -5,7 +5,23 @@
  *
  * The texts are raw strings: they contain no template literals or `${`, so they need no escaping here.
  */
-export type HelperName = 'visible' | 'settle' | 'selectOption' | 'urlContaining' | 'textPattern' | 'isValid' | 'visibleCount' | 'requireEnv' | 'fromEnv' | 'expectProbe';
+import { SELECTED_CLASSES } from '../core/selected-state.js';
+
+export type HelperName =
+  | 'visible'
+  | 'settle'
+  | 'goInHistory'
+  | 'selectOption'
+  | 'urlContaining'
+  | 'textPattern'
+  | 'isValid'
+  | 'isSelected'
+  | 'visibleCount'
+  | 'itemsMatch'
+  | 'expectItems'
+  | 'requireEnv'
+  | 'fromEnv'
+  | 'expectProbe';
 
 interface Helper {
   /** Helpers its text calls. */
@@ -31,6 +47,22 @@ function visible(locator: Locator): Locator {
 /** After a click or key press that may navigate: waits (at most 5 s) for the page to load, as the recorded run did. */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
+}`,
+  },
+  goInHistory: {
+    uses: [],
+    text: String.raw`
+/**
+ * Back or forward one page, waiting for it to load as the recorded run did. With no page there, nothing changes
+ * (no response, the same URL): that fails, as it failed the run.
+ */
+async function goInHistory(page: Page, direction: 'back' | 'forward'): Promise<void> {
+  const before = page.url();
+  const options = { waitUntil: 'load' as const, timeout: STEP_TIMEOUT_MS };
+  const response = direction === 'back' ? await page.goBack(options) : await page.goForward(options);
+  if (response === null && page.url() === before) {
+    throw new Error('Could not go ' + direction + ': there is no page ' + (direction === 'back' ? 'before ' : 'after ') + before + " in this tab's history");
+  }
 }`,
   },
   selectOption: {
@@ -71,6 +103,29 @@ async function isValid(field: Locator): Promise<boolean> {
   });
 }`,
   },
+  isSelected: {
+    uses: [],
+    text: String.raw`
+/**
+ * Whether an element is the selected one among its siblings, read as the recorded run read it: aria-selected or
+ * aria-pressed "true", aria-current other than "false", a checked radio or checkbox or a selected option
+ * (:checked), or a class that says so.
+ */
+async function isSelected(element: Locator): Promise<boolean> {
+  const [ariaSelected, ariaCurrent, ariaPressed, className, checked] = await Promise.all([
+    element.getAttribute('aria-selected'),
+    element.getAttribute('aria-current'),
+    element.getAttribute('aria-pressed'),
+    element.getAttribute('class'),
+    element.and(element.page().locator(':checked')).count(),
+  ]);
+  if (ariaSelected === 'true' || ariaPressed === 'true' || checked > 0) return true;
+  if (ariaCurrent !== null && ariaCurrent !== 'false') return true;
+  return (className ?? '').split(/\s+/).some((name) => SELECTED_CLASSES.includes(name));
+}`
+      // The class names as the runner has them (src/core/selected-state.ts), single-quoted like the rest of the text.
+      .replace('\n/**', `\nconst SELECTED_CLASSES = [${SELECTED_CLASSES.map((name) => `'${name}'`).join(', ')}];\n\n/**`),
+  },
   visibleCount: {
     uses: ['visible'],
     text: String.raw`
@@ -84,6 +139,65 @@ async function visibleCount(locators: Locator[]): Promise<number> {
     if (count > 0) return count;
   }
   return 0;
+}`,
+  },
+  itemsMatch: {
+    uses: [],
+    text: String.raw`
+/**
+ * Whether the items show the expected texts as the recorded run matched them: each text contained (case and white
+ * space aside) by an item of its own; in order, each text in the first item after the previous one's that has it;
+ * with only, no item left over.
+ */
+function itemsMatch(expected: string[], items: string[], options: { only: boolean; ordered: boolean }): boolean {
+  const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const wanted = expected.map(normalized);
+  const shown = items.map(normalized);
+  if (options.only && shown.length !== wanted.length) return false;
+  if (options.ordered) {
+    let next = 0;
+    for (const text of wanted) {
+      while (next < shown.length && !(shown[next] ?? '').includes(text)) next += 1;
+      if (next >= shown.length) return false;
+      next += 1;
+    }
+    return true;
+  }
+  // Each text its own item: a maximum matching, so a text that fits several items leaves the others free.
+  const owner = shown.map(() => -1);
+  const place = (text: number, seen: boolean[]): boolean => {
+    for (let item = 0; item < shown.length; item++) {
+      if (seen[item] || !(shown[item] ?? '').includes(wanted[text] ?? '')) continue;
+      seen[item] = true;
+      const previous = owner[item] ?? -1;
+      if (previous === -1 || place(previous, seen)) {
+        owner[item] = text;
+        return true;
+      }
+    }
+    return false;
+  };
+  return wanted.every((_, text) => place(text, shown.map(() => false)));
+}`,
+  },
+  expectItems: {
+    uses: ['itemsMatch'],
+    text: String.raw`
+/**
+ * Expects the items to show the texts (see itemsMatch), polling as the recorded run did. A failure shows the
+ * expected texts against the first line of each item shown.
+ */
+async function expectItems(items: Locator, texts: string[], options: { only: boolean; ordered: boolean }): Promise<void> {
+  const how = (options.only ? ', only these' : '') + (options.ordered ? ', in this order' : '');
+  await expect
+    .poll(
+      async () => {
+        const shown = await items.allInnerTexts();
+        return itemsMatch(texts, shown, options) ? texts : shown.map((text) => (text.split('\n')[0] ?? '').replace(/\s+/g, ' ').trim());
+      },
+      { message: 'The items show ' + JSON.stringify(texts) + how, timeout: STEP_TIMEOUT_MS },
+    )
+    .toEqual(texts);
 }`,
   },
   requireEnv: {

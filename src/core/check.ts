@@ -38,6 +38,10 @@ export const compiledStepSchema = z.strictObject({
    * replay weighs when `locator` finds nothing (src/core/healing.ts). Absent in versions compiled before healing.
    */
   healing: healingRecordSchema.optional(),
+  /** A `dragTo` step's drop target (`to`), as it resolved; the replay uses it as is. */
+  toLocator: resolvedLocatorSchema.optional(),
+  /** What the drop target looked like, as `healing` is for `locator`. */
+  toHealing: healingRecordSchema.optional(),
 });
 export type CompiledStep = z.infer<typeof compiledStepSchema>;
 

@@ -19,9 +19,13 @@ export const MAX_MODEL_CRITERIA = 20;
 
 const target = z
   .strictObject({
-    by: z.enum(['role', 'label', 'text', 'placeholder']),
-    role: z.string().nullable().describe('The ARIA role when by is "role" (button, link, heading, textbox, checkbox, combobox, list, …); else null.'),
-    name: z.string().describe('The accessible name, label, visible text or placeholder, as the page shows it.'),
+    by: z
+      .enum(['role', 'label', 'text', 'placeholder', 'description'])
+      .describe('How the page names it; "description" when the task describes it in its own words ("the field for new items") and the runner finds it on the page.'),
+    role: z.string().nullable().describe('The ARIA role when by is "role" (button, link, heading, textbox, checkbox, combobox, list, …), or the kind of element a description means when known; else null.'),
+    name: z
+      .string()
+      .describe('The accessible name, label, visible text or placeholder, as the page shows it; for "description", the task\'s words; "" for an element with no name of its own picked by within or nth.'),
     exact: z.boolean().describe('true to match the name exactly, false for a case-insensitive substring.'),
     // Required in the schema sent (strict mode), but an answer without it reads as null: a server that does not
     // enforce the schema, or a model answering an older one, still plans as before.
@@ -30,6 +34,19 @@ const target = z
       .nullable()
       .prefault(null)
       .describe('"signIn" on the click that submits a sign-in form: the runner finds that form\'s submit button whatever the page calls it (Sign in, Log in, Continue, …); else null.'),
+    within: z
+      .strictObject({ text: z.string().describe('Text the container shows as its own ("Pay rent").') })
+      .nullable()
+      .prefault(null)
+      .describe('The list item, row, card or dialog the element is inside, by a text it shows ("the checkbox of Pay rent"); else null.'),
+    nth: z
+      .number()
+      .int()
+      .min(-1)
+      .max(1_000)
+      .nullable()
+      .prefault(null)
+      .describe('Which of several matches, from 1 in page order, -1 for the last, only when the task says which ("the second row"); else null.'),
   })
   .describe('A page element described the way a person would.');
 
@@ -53,6 +70,15 @@ const stepSchema = z.union([
   step('check', { target, checked: z.boolean() }),
   step('press', { key: z.string().describe('A key such as "Enter".'), target: target.nullable() }),
   step('waitFor', { target }),
+  step('dblclick', { target }),
+  step('hover', { target }),
+  step('clear', { target }),
+  step('scrollTo', { target }),
+  step('dragTo', { target, to: target.describe('Where the target is dropped.') }),
+  step('upload', { target, fileName: z.string().describe('The name of the file to upload ("receipt.pdf"); the runner makes a small valid file of that kind.') }),
+  step('reload', {}),
+  step('goBack', {}),
+  step('goForward', {}),
   step('expectText', {
     text: z.string(),
     target: target.nullable(),
@@ -64,13 +90,21 @@ const stepSchema = z.union([
   step('expectUrl', { contains: z.string(), criterion }),
   step('expectState', {
     target,
-    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid']),
+    state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid', 'selected', 'unselected', 'focused']),
     criterion,
   }),
   step('expectCount', {
     target,
     itemRole: z.string().nullable().describe('With a container target: the role of the elements inside it to count; else null.'),
     count: z.number().int().min(0).max(10_000),
+    criterion,
+  }),
+  step('expectItems', {
+    target: target.nullable().describe('The list, table or section the items are in; null for the whole page.'),
+    itemRole: z.string().nullable().describe('The role of the items (listitem, row, option, article, …); null for listitem.'),
+    texts: z.array(z.string()).min(1).max(100).describe('Texts the items show, one item each (contained, case ignored).'),
+    only: z.boolean().describe('true when no other item may be shown.'),
+    ordered: z.boolean().describe('true when the items must appear in this order.'),
     criterion,
   }),
   step('probe', { criterion: z.string().describe('An evidence criterion key from the request; calls its probe.') }),

@@ -71,7 +71,9 @@ function unknownNames(plan: Plan, context: PlannerContext): string | undefined {
 function withoutNulls(step: WireStep): Record<string, unknown> {
   const drop = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
   const fields = drop(step);
-  if (typeof fields.target === 'object' && fields.target !== null) fields.target = drop(fields.target as Record<string, unknown>);
+  for (const key of ['target', 'to'] as const) {
+    if (typeof fields[key] === 'object' && fields[key] !== null) fields[key] = drop(fields[key] as Record<string, unknown>);
+  }
   return fields;
 }
 

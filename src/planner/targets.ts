@@ -3,6 +3,7 @@
  * checkbox", "the field with placeholder Search". A quoted name matches exactly; an unquoted one is a
  * case-insensitive substring (core/plan.ts). The noun after the name decides the role; without one, the verb does.
  */
+import { ordinal } from '../core/ordinal.js';
 import type { Target } from '../core/plan.js';
 import { matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
@@ -98,32 +99,35 @@ function make(maker: Make, rawName: string): Target | undefined {
 }
 
 /**
- * How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`, `the checkbox
- * in the row "Pay rent"`, `the 2nd checkbox`, `the new todo field`.
+ * How a step's description names `target`: `the "Apply" button`, `the "Email" field`, `"Apple Pay"`, the field for
+ * new items (a description, in the person's own words), `the checkbox in the row "Pay rent"`, `the 2nd checkbox`.
  */
 export function describeTarget(target: Target): string {
   const name = JSON.stringify(target.name);
-  const kind = ROLE_WORDS[target.role ?? ''] ?? target.role;
-  const where = target.within === undefined ? '' : ` in the row ${JSON.stringify(target.within.text)}`;
-  const which = target.nth === undefined ? '' : target.nth === -1 ? 'last ' : `${ordinal(target.nth)} `;
-  if (target.name === '') return `the ${which}${kind ?? 'element'}${where}`;
+  const kind = ROLE_WORDS[target.role ?? ''] ?? target.role ?? 'element';
+  let text: string;
   switch (target.by) {
     case 'label':
-      return `the ${which}${name} field${where}`;
+      text = `the ${name} field`;
+      break;
     case 'placeholder':
-      return `the ${which}field with placeholder ${name}${where}`;
+      text = `the field with placeholder ${name}`;
+      break;
     case 'text':
-      return `the ${which}text ${name}${where}`;
-    case 'description':
-      return `the ${which}${target.name}${kind === 'textbox' && !/\b(?:field|input|box)$/i.test(target.name) ? ' field' : ''}${where}`;
+      text = `the text ${name}`;
+      break;
     case 'role':
-      return `the ${which}${name} ${kind ?? 'element'}${where}`;
+      text = target.name === '' ? `the ${kind}` : `the ${name} ${kind}`;
+      break;
+    case 'description':
+      text = target.name === '' ? `the ${kind}` : /^(?:the|a|an|my|your|this|that)\s/i.test(target.name) ? target.name : `the ${target.name}`;
+      // "the new todo" is a field when the plan knows it is one.
+      if (target.role === 'textbox' && target.name !== '' && !/\b(?:field|input|box)$/i.test(target.name)) text += ' field';
+      break;
   }
+  if (target.nth !== undefined) text = text.replace(/^the /, target.nth === -1 ? 'the last ' : `the ${ordinal(target.nth)} `);
+  if (target.within !== undefined) text += ` in the row ${JSON.stringify(target.within.text)}`;
+  return text;
 }
 
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
-  return `${n}${suffix}`;
-}
-
-const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item', textbox: 'textbox', listitem: 'item' };
+const ROLE_WORDS: Readonly<Record<string, string>> = { img: 'image', menuitem: 'menu item', listitem: 'list item' };

@@ -95,7 +95,15 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         : await runStepWithHealing(
             session.page,
             compiled,
-            { baseUrl: job.baseUrl, timeoutMs: deps.stepTimeoutMs, testValue: input.testValue, locator: compiled.locator, allowlist: session.allowlist, sideEffects: input.sideEffects },
+            {
+              baseUrl: job.baseUrl,
+              timeoutMs: deps.stepTimeoutMs,
+              testValue: input.testValue,
+              locator: compiled.locator,
+              ...(compiled.toLocator ? { toLocator: compiled.toLocator } : {}),
+              allowlist: session.allowlist,
+              sideEffects: input.sideEffects,
+            },
             // A natural-language run records what each target looked like; a replay heals with that record.
             // Nothing the scrubber would change is stored in a check (it keeps no secret value).
             { record: job.plan !== null, storable: (value) => JSON.stringify(recorder.scrubber.value(value)) === JSON.stringify(value) },
@@ -156,6 +164,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         index,
         ms,
         ...(result.locator ? { locator: result.locator } : {}),
+        ...(result.toLocator ? { toLocator: result.toLocator } : {}),
         ...(result.healed ? { healed: { from: result.healed.from, to: result.healed.to } } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
         // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
@@ -170,7 +179,13 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
       healed.push(index);
     }
     findings += accessibility.length;
-    resolved.push({ step, ...(result.locator ? { locator: result.locator } : {}), ...(result.healing ? { healing: result.healing } : {}) });
+    resolved.push({
+      step,
+      ...(result.locator ? { locator: result.locator } : {}),
+      ...(result.healing ? { healing: result.healing } : {}),
+      ...(result.toLocator ? { toLocator: result.toLocator } : {}),
+      ...(result.toHealing ? { toHealing: result.toHealing } : {}),
+    });
     if (!held) return { passed: false, resolved, findings, healed };
   }
   return { passed: true, resolved, findings, healed };
@@ -199,7 +214,7 @@ function healedFindingOf(index: number, description: string, healed: NonNullable
     stepIndex: index,
     title: `Step ${index + 1} healed: ${description}`,
     detail:
-      `The stored locator (${describeLocator(healed.from)}) finds nothing now. ${healed.agreeing.join(', ')} agree on ${describeElement(healed.element)}, ` +
+      `The stored locator${healed.which === 'to' ? ' of the drop target' : ''} (${describeLocator(healed.from)}) finds nothing now. ${healed.agreeing.join(', ')} agree on ${describeElement(healed.element)}, ` +
       `which still looks like the recorded element, so the step ran with ${describeLocator(healed.to)}. ` +
       'A new version of the check with that locator is proposed; replays keep the accepted version until a person accepts it.',
   };

@@ -3,6 +3,7 @@ import ts from 'typescript';
 import { generatePlaywrightSource, type PlaywrightSourceInput } from '../../../src/checks/generate-source.js';
 import { compiledCheckSchema, type CompiledCheck } from '../../../src/core/check.js';
 import { AppError } from '../../../src/core/errors.js';
+import { uploadFileFor } from '../../../src/core/upload-file.js';
 import { DEMO_SHOP_CHECK, DEMO_SHOP_REFS } from '../../integration/checks/demo-shop-check.js';
 import { PLAIN_CJS_OPTIONS, STRICT_ESM_OPTIONS, typeErrors } from './typecheck-source.js';
 
@@ -249,6 +250,102 @@ describe('generatePlaywrightSource: every step kind', () => {
   });
 });
 
+/** The steps of people's tests: each new action and state, nameless targets in a row or by position, list items. */
+const NEW_VOCABULARY: CompiledCheck = compiledCheckSchema.parse({
+  steps: [
+    { step: { action: 'navigate', description: 'Open the todos', url: '/' } },
+    { step: { action: 'dblclick', description: 'Edit Buy milk', target: { by: 'text', name: 'Buy milk' } }, locator: { strategy: 'text', name: 'Buy milk', exact: true } },
+    { step: { action: 'clear', description: 'Empty the edit field', target: { by: 'label', name: 'Edit task' } }, locator: { strategy: 'label', name: 'Edit task', exact: false } },
+    { step: { action: 'hover', description: 'Point at Pay rent', target: { by: 'text', name: 'Pay rent' } }, locator: { strategy: 'text', name: 'Pay rent', exact: false } },
+    {
+      step: { action: 'check', description: 'Tick the checkbox of Pay rent', target: { by: 'role', role: 'checkbox', name: '', within: { text: 'Pay rent' } }, checked: true },
+      locator: { strategy: 'role', role: 'checkbox', name: '', exact: false, scope: { role: 'listitem', text: 'Pay rent' } },
+    },
+    {
+      step: { action: 'click', description: 'Delete Call Ada', target: { by: 'role', role: 'button', name: 'Delete', within: { text: 'Call Ada' } } },
+      locator: { strategy: 'role', role: 'button', name: 'Delete', exact: true, scope: { role: 'listitem', text: 'Call Ada' } },
+    },
+    { step: { action: 'check', description: 'Tick the second checkbox', target: { by: 'role', role: 'checkbox', name: '', nth: 2 }, checked: true }, locator: { strategy: 'role', role: 'checkbox', name: '', exact: false, nth: 1 } },
+    { step: { action: 'expectState', description: 'The last checkbox is unchecked', target: { by: 'role', role: 'checkbox', name: '', nth: -1 }, state: 'unchecked' }, locator: { strategy: 'role', role: 'checkbox', name: '', exact: false, nth: -1 } },
+    { step: { action: 'scrollTo', description: 'Scroll to the footer', target: { by: 'role', role: 'contentinfo', name: '' } }, locator: { strategy: 'role', role: 'contentinfo', name: '', exact: false } },
+    {
+      step: { action: 'dragTo', description: 'Drag Card A to Done', target: { by: 'text', name: 'Card A' }, to: { by: 'role', role: 'region', name: 'Done' } },
+      locator: { strategy: 'text', name: 'Card A', exact: false },
+      toLocator: { strategy: 'role', role: 'region', name: 'Done', exact: false },
+    },
+    { step: { action: 'upload', description: 'Attach a picture', target: { by: 'label', name: 'Attachment' }, fileName: 'photo.png' }, locator: { strategy: 'label', name: 'Attachment', exact: false } },
+    { step: { action: 'upload', description: 'Attach a list', target: { by: 'label', name: 'Attachment' }, fileName: 'items.csv' }, locator: { strategy: 'label', name: 'Attachment', exact: false } },
+    { step: { action: 'reload', description: 'Reload' } },
+    { step: { action: 'goBack', description: 'Back' } },
+    { step: { action: 'goForward', description: 'Forward' } },
+    { step: { action: 'expectState', description: 'Today is selected', target: { by: 'role', role: 'tab', name: 'Today' }, state: 'selected' }, locator: { strategy: 'role', role: 'tab', name: 'Today', exact: false } },
+    { step: { action: 'expectState', description: 'Later is not', target: { by: 'role', role: 'tab', name: 'Later' }, state: 'unselected' }, locator: { strategy: 'role', role: 'tab', name: 'Later', exact: false } },
+    { step: { action: 'expectState', description: 'The new item field has focus', target: { by: 'label', name: 'New item' }, state: 'focused' }, locator: { strategy: 'label', name: 'New item', exact: false } },
+    {
+      step: { action: 'expectItems', description: 'The tasks, in order', target: { by: 'role', role: 'list', name: 'Tasks' }, texts: ['Buy milk', 'Pay rent'], only: true, ordered: true },
+      locator: { strategy: 'role', role: 'list', name: 'Tasks', exact: false },
+    },
+    { step: { action: 'expectItems', description: 'Some row shows Ada', itemRole: 'row', texts: ['Ada'] } },
+  ],
+  successCriteria: [],
+});
+
+describe('generatePlaywrightSource: the new vocabulary', () => {
+  const source = generatePlaywrightSource({ name: 'Todos', check: NEW_VOCABULARY, baseUrl: BASE_URL, testValueSecretRefs: {}, evidenceProbeRefs: {} });
+  const lines = source.split('\n').map((line) => line.trim());
+
+  it('makes the calls the runner makes, with the locators inside their rows and at their positions', () => {
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'await visible(page.getByText("Buy milk", { exact: true })).dblclick({ timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByLabel("Edit task")).clear({ timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByText("Pay rent")).hover({ timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByRole("listitem").filter({ has: page.getByText("Pay rent", { exact: true }) }).getByRole("checkbox")).setChecked(true, { timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByRole("listitem").filter({ has: page.getByText("Call Ada", { exact: true }) }).getByRole("button", { name: "Delete", exact: true })).click({ timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByRole("checkbox").filter({ visible: true }).nth(1)).setChecked(true, { timeout: STEP_TIMEOUT_MS });',
+        'await expect(visible(page.getByRole("checkbox").filter({ visible: true }).last())).toBeChecked({ checked: false, timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByRole("contentinfo")).scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });',
+        'await visible(page.getByText("Card A")).dragTo(visible(page.getByRole("region", { name: "Done" })), { timeout: STEP_TIMEOUT_MS });',
+        `await visible(page.getByLabel("Attachment")).setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("${uploadFileFor('photo.png').buffer.toString('base64')}", "base64") }, { timeout: STEP_TIMEOUT_MS });`,
+        'await visible(page.getByLabel("Attachment")).setInputFiles({ name: "items.csv", mimeType: "text/csv", buffer: Buffer.from("name,quantity\\nExample item,1\\n", "utf8") }, { timeout: STEP_TIMEOUT_MS });',
+        "await page.reload({ waitUntil: 'load', timeout: STEP_TIMEOUT_MS });",
+        'await goInHistory(page, "back");',
+        'await goInHistory(page, "forward");',
+        'await expect.poll(() => isSelected(visible(page.getByRole("tab", { name: "Today" }))), { timeout: STEP_TIMEOUT_MS }).toBe(true);',
+        'await expect.poll(() => isSelected(visible(page.getByRole("tab", { name: "Later" }))), { timeout: STEP_TIMEOUT_MS }).toBe(false);',
+        'await expect(visible(page.getByLabel("New item"))).toBeFocused({ timeout: STEP_TIMEOUT_MS });',
+        'await expect(visible(page.getByRole("list", { name: "Tasks" }))).toBeVisible({ timeout: STEP_TIMEOUT_MS });',
+        'await expectItems(visible(visible(page.getByRole("list", { name: "Tasks" })).getByRole("listitem")), ["Buy milk", "Pay rent"], { only: true, ordered: true });',
+        'await expectItems(visible(page.getByRole("row")), ["Ada"], { only: false, ordered: false });',
+      ]),
+    );
+    // A double-click waits for the page it may open, as a click does.
+    expect(lines[lines.indexOf('await visible(page.getByText("Buy milk", { exact: true })).dblclick({ timeout: STEP_TIMEOUT_MS });') + 1]).toBe('await settle(page);');
+  });
+
+  it('carries the upload\'s bytes exactly, the same for the same input', () => {
+    const base64 = /Buffer\.from\("([^"]+)", "base64"\)/.exec(source)![1]!;
+    expect(Buffer.from(base64, 'base64').equals(uploadFileFor('photo.png').buffer)).toBe(true);
+    expect(generatePlaywrightSource({ name: 'Todos', check: NEW_VOCABULARY, baseUrl: BASE_URL, testValueSecretRefs: {}, evidenceProbeRefs: {} })).toBe(source);
+  });
+
+  it('defines the helpers the new steps use, and only those', () => {
+    expect(source).toContain("import { expect, test, type Locator, type Page } from '@playwright/test';");
+    for (const helper of ['goInHistory', 'isSelected', 'itemsMatch', 'expectItems', 'settle', 'visible']) expect(source).toContain(`function ${helper}(`);
+    expect(source).toContain("const SELECTED_CLASSES = ['selected', 'active', 'current', 'is-selected', 'is-active'];");
+    expect(source).not.toMatch(/function (isValid|visibleCount|selectOption|expectProbe)\(/);
+  });
+
+  it('refuses a drag without its stored drop target', () => {
+    const step = NEW_VOCABULARY.steps[9]!;
+    const { toLocator: _dropped, ...withoutTo } = step;
+    const check = { ...NEW_VOCABULARY, steps: [withoutTo] };
+    expect(appErrorOf(() => generatePlaywrightSource({ name: 'x', check, baseUrl: BASE_URL, testValueSecretRefs: {}, evidenceProbeRefs: {} })).message).toBe(
+      'Step 1 (dragTo) of the compiled check has no resolved drop target locator; compile the check again from a passing run',
+    );
+  });
+});
+
 /** Names, descriptions and texts written to break out of a literal or a comment. */
 const HOSTILE = {
   name: 'Buy "it"\n}); process.exit(1); test("x", async () => {',
@@ -376,6 +473,7 @@ describe('generated source type-checks against @playwright/test', () => {
     'every-step.spec.ts': generatePlaywrightSource({ name: 'Every step', check: EVERY_STEP, baseUrl: BASE_URL, testValueSecretRefs: { card: 'SAVED_CARD' }, evidenceProbeRefs: {} }),
     'hostile.spec.ts': HOSTILE_SOURCE,
     'sign-in.spec.ts': SIGN_IN_SOURCE,
+    'new-vocabulary.spec.ts': generatePlaywrightSource({ name: 'Todos', check: NEW_VOCABULARY, baseUrl: BASE_URL, testValueSecretRefs: {}, evidenceProbeRefs: {} }),
   };
 
   // The hostile texts' file too: escaping must leave valid source.

@@ -65,7 +65,10 @@ describe('the answer schema sent as response_format', () => {
     const planned = stepVariants(planSteps, (variant) => variant.properties!.action!.const);
     const wired = stepVariants(wireSteps, (variant) => variant.properties!.action!.enum![0]);
     expect(wired).toEqual(planned);
-    expect(Object.keys(planned)).toHaveLength(14);
+    expect(Object.keys(planned)).toHaveLength(24);
+    expect(Object.keys(planned)).toEqual(
+      expect.arrayContaining(['dblclick', 'hover', 'clear', 'scrollTo', 'dragTo', 'upload', 'reload', 'goBack', 'goForward', 'expectItems']),
+    );
   });
 
   it('has the same targets, values and states as planSchema', () => {
@@ -87,6 +90,7 @@ function asAnswer(plan: Plan): string {
     const full: Record<string, unknown> = Object.fromEntries(fields(step.action).map((name) => [name, null]));
     Object.assign(full, step);
     if ('target' in step && step.target !== undefined) full.target = { role: null, ...step.target };
+    if ('to' in step) full.to = { role: null, ...step.to };
     return full;
   });
   return JSON.stringify({ kind: 'plan', plan: { steps, successCriteria: plan.successCriteria }, questions: [], assumptions: [] });
@@ -105,6 +109,34 @@ const EVERY_ACTION: Plan = {
     { action: 'expectUrl', description: 'Still on settings', contains: '/settings' },
     { action: 'expectText', description: 'Saved', text: 'Saved', target: { by: 'text', name: 'Status', exact: false } },
     { action: 'probe', description: 'Ask the probe', criterion: 'order_created' },
+    { action: 'dblclick', description: 'Edit Pay rent', target: { by: 'text', name: 'Pay rent', exact: true } },
+    { action: 'hover', description: 'Point at the row of Pay rent', target: { by: 'role', role: 'listitem', name: 'Pay rent', exact: false } },
+    { action: 'clear', description: 'Empty the search', target: { by: 'description', role: 'textbox', name: 'the search box at the top', exact: false } },
+    { action: 'scrollTo', description: 'Scroll to the footer', target: { by: 'role', role: 'contentinfo', name: '', exact: false } },
+    {
+      action: 'dragTo',
+      description: 'Drag the second card to Done',
+      target: { by: 'role', role: 'article', name: '', exact: false, nth: 2 },
+      to: { by: 'role', role: 'region', name: 'Done', exact: false },
+    },
+    { action: 'upload', description: 'Attach a receipt', target: { by: 'label', name: 'Receipt', exact: false }, fileName: 'receipt.pdf' },
+    { action: 'check', description: 'Tick Pay rent', target: { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: 'Pay rent' } }, checked: true },
+    { action: 'reload', description: 'Reload the page' },
+    { action: 'goBack', description: 'Go back' },
+    { action: 'goForward', description: 'Go forward' },
+    { action: 'expectState', description: 'The Active filter is selected', target: { by: 'role', role: 'link', name: 'Active', exact: true }, state: 'selected' },
+    { action: 'expectState', description: 'The last field has the focus', target: { by: 'role', role: 'textbox', name: '', exact: false, nth: -1 }, state: 'focused' },
+    {
+      action: 'expectItems',
+      description: 'The list shows the two tasks in order',
+      target: { by: 'role', role: 'list', name: 'Tasks', exact: false },
+      itemRole: 'listitem',
+      texts: ['Buy milk', 'Pay rent'],
+      only: true,
+      ordered: true,
+      criterion: 'themes',
+    },
+    { action: 'expectItems', description: 'Some row shows Ada', itemRole: 'row', texts: ['Ada'], only: false, ordered: false },
   ],
   successCriteria: [
     { key: 'email_valid', description: 'The email is valid' },
@@ -149,6 +181,19 @@ describe('readAnswer', () => {
     ['a bad criterion key', answer({ ...EVERY_ACTION, successCriteria: [{ key: 'has space', description: 'x' }] }), 'the plan was not valid: successCriteria.0.key: a criterion key is letters, digits, _ . -'],
   ])('refuses %s, saying why', (_what, content, problem) => {
     expect(readAnswer(content, CONTEXT)).toEqual({ ok: false, problem });
+  });
+
+  it('reads a list check without an item role as list items', () => {
+    const plan: Plan = { steps: [{ action: 'expectItems', description: 'Shows milk', itemRole: 'listitem', texts: ['Milk'], only: false, ordered: false }], successCriteria: [] };
+    const sent = JSON.parse(answer(plan)) as { plan: { steps: Record<string, unknown>[] } };
+    sent.plan.steps[0]!.itemRole = null;
+    expect(readAnswer(JSON.stringify(sent), CONTEXT)).toEqual({ ok: true, answer: { kind: 'plan', plan, assumptions: [] } });
+  });
+
+  it('refuses a position counted from 0, and a nameless target that says nothing about which', () => {
+    const target = (change: Record<string, unknown>) => answer({ ...EVERY_ACTION, steps: [{ action: 'hover', description: 'x', target: { by: 'text', name: '', exact: false, ...change } } as Plan['steps'][number]] });
+    expect(readAnswer(target({ role: 'row', nth: 0 }), CONTEXT)).toEqual({ ok: false, problem: 'the plan was not valid: steps.0.target.nth: nth counts from 1 (or -1 for the last)' });
+    expect(readAnswer(target({}), CONTEXT)).toEqual({ ok: false, problem: 'the plan was not valid: steps.0.target: a target without a name needs a role, a container (within) or a position (nth)' });
   });
 
   it('refuses more steps than the bound', () => {

@@ -31,6 +31,7 @@ describe('tasks as people write them about list apps', () => {
       { action: 'check', target: checkboxOf('b'), checked: true },
       { action: 'expectState', target: checkboxOf('a'), state: 'checked' },
       { action: 'expectState', target: checkboxOf('b'), state: 'checked' },
+      { action: 'expectItems', texts: ['b'], only: false },
     ]);
   });
 

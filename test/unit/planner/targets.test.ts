@@ -60,6 +60,13 @@ describe('describeTarget', () => {
     [{ by: 'label', name: 'Email', exact: false }, 'the "Email" field'],
     [{ by: 'placeholder', name: 'Search', exact: false }, 'the field with placeholder "Search"'],
     [{ by: 'text', name: 'FAQ', exact: false }, 'the text "FAQ"'],
+    [{ by: 'description', name: 'field for new items', exact: false }, 'the field for new items'],
+    [{ by: 'description', role: 'textbox', name: 'the search box at the top', exact: false }, 'the search box at the top'],
+    [{ by: 'role', role: 'checkbox', name: '', exact: false, within: { text: 'Pay rent' } }, 'the checkbox in the row "Pay rent"'],
+    [{ by: 'role', role: 'checkbox', name: '', exact: false, nth: 2 }, 'the 2nd checkbox'],
+    [{ by: 'role', role: 'listitem', name: '', exact: false, nth: -1 }, 'the last list item'],
+    [{ by: 'role', role: 'button', name: 'Delete', exact: true, within: { text: 'Call Ada' } }, 'the "Delete" button in the row "Call Ada"'],
+    [{ by: 'role', role: 'button', name: 'Add to cart', exact: false, nth: 3 }, 'the 3rd "Add to cart" button'],
   ])('%j → %s', (target, description) => {
     expect(describeTarget(target)).toBe(description);
   });
