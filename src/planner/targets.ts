@@ -122,7 +122,7 @@ export function describeTarget(target: Target): string {
     case 'description':
       text = target.name === '' ? `the ${kind}` : /^(?:the|a|an|my|your|this|that)\s/i.test(target.name) ? target.name : `the ${target.name}`;
       // "the new todo" is a field when the plan knows it is one.
-      if (target.role === 'textbox' && target.name !== '' && !/\b(?:field|input|box)$/i.test(target.name)) text += ' field';
+      if (target.role === 'textbox' && target.name !== '' && !/\b(?:field|input|box)\b/i.test(target.name)) text += ' field';
       break;
   }
   if (target.nth !== undefined) text = text.replace(/^the /, target.nth === -1 ? 'the last ' : `the ${ordinal(target.nth)} `);
