@@ -94,7 +94,9 @@ export function flattenSnapshot(tree: readonly SnapshotNode[]): GroundNode[] {
       ...(node.active === true ? { active: true } : {}),
     };
     nodes.push(own);
-    const inner = (node.children ?? []).map((child) => visit(child, [index, ...ancestors])).filter((text) => text !== '');
+    // An element whose content is only text carries it as `text` (a field's `text` is its value: not page text).
+    const content: SnapshotNode[] = typeof node.text === 'string' && !FIELD_ROLES.includes(node.role) ? [node.text, ...(node.children ?? [])] : (node.children ?? []);
+    const inner = content.map((child) => visit(child, [index, ...ancestors])).filter((text) => text !== '');
     own.text = collapse([own.name, ...inner].join(' '));
     return own.text;
   };
@@ -110,7 +112,10 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
 
   let containers: GroundNode[] = [];
   if (target.within !== undefined) {
-    containers = containersShowing(nodes, target.within.text);
+    const holding = candidates;
+    // The innermost containers that show the text and hold an element of the kind (a todo's label is a container of
+    // its text, but its checkbox sits in the row around it).
+    containers = containersShowing(nodes, target.within.text, (container) => holding.some((node) => node.ancestors.includes(container.index)));
     if (containers.length === 0) {
       return refuse('none', `Nothing on the page shows ${JSON.stringify(target.within.text)}`, nodes.filter((node) => node.role === 'text').map((node) => node.name));
     }
@@ -162,8 +167,8 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
 }
 
 /** The innermost containers whose text shows `text`; an exact text run inside wins over a longer text holding it. */
-export function containersShowing(nodes: readonly GroundNode[], text: string): GroundNode[] {
-  const holding = nodes.filter((node) => node.role !== 'text' && CONTAINER_ROLES.includes(node.role) && contains(node.text, text));
+export function containersShowing(nodes: readonly GroundNode[], text: string, fits: (container: GroundNode) => boolean = () => true): GroundNode[] {
+  const holding = nodes.filter((node) => node.role !== 'text' && CONTAINER_ROLES.includes(node.role) && contains(node.text, text) && fits(node));
   // Innermost: drop a container that holds another one of them.
   const innermost = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
   const exact = innermost.filter((node) => nodes.some((child) => child.ancestors.includes(node.index) && sameText(child.name, text)));

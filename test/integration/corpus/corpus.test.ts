@@ -1,0 +1,61 @@
+/**
+ * The corpus of issue 25 through the real service: each task, as a person wrote it, is planned, runs in Chromium on
+ * a faithful local copy of its app, is compiled into a check that replays with no planner and whose generated source
+ * passes `npx playwright test`, and that check fails on the app with the task's bug switched on. CI runs the tasks
+ * named in CI_TASKS (a fast sample of each suite); `npm run bench:corpus` runs them all and prints the counts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createApiKey } from '../../../src/identity/api-keys.js';
+import { sauceDemoSuite } from '../../corpus/sauce-demo.js';
+import { theInternetSuite } from '../../corpus/the-internet.js';
+import { todoMvcSuite } from '../../corpus/todomvc.js';
+import type { CorpusApp, CorpusSuite } from '../../corpus/types.js';
+import { startTestApi, type TestApi } from '../../support/api-server.js';
+import { insertRepository } from '../../support/check-fixtures.js';
+import { runCorpusTask, type CorpusService } from '../../support/corpus-run.js';
+import { useTestStore } from '../../support/dialects.js';
+import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+
+/** Task ids per suite that CI runs (all of a suite's tasks with CORPUS_ALL=1). */
+const CI_TASKS: Readonly<Record<string, readonly string[]>> = {
+  todomvc: [],
+  'the-internet': [],
+  'sauce-demo': [],
+};
+
+const SUITES: readonly CorpusSuite[] = [todoMvcSuite, theInternetSuite, sauceDemoSuite].filter(
+  (suite) => process.env.CORPUS_SUITE === undefined || process.env.CORPUS_SUITE === suite.name,
+);
+
+describe.each(SUITES.map((suite) => [suite.name, suite] as const))('corpus %s, as people wrote it, through the service', (_name, suite) => {
+  let app: CorpusApp;
+  let worker: TestWorker;
+  let api: TestApi;
+  /** The API's address; each test makes its own key and repository (the store is emptied after every test). */
+  let base: string;
+
+  afterAll(async () => {
+    await api?.close();
+    await worker?.stop();
+    await app?.close();
+  });
+  const store = useTestStore('mysql');
+
+  beforeAll(async () => {
+    app = await suite.start();
+    worker = await startTestWorker(store(), { stepTimeoutMs: 3_000 });
+    api = await startTestApi(store(), { artifacts: worker.artifacts });
+    base = api.base;
+  });
+
+  async function service(): Promise<CorpusService> {
+    const { key, organization } = await createApiKey(store(), 'corpus');
+    return { base, key, repositoryId: await insertRepository(store(), organization.id, { baseUrl: app.url }) };
+  }
+
+  const chosen = process.env.CORPUS_ALL === '1' ? suite.tasks : suite.tasks.filter((task) => CI_TASKS[suite.name]?.includes(task.id));
+  it.each(chosen.map((task) => [task.id, task] as const))('%s', async (_id, task) => {
+    const outcome = await runCorpusTask(await service(), app, task);
+    expect({ id: outcome.id, reached: outcome.reached, detail: outcome.reached.length === 5 ? 'right' : outcome.detail }).toEqual({ id: task.id, reached: ['planned', 'passed', 'replayed', 'source', 'caught'], detail: 'right' });
+  });
+});
