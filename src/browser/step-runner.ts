@@ -9,6 +9,7 @@ import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
 import { blockedNavigation } from './navigation-guard.js';
 import { nameProvenBy, sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
+import { normalizedText } from './nearest-texts.js';
 import { StepFailure } from './step-failure.js';
 
 export interface StepContext {
@@ -37,7 +38,8 @@ export interface StepContext {
 export type TargetRole = 'target' | 'to';
 
 export type StepResult =
-  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator }
+  /** `ran`: the step as it ran when the page decided more than the plan said (a named page's address). */
+  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep }
   | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison };
 
 
@@ -116,10 +118,13 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
 
   page.on('requestfailed', onRequestFailed);
   try {
-    await perform(page, step, context, findChecked, valueOf);
+    // A page the task named without a path: found on the live page first, and kept as the address it reached.
+    const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
+    if (!named) await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
     const found = { locator, ...(toLocator ? { toLocator } : {}) };
-    return outside === undefined ? { status: 'passed', ...found } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
+    const ran: PlanStep | undefined = named && step.action === 'navigate' ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
+    return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
     const found = { locator, ...(toLocator ? { toLocator } : {}) };
     // Whatever else went wrong, the page was not where the run may test.
@@ -131,6 +136,28 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   } finally {
     page.off('requestfailed', onRequestFailed);
   }
+}
+
+/**
+ * "Open the Dropdown List page" where the task gave no path: the run is there already when the page's title or a
+ * heading says so; else a link of that name on the page goes there. False: neither, so the guessed address is opened.
+ */
+async function openNamedPage(page: Page, name: string, context: StepContext): Promise<boolean> {
+  const wanted = normalizedText(name);
+  const says = (text: string) => normalizedText(text).includes(wanted);
+  const headings = await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
+  if (says(await page.title().catch(() => '')) || headings.some(says)) return true;
+  const link = page.getByRole('link', { name, exact: false }).filter({ visible: true });
+  if ((await link.count().catch(() => 0)) !== 1) return false;
+  await link.click({ timeout: context.timeoutMs });
+  await page.waitForLoadState('load', { timeout: context.timeoutMs }).catch(() => undefined);
+  return true;
+}
+
+/** The address as the plan writes it: a path on the base URL's origin, else the whole URL. */
+function pathOf(url: string, baseUrl: string): string {
+  const at = new URL(url);
+  return at.origin === new URL(baseUrl).origin ? `${at.pathname}${at.search}${at.hash}` : at.href;
 }
 
 /** ". The page offers: button "Apply", link "Cart"": what grounding saw of the kind the step wanted. */

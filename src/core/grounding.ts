@@ -55,6 +55,9 @@ const TICK_ROLES = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitem
 const PRESS_ROLES = ['button', 'link', 'menuitem', 'tab', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'text'];
 /** Roles whose element is a container a row-like phrase can name ("in the row of Ada", "the Backpack card"). */
 const CONTAINER_ROLES = ['listitem', 'row', 'article', 'group', 'dialog', 'alertdialog', 'region', 'form', 'cell', 'gridcell', 'option', 'tabpanel', 'navigation', 'generic', 'list', 'table', 'section', 'complementary', 'banner', 'contentinfo', 'main'];
+/** Roles of elements found by what they hold ("the list with Pay rent") rather than by the row they are in. */
+const HOLDING_ROLES = ['list', 'table', 'grid', 'listbox', 'tree', 'treegrid', 'tablist', 'menu', 'region', 'dialog', 'form', 'navigation', 'group', 'article'];
+
 /** Same role, other words people use. */
 const ROLE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   textbox: FIELD_ROLES,
@@ -111,7 +114,13 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
   const how: string[] = [];
 
   let containers: GroundNode[] = [];
-  if (target.within !== undefined) {
+  if (target.within !== undefined && HOLDING_ROLES.includes(target.role ?? '')) {
+    // "The list that shows Pay rent": a list, table or section is found by what it holds, the innermost first.
+    const text = target.within.text;
+    const holding = candidates.filter((node) => contains(node.text, text));
+    candidates = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
+    how.push(`the ${target.role} that shows ${JSON.stringify(text)}`);
+  } else if (target.within !== undefined) {
     const holding = candidates;
     // The innermost containers that show the text and hold an element of the kind (a todo's label is a container of
     // its text, but its checkbox sits in the row around it).

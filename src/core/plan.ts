@@ -58,7 +58,12 @@ const description = z.string().min(1).max(500);
 
 export const stepSchema = z.discriminatedUnion('action', [
   /** A path on the target (`/pricing`) or a full URL on an allowed host. */
-  z.strictObject({ action: z.literal('navigate'), description, url: z.string().min(1).max(2_048) }),
+  /**
+   * `page`: the page as the task named it ("the Dropdown List page"), when it gave no path: `url` is then a guess from
+   * its words, and the run first looks at the live page (already there? a link of that name?) before going to it.
+   * A compiled check keeps the address the run reached, without `page`.
+   */
+  z.strictObject({ action: z.literal('navigate'), description, url: z.string().min(1).max(2_048), page: z.string().min(1).max(200).optional() }),
   z.strictObject({ action: z.literal('click'), description, target: targetSchema }),
   z.strictObject({ action: z.literal('fill'), description, target: targetSchema, value: valueSchema }),
   z.strictObject({ action: z.literal('select'), description, target: targetSchema, value: valueSchema }),

@@ -85,7 +85,9 @@ export function readVerbButton(clause: string): Reading {
 }
 
 function clickTarget(phrase: string, kind: 'button' | 'link'): Reading {
-  const text = trimPunctuation(phrase);
+  // "'Mark all as complete' to complete them all", "'Start' straight away": a quoted name, then why or how.
+  const named = /^(["'][^"']+["'](?:\s+(?:button|link|tab|filter|checkbox|menu item|icon))?)\s+(?:to|so|in order to|straight away|right away|again|once more|now|first|and|which|that)\b.*$/i.exec(trimPunctuation(phrase));
+  const text = named?.[1] ?? trimPunctuation(phrase);
   const target = readTarget(unquote(text) === undefined ? text.replace(WHERE, '') : text, kind);
   return target === undefined ? UNKNOWN : click(target);
 }

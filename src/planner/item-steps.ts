@@ -35,6 +35,9 @@ const TAIL = /(?:,?\s+(?:the same way|in the same way|as well|too|also|again|onc
 
 /** "add the todos 'a', 'b' and 'c'", "create a note called 'x'", "add 'a' and 'b' to the list". */
 function addItems(whole: string, context: ReadingContext): Reading | undefined {
+  // "With the todos 'a' and 'b' added, …": the same as adding them.
+  const having = /^(?:with|having|after adding)\s+(.+?)(?:\s+(?:added|created|in place|on the list|in the list))$/i.exec(whole);
+  if (having !== null && !/^add\b/i.test(whole)) return addItems(`add ${having[1]!}`, context);
   // "… by typing it into the 'What needs to be done?' field and pressing Enter": how, and into which field.
   const method = matchOutsideQuotes(whole, /^(.+?)\s+by\s+(?:typing|entering|writing|putting)\s+(?:it|them)\s+(?:in|into)\s+(.+?)(?:\s+and\s+(?:pressing|hitting)\s+(?:enter|return))?$/i);
   const clause = method?.[1] ?? whole;
@@ -113,7 +116,7 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     const refs = itemRefs(onlyOne[1]!, context);
     if (refs !== undefined && refs.length === 1 && 'text' in refs[0]!) {
       const text = refs[0].text;
-      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${JSON.stringify(text)}`, itemRole: 'listitem', texts: [text], only: true, ordered: false }]), body);
+      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${JSON.stringify(text)}`, target: listShowing(text), itemRole: 'listitem', texts: [text], only: true, ordered: false }]), body);
     }
   }
   const left = matchOutsideQuotes(body, new RegExp(`^(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})\\s+(?:is|are|remains?)\\s+(?:still\\s+|now\\s+)?(?:left|shown|listed|remaining|there|visible)\\s*(?::|,|-)\\s*(.+)$`, 'i'));
@@ -121,7 +124,7 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     const refs = itemRefs(left[2]!, context);
     if (refs !== undefined && refs.every((ref) => 'text' in ref) && refs.length === numberOf(left[1]!)) {
       const texts = refs.map((ref) => (ref as { text: string }).text);
-      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, itemRole: 'listitem', texts, only: true, ordered: false }]), body);
+      return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, target: listShowing(texts[0]!), itemRole: 'listitem', texts, only: true, ordered: false }]), body);
     }
   }
   const state = matchOutsideQuotes(
@@ -138,14 +141,15 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     }));
     return reading === undefined ? undefined : withCriterion(reading, body);
   }
-  if (lead === undefined) return undefined;
-  const shows = matchOutsideQuotes(
+  const shows = lead === undefined ? undefined : matchOutsideQuotes(
     body,
     new RegExp(`^(?:it|(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(?:(?:${NUMBER})\\s+(?:${ITEM_NOUNS})\\s*[,:]?\\s*)?(.+?)(,?\\s+only|,?\\s+and nothing else|,?\\s+in (?:that|this|the same) order)?$`, 'i'),
   );
-  const shown = matchOutsideQuotes(body, /^(only\s+|just\s+)?(.+?)\s+(?:is|are)\s+(?:still\s+|now\s+)?(?:shown|listed|displayed|visible|left|there|present|in the list|on the list)(\s+in (?:that|this|the same) order)?$/i);
+  const shown = matchOutsideQuotes(body, /^(only\s+|just\s+)?(.+?)\s+(?:is|are)\s+(?:all\s+)?(?:still\s+|now\s+)?(?:shown|listed|displayed|visible|left|there|present|in the list|on the list)(?:\s+again)?(\s+in (?:that|this|the same) order)?$/i);
   const listed = shows?.[1] ?? shown?.[2];
   if (listed === undefined) return undefined;
+  // Without "check that", only a subject that refers back to the task's items ("all three todos are listed").
+  if (lead === undefined && !/^(?:all|both|each|every|none|neither|them|they|it)\b/i.test(listed.trim())) return undefined;
   // "it shows 'X'" is about whatever "it" is; "it shows two todos, 'a' and 'b'" about the list.
   if (shows !== undefined && /^it\b/i.test(body) && splitList(listed).length < 2) return undefined;
   // Quoted items, items named earlier, or references to them ("it", "the second todo"); a lone quoted text among
@@ -153,6 +157,7 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   const refs = itemRefs(listed, context);
   if (refs === undefined || refs.some((ref) => !('text' in ref))) return undefined;
   if (shows === undefined && refs.length < 2 && unquote(trimPunctuation(listed)) !== undefined) return undefined;
+  if (refs.length === 0) return undefined;
   const items = refs.map((ref) => (ref as { text: string }).text);
   // "The list shows a and b" says what the list holds; "a and b are shown" only that they are among it.
   const only = shows !== undefined || shown?.[1] !== undefined;
@@ -160,6 +165,7 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   const step: PlanStep = {
     action: 'expectItems',
     description: `Expect the list to show ${items.map((item) => JSON.stringify(item)).join(', ')}${only ? ' and nothing else' : ''}${ordered ? ', in that order' : ''}`,
+    target: listShowing(items[0]!),
     itemRole: 'listitem',
     texts: items,
     only,
@@ -248,6 +254,11 @@ function ordinalName(nth: number): string {
   if (nth === -1) return 'the last item';
   const names = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
   return `the ${names[nth - 1] ?? `${nth}th`} item`;
+}
+
+/** The list that shows `text`: where a list's items are counted, not every list item on the page (menus, filters). */
+function listShowing(text: string): Target {
+  return { by: 'role', role: 'list', name: '', exact: false, within: { text } };
 }
 
 function withCriterion(reading: Reading, body: string): Reading {

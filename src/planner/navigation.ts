@@ -7,7 +7,7 @@ import type { PlanStep } from '../core/plan.js';
 import { isPagePhrase, isPlace, pagePath } from './pages.js';
 import { steps, UNKNOWN, type Reading } from './reading.js';
 import { describeTarget, readTarget } from './targets.js';
-import { matchOutsideQuotes, trimPunctuation } from './words.js';
+import { matchOutsideQuotes, stripDeterminers, trimPunctuation, withoutQuotes } from './words.js';
 
 const GO_TO = /^(?:go|navigate|head|browse|proceed|return|get|jump|switch|move|come|continue)\s+(?:back\s+|over\s+|straight\s+|on\s+)?to\s+(.+)$/i;
 const OPEN = /^(open|visit|load|view|browse|look at|bring up|pull up|navigate|go)\s+(?:up\s+)?(.+)$/i;
@@ -59,8 +59,16 @@ export function readNavigation(clause: string): Reading {
 function navigateTo(phrase: string): Reading {
   const url = pagePath(phrase);
   if (url === undefined) return UNKNOWN;
-  const step: PlanStep = { action: 'navigate', description: `Go to ${url}`, url: url.slice(0, 2_048) };
+  // A page by name, not a place every app has at its usual path: the run looks for it on the live page first.
+  const page = /^(?:https?:\/\/|\/)/i.test(withoutQuotes(trimPunctuation(phrase))) || isPlace(phrase) ? undefined : pageName(phrase);
+  const step: PlanStep = { action: 'navigate', description: page === undefined ? `Go to ${url}` : `Go to the ${page} page`, url: url.slice(0, 2_048), ...(page === undefined ? {} : { page }) };
   return steps([step]);
+}
+
+/** "the Dropdown List page" → "Dropdown List". */
+function pageName(phrase: string): string | undefined {
+  const name = stripDeterminers(withoutQuotes(trimPunctuation(phrase))).replace(/\s+(?:page|screen|view|section|area|example)$/i, '').trim();
+  return name === '' ? undefined : name.slice(0, 200);
 }
 
 function clickOn(phrase: string): Reading {

@@ -63,7 +63,10 @@ function step<A extends string, S extends z.ZodRawShape>(action: A, shape: S) {
 }
 
 const stepSchema = z.union([
-  step('navigate', { url: z.string().describe('A path on the site under test ("/pricing"), or a full URL on an allowed host.') }),
+  step('navigate', {
+    url: z.string().describe('A path on the site under test ("/pricing"), or a full URL on an allowed host.'),
+    page: z.string().nullable().prefault(null).describe('The page as the task names it ("Dropdown List") when the task gives no path; url is then a guess and the run looks for the page first; else null.'),
+  }),
   step('click', { target }),
   step('fill', { target, value }),
   step('select', { target, value }),

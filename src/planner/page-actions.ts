@@ -6,6 +6,7 @@
  */
 import type { PlanStep, Target } from '../core/plan.js';
 import { itemRefs } from './item-steps.js';
+import { readNavigation } from './navigation.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget, type TargetKind } from './targets.js';
 import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.js';
@@ -39,6 +40,23 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     const key = slugKey(text.replace(/^(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+/i, ''));
     return steps([{ action: 'expectValue', description: `Expect ${words === '' ? 'the text field' : describeTarget(target)} to be empty`, target, text: '', criterion: key }], [], [{ key, description: text }]);
   }
+
+  // "On the Hovers page, …": where the rest happens; the run opens it unless it is there already.
+  const on = matchOutsideQuotes(text, /^(?:on|in|from|at|starting (?:on|from|at))\s+((?:the\s+)?.+?\s(?:page|screen|view|example|form))$/i);
+  if (on !== undefined) {
+    const reading = readNavigation(`go to ${on[1]!}`);
+    if (reading.kind === 'steps') return reading;
+  }
+
+  // "click it again", "tick it again": the last step's target once more (a tick of a ticked box unticks it: a click).
+  const again = matchOutsideQuotes(text, /^(?:click|tap|press|hit|tick|untick|toggle|check|uncheck)\s+(?:on\s+)?(?:it|that|the same (?:one|button|box|checkbox))\s+(?:again|once more)\b.*$/i);
+  const last = context.last;
+  if (again !== undefined && last !== undefined && (last.action === 'click' || last.action === 'check')) {
+    return steps([{ action: 'click', description: `${last.description.replace(/^(?:Check|Uncheck)\b/, 'Click')} again`, target: last.target }]);
+  }
+  // "type 'x' over it": the field being edited.
+  const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
+  if (over !== undefined) return fillFocused(unquote(over[1]!)!, 'the field being edited');
 
   const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);
   if (dbl !== undefined) return act('dblclick', 'Double-click', dbl[1]!, context, 'text');

@@ -180,7 +180,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     }
     findings += accessibility.length;
     resolved.push({
-      step,
+      step: result.status === 'passed' && result.ran !== undefined ? result.ran : step,
       ...(result.locator ? { locator: result.locator } : {}),
       ...(result.healing ? { healing: result.healing } : {}),
       ...(result.toLocator ? { toLocator: result.toLocator } : {}),

@@ -25,6 +25,8 @@ export interface CorpusOutcome {
   reached: CorpusStage[];
   /** Why it stopped where it did (the question asked, the finding, the source's failure). */
   detail?: string;
+  /** The questions the service asked before it ran (answered with the task's answers, or consent). */
+  asked: string[];
   /** Milliseconds of the natural-language run, from creation to its end. */
   runMs?: number;
 }
@@ -36,11 +38,15 @@ interface JobView {
   questions: string[];
 }
 
+/** What a person answers a question they did not expect on a practice app. */
+export const CONSENT = 'Yes, go ahead.';
+
 const TERMINAL = new Set(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
 const MAX_ROUNDS = 3;
 
 export async function runCorpusTask(service: CorpusService, app: CorpusApp, task: CorpusTask, options: { source?: boolean } = {}): Promise<CorpusOutcome> {
   const reached: CorpusStage[] = [];
+  const asked: string[] = [];
   const baseUrl = `${app.url}${task.path ?? ''}`;
   app.setBug(null);
   app.reset();
@@ -48,21 +54,24 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
   let created = await callApi(service.base, 'POST', '/api/jobs', { projectId: service.repositoryId, naturalLanguageTask: task.task, baseUrl, networkAllowlist: [], trigger: 'cli' }, service.key);
   for (let round = 0; created.status === 202 && created.body.status === 'review_required'; round += 1) {
     const questions = (created.body.resolution as { questions: string[] }).questions;
-    if (task.answers === undefined || round >= MAX_ROUNDS) return { id: task.id, reached, detail: `asked: ${questions.join(' | ')}` };
-    const answers = questions.map((_question, index) => task.answers![Math.min(index, task.answers!.length - 1)]!);
+    if (round >= MAX_ROUNDS) return { id: task.id, asked, reached, detail: `asked: ${questions.join(' | ')}` };
+    asked.push(...questions);
+    // The task's answers, or what the person who tried the service answered: consent.
+    const given = task.answers ?? [CONSENT];
+    const answers = questions.map((_question, index) => given[Math.min(index, given.length - 1)]!);
     created = await callApi(service.base, 'POST', `/api/jobs/${created.body.jobId as string}/clarifications`, { answers }, service.key);
   }
-  if (created.status !== 202) return { id: task.id, reached, detail: `create answered ${created.status}: ${created.text.slice(0, 300)}` };
+  if (created.status !== 202) return { id: task.id, asked, reached, detail: `create answered ${created.status}: ${created.text.slice(0, 300)}` };
   reached.push('planned');
 
   const run = await finished(service, created.body.jobId as string);
   const runMs = Math.round(performance.now() - started);
-  if (run.status !== 'passed') return { id: task.id, reached, runMs, detail: `run ${run.status}: ${describeFindings(run)}` };
+  if (run.status !== 'passed') return { id: task.id, asked, reached, runMs, detail: `run ${run.status}: ${describeFindings(run)}` };
   reached.push('passed');
   const checkId = run.checkId!;
 
   const replay = await replayCheck(service, checkId, baseUrl);
-  if (replay.status !== 'passed') return { id: task.id, reached, runMs, detail: `replay ${replay.status}: ${describeFindings(replay)}` };
+  if (replay.status !== 'passed') return { id: task.id, asked, reached, runMs, detail: `replay ${replay.status}: ${describeFindings(replay)}` };
   reached.push('replayed');
 
   if (options.source !== false) {
@@ -70,7 +79,7 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
     const project = await createPlaywrightProject({ 'check.spec.ts': await source.text() });
     try {
       const outcome = await project.run({ QA_BASE_URL: baseUrl });
-      if (outcome.code !== 0) return { id: task.id, reached, runMs, detail: `generated source failed: ${outcome.output.slice(-600)}` };
+      if (outcome.code !== 0) return { id: task.id, asked, reached, runMs, detail: `generated source failed: ${outcome.output.slice(-600)}` };
     } finally {
       await project.remove();
     }
@@ -81,10 +90,10 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
   try {
     const broken = await replayCheck(service, checkId, baseUrl);
     const failing = broken.findings.filter((finding) => finding.severity === 'error');
-    if (broken.status !== 'failed') return { id: task.id, reached, runMs, detail: `replay on the broken app (${task.bug}) ${broken.status}: a false pass` };
+    if (broken.status !== 'failed') return { id: task.id, asked, reached, runMs, detail: `replay on the broken app (${task.bug}) ${broken.status}: a false pass` };
     reached.push('caught');
     const compared = failing.find((finding) => finding.expected !== null);
-    return { id: task.id, reached, runMs, detail: compared === undefined ? `caught by ${failing[0]?.kind ?? 'a failure'}: ${failing[0]?.detail ?? ''}` : `caught: expected ${compared.expected}, actual ${JSON.stringify(compared.actual)}` };
+    return { id: task.id, asked, reached, runMs, detail: compared === undefined ? `caught by ${failing[0]?.kind ?? 'a failure'}: ${failing[0]?.detail ?? ''}` : `caught: expected ${compared.expected}, actual ${JSON.stringify(compared.actual)}` };
   } finally {
     app.setBug(null);
   }

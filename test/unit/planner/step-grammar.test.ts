@@ -27,7 +27,14 @@ describe('step grammar: going somewhere', () => {
     ['Send a GET request to /health', '/health'],
     ['then go to the Invitations page', '/invitations'],
   ])('%j goes to %s', (task, url) => {
-    expect(stepsOf(task)).toEqual([navigate(url)]);
+    expect(stepsOf(task)).toMatchObject([navigate(url)]);
+    expect(stepsOf(task)).toHaveLength(1);
+  });
+
+  it('keeps the name of a page the task names without a path, for the run to look for it on the live page', () => {
+    expect(stepsOf('open the Dropdown List page')).toEqual([{ action: 'navigate', url: '/dropdown-list', page: 'Dropdown List' }]);
+    expect(stepsOf('go to /pricing')).toEqual([{ action: 'navigate', url: '/pricing' }]);
+    expect(stepsOf('open the cart')).toEqual([{ action: 'navigate', url: '/cart' }]);
   });
 
   it('opens a named control with "open" when it is no page', () => {
