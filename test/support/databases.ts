@@ -2,6 +2,8 @@
  * Real databases for tests, one per Jest worker so that workers never share rows: MySQL/MariaDB at
  * TEST_DATABASE_URL with `_w<JEST_WORKER_ID>` appended to the database name, and a SQLite file in a fresh
  * temporary folder. TEST_DIALECTS=sqlite (or mysql) narrows `forEachDialect` to one of them.
+ *
+ * The MySQL database is migrated once per Jest run and worker, and emptied for each later store (test-run-marker.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { dialectOf, type Dialect } from '../../src/store/data-source.js';
 import { parseMysqlUrl } from '../../src/store/mysql-url.js';
 import { openStore, prepareDataSource } from '../../src/store/open-store.js';
 import { silentLogger } from './logger.js';
+import { markTestRun, matchesTestRun } from './test-run-marker.js';
 
 export type { Dialect };
 
@@ -40,7 +43,10 @@ export function testMysqlUrl(suffix = ''): string {
   return url.href;
 }
 
-/** A database config no other worker or test file uses; the MySQL one is dropped first, the SQLite one is new. */
+/**
+ * A database config no other worker or test file uses; the MySQL one is dropped first (which also clears its run
+ * marker, so the next `openTestStore` rebuilds it), the SQLite one is new.
+ */
 export async function freshDatabaseConfig(dialect: Dialect, mysqlSuffix = ''): Promise<DatabaseConfig> {
   if (dialect === 'sqlite') {
     const folder = mkdtempSync(join(tmpdir(), `qa-test-w${process.env.JEST_WORKER_ID ?? '1'}-`));
@@ -61,9 +67,29 @@ export async function dropMysqlDatabase(url: string): Promise<void> {
   }
 }
 
-/** A fresh, migrated store for `dialect`. Close it with `closeTestStore`. */
+/** A migrated store for `dialect` with every table empty. Close it with `closeTestStore`. */
 export async function openTestStore(dialect: Dialect): Promise<DataSource> {
+  if (dialect === 'mysql') return openWorkerMysqlStore(testMysqlUrl(), process.env.QA_TEST_RUN_ID);
   return openStore({ database: await freshDatabaseConfig(dialect) }, silentLogger());
+}
+
+/**
+ * The MySQL store at `url`, migrated and empty. The first open of run `runId` (QA_TEST_RUN_ID) drops, creates and
+ * migrates the database; a later one whose database still matches the run (test-run-marker.ts) only deletes rows
+ * left behind. With no run id, every open rebuilds.
+ */
+export async function openWorkerMysqlStore(url: string, runId: string | undefined): Promise<DataSource> {
+  const reuse = runId !== undefined && (await matchesTestRun(url, runId));
+  if (!reuse) await dropMysqlDatabase(url);
+  const dataSource = await openStore({ database: { kind: 'mysql', url } }, silentLogger());
+  try {
+    if (reuse && (await hasRows(dataSource))) await cleanTables(dataSource);
+    if (!reuse && runId !== undefined) await markTestRun(url, runId);
+    return dataSource;
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
 }
 
 /** A fresh, connected store with no migrations run yet (for migration tests). */
@@ -78,6 +104,14 @@ export async function closeTestStore(dataSource: DataSource | undefined): Promis
   const sqlitePath = dialectOf(dataSource) === 'sqlite' ? String(dataSource.options.database) : undefined;
   if (dataSource.isInitialized) await dataSource.destroy();
   if (sqlitePath !== undefined) rmSync(dirname(sqlitePath), { recursive: true, force: true });
+}
+
+/** Whether any entity table holds a row (one query). */
+export async function hasRows(dataSource: DataSource): Promise<boolean> {
+  const quote = (name: string) => (dialectOf(dataSource) === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const probes = dataSource.entityMetadatas.map(({ tableName }) => `EXISTS (SELECT 1 FROM ${quote(tableName)})`);
+  const [row] = (await dataSource.query(`SELECT ${probes.join(' OR ')} AS present`)) as { present: number | string }[];
+  return Number(row?.present) === 1;
 }
 
 /** Deletes every row of every entity table (the migrations table is kept), foreign-key checks off meanwhile. */

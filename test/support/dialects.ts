@@ -8,7 +8,9 @@ export function forEachDialect(title: string, body: (dialect: Dialect) => void):
 }
 
 /**
- * Inside a describe block: a fresh migrated store for the block, emptied after each test, closed at the end.
+ * Inside a describe block: a migrated store that is empty when the block starts, emptied after each test, closed at
+ * the end. On MySQL it is the worker's database of this run, migrated once (test-run-marker.ts): a test that changes
+ * its schema calls `markTestStoreDirty` first.
  * Returns a getter, because the store only exists once `beforeAll` has run.
  */
 export function useTestStore(dialect: Dialect): () => DataSource {

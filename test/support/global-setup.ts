@@ -1,9 +1,11 @@
 /**
- * Runs once before all test files: brings the compiled CLI up to date, and checks that MySQL/MariaDB answers at
- * TEST_DATABASE_URL, so a missing server fails the run at once with what to do, instead of every database test timing
- * out on its own. Jest loads this file outside its module system (no `.js` mapping), so it imports packages only.
+ * Runs once before all test files: brings the compiled CLI up to date, names the run (QA_TEST_RUN_ID), and checks that
+ * MySQL/MariaDB answers at TEST_DATABASE_URL, so a missing server fails the run at once with what to do, instead of
+ * every database test timing out on its own. Jest loads this file outside its module system (no `.js` mapping), so it
+ * imports packages only.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -12,6 +14,9 @@ const DEFAULT_TEST_DATABASE_URL = 'mysql://root@127.0.0.1:3306/qa_test'; // as i
 
 export default async function globalSetup(_globalConfig: unknown, project: { rootDir: string }): Promise<void> {
   buildCli(project.rootDir);
+  // New in every run, so that the first MySQL test store of a run rebuilds its database (test-run-marker.ts). Jest
+  // starts its workers after this hook, and they inherit the environment.
+  process.env.QA_TEST_RUN_ID = randomUUID();
   const dialects = process.env.TEST_DIALECTS ?? '';
   if (dialects.trim() !== '' && !dialects.split(',').some((name) => name.trim() === 'mysql')) return;
 

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { NotificationChannel } from 'agenda';
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { useTestStore } from '../../support/dialects.js';
+import { markTestStoreDirty } from '../../support/test-run-marker.js';
 import { spawnTestChild, type TestChild } from '../../support/processes/spawn.js';
 
 /** Several worker processes against one MySQL database: what the single-process tests cannot show. */
@@ -17,6 +18,8 @@ describe('queue across processes [mysql]', () => {
   beforeAll(async () => {
     const { host, port, username, password, database } = store().options as unknown as Record<string, string>;
     url = `mysql://${encodeURIComponent(username)}:${encodeURIComponent(password ?? '')}@${host}:${port}/${database}`;
+    // A table of the test's own: the next store of this worker starts from a database without it.
+    await markTestStoreDirty(store());
     await store().query(
       'CREATE TABLE IF NOT EXISTS test_job_runs (id INT AUTO_INCREMENT PRIMARY KEY, job_id VARCHAR(36) NOT NULL, worker INT NOT NULL, phase VARCHAR(16) NOT NULL)',
     );
