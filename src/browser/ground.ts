@@ -19,11 +19,11 @@ const POLL_MS = 100;
 const AMBIGUITY_SETTLE_MS = 750;
 
 /** Takes snapshots until the target means exactly one element or the time is up. */
-export async function groundOnPage(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Grounded> {
+export async function groundOnPage(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number, options: { strict?: boolean } = {}): Promise<Grounded> {
   const deadline = Date.now() + timeoutMs;
   let severalSince: number | undefined;
   for (;;) {
-    const result = await groundOnce(page, action, target);
+    const result = await groundOnce(page, action, target, options.strict === true);
     if (result.kind === 'one') {
       const located = await locatorFor(page, result, target);
       if (located !== undefined) return { found: true, ...located, how: result.how };
@@ -40,14 +40,14 @@ export async function groundOnPage(page: Page, action: PlanStep['action'], targe
   }
 }
 
-async function groundOnce(page: Page, action: PlanStep['action'], target: Target): Promise<GroundingResult> {
+async function groundOnce(page: Page, action: PlanStep['action'], target: Target, strict: boolean): Promise<GroundingResult> {
   let tree: unknown;
   try {
     tree = await page.ariaSnapshotJSON({ mode: 'ai' });
   } catch {
     return { kind: 'none', candidates: [], message: 'The page changed while it was read' };
   }
-  return groundTarget(flattenSnapshot(Array.isArray(tree) ? (tree as SnapshotNode[]) : [tree as SnapshotNode]), action, target);
+  return groundTarget(flattenSnapshot(Array.isArray(tree) ? (tree as SnapshotNode[]) : [tree as SnapshotNode]), action, target, { strict });
 }
 
 /** The plainest stored locator that finds the grounded element alone (and is that element). */

@@ -98,6 +98,8 @@ export function needsGrounding(target: Target): boolean {
 /** How long several matches may persist before the target counts as ambiguous (a page may still be rendering). */
 const AMBIGUITY_SETTLE_MS = 750;
 const POLL_MS = 100;
+/** How long the usual ways of naming a target are tried alone before an element of another kind may be meant. */
+const OTHER_KIND_AFTER_MS = 1_000;
 
 /**
  * Finds the one visible element a target means. The first strategy with exactly one visible match wins. Nothing
@@ -109,9 +111,13 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
   if (target.purpose === 'signIn' && action === 'click') return resolveSignInSubmit(page, timeoutMs);
   if (needsGrounding(target)) return fromGrounding(await groundOnPage(page, action, target, timeoutMs));
   const tried = candidatesFor(action, target);
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let severalSince: number | undefined;
   let most = 0;
+  // None of the ways the words usually name an element, for a while: the page's snapshot may show an element of
+  // another kind with that very name ("click 'Mark all as complete'", a checkbox; "click 'All'", a link).
+  const otherKind: Target = { ...target, by: 'text', role: undefined };
   for (;;) {
     let several = false;
     for (const candidate of tried) {
@@ -127,13 +133,12 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     if (several) severalSince ??= now;
     else severalSince = undefined;
     if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried };
-    if (now >= deadline) {
-      if (several) return { found: false, reason: 'several', matches: most, tried };
-      // None of the ways the words usually name an element: the page's snapshot may still show one that they mean
-      // (a field known by its placeholder's words, a control named a little differently).
-      const grounded = await groundOnPage(page, action, { ...target, by: 'description' }, 0);
-      return grounded.found ? { found: true, locator: grounded.locator, element: grounded.element } : { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
+    if (!several && (now - started >= OTHER_KIND_AFTER_MS || now >= deadline)) {
+      const grounded = await groundOnPage(page, action, otherKind, 0, { strict: true });
+      if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
+      if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
     }
+    if (now >= deadline) return { found: false, reason: 'several', matches: most, tried };
     await page.waitForTimeout(POLL_MS);
   }
 }

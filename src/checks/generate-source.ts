@@ -54,11 +54,13 @@ export function generatePlaywrightSource(input: PlaywrightSourceInput): string {
   const stepTimeoutMs = input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw userError(ErrorCode.CheckStepTimeoutInvalid, 'stepTimeoutMs must be a positive whole number of milliseconds');
   const needs: Needs = { helpers: new Set(), env: new Map(), expect: false, probe: false };
-  const body = input.check.steps.flatMap((compiled, index) => [
+  // A run whose first step goes nowhere starts on the app's address (src/workflows/qa-run/run-step.ts): so does the file.
+  const opening = input.check.steps[0]?.step.action === 'navigate' ? [] : ['// The run started on the app under test.', "await page.goto(BASE_URL, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS });", ''];
+  const body = [...opening, ...input.check.steps.flatMap((compiled, index) => [
     ...(index > 0 ? [''] : []),
     `// ${index + 1}. ${stepComment(compiled.step)}`,
     ...stepLines(compiled, index, input, needs),
-  ]);
+  ])];
   const helpers = helpersFor(needs.helpers);
   const envNames = [...needs.env.keys()];
 

@@ -108,7 +108,11 @@ export function flattenSnapshot(tree: readonly SnapshotNode[]): GroundNode[] {
 }
 
 /** The one element of `nodes` that `target` means for `action`, or why there is not one. */
-export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['action'], target: Target): GroundingResult {
+/**
+ * `strict`: the words must match something; the rule that a description means the one element of its kind does not
+ * apply (a label the page does not have is not "the only field there").
+ */
+export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['action'], target: Target, options: { strict?: boolean } = {}): GroundingResult {
   const kinds = kindsFor(action, target);
   let candidates = nodes.filter((node) => kinds.includes(node.role) && (node.ref !== undefined || node.role === 'text'));
   const how: string[] = [];
@@ -140,7 +144,7 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     if (best > 0) {
       candidates = scored.filter((entry) => entry.score === best).map((entry) => entry.node);
       how.push(best >= 3 ? `named ${JSON.stringify(target.name)}` : `whose words match ${JSON.stringify(target.name)}`);
-    } else if (target.by !== 'description' || candidates.length !== 1) {
+    } else if (options.strict === true || target.by !== 'description' || candidates.length !== 1) {
       return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
     } else {
       how.push(`the only ${candidates[0]!.role} there, for ${JSON.stringify(target.name)}`);

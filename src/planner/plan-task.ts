@@ -13,7 +13,12 @@ import { startsWithVerb } from './clause-verbs.js';
 import { readItemClause } from './item-steps.js';
 import { splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
-import { excerpt } from './words.js';
+import { excerpt, maskQuotes, slugKey } from './words.js';
+
+/** The texts a clause quotes, in order. */
+function* maskedQuotes(text: string): Generator<string> {
+  for (const match of text.matchAll(/"([^"]+)"|(?<![\w])'([^']+)'(?![\w])/g)) yield (match[1] ?? match[2])!.trim();
+}
 
 export interface PlanRequest {
   /** What to plan: the task (or the answers that said what to check), without Clarifications blocks. */
@@ -37,8 +42,18 @@ export type PlanResult = { kind: 'plan'; plan: Plan; assumptions: string[] } | {
 
 const MAX_STEPS = 100;
 const MAX_ANSWER_DEPTH = 5;
+/** Questions asked in one round: each wants an answer, and the API takes at most 20 answers. */
+export const MAX_QUESTIONS = 10;
 /** A clause that is only an object ("the Blue Mug to the cart", "Password with …", "/about"), not a verb of its own. */
 const OBJECT_ONLY = /^(?:(?:the|a|an|my|your|our|this|that)\s|["'/]|https?:|[A-Z0-9])/;
+/** A clause that says something of its own ("the banner should then glow"), not the object of the verb before it. */
+const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|have been)\b/i;
+
+/** Verbs whose object is a statement ("check that … and that it is still there"). */
+const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
+
+/** An answer that only agrees ("yes", "go ahead", "sure, do it"), perhaps followed by what to do. */
+const CONSENT = /^(?:yes|yeah|yep|ok|okay|sure|go ahead|please do|do it|proceed|that's fine|that is fine)(?:[\s,.!]+(?:go ahead|please|do it|proceed|that's fine))*(?:[,.!]+\s*|\s*$)/i;
 const SKIP = /^(?:skip|ignore|drop|leave|omit|nothing|none|no step|never ?mind|forget)\b|\b(?:skip (?:it|that|this)|leave (?:it|that) out|ignore (?:it|that))\b/i;
 
 export function unknownClauseQuestion(clause: string): string {
@@ -101,7 +116,7 @@ class PlanBuilder {
   /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
   add(clause: StepClause, depth = 0): void {
     let reading = readClause(clause.text, this.context());
-    if (reading.kind === 'unknown' && this.lastVerb !== undefined && OBJECT_ONLY.test(clause.text)) {
+    if (reading.kind === 'unknown' && this.lastVerb !== undefined && OBJECT_ONLY.test(clause.text) && (!STATEMENT.test(maskQuotes(clause.text)) || ASSERTING.test(this.lastVerb))) {
       reading = readClause(`${this.lastVerb} ${clause.text}`, this.context());
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);
@@ -128,7 +143,32 @@ class PlanBuilder {
       this.assumptions.push(`Leaves out "${excerpt(clause.text)}", as answered (${JSON.stringify(answer)}).`);
       return;
     }
+    // "Yes, go ahead": do what the clause says as well as it can be read. What it quotes is what the page must show
+    // ("the result should then read 'Saved'"); a clause with nothing to check or do is a remark, left out and said so.
+    if (CONSENT.test(answer.trim())) {
+      const rest = answer.trim().replace(CONSENT, '').replace(/^[\s,.:;!-]+/, '');
+      if (rest !== '') {
+        for (const part of splitSteps(rest)) this.add({ text: part.text, start: clause.start, end: clause.end }, depth + 1);
+        return;
+      }
+      this.consented(clause, answer);
+      return;
+    }
     for (const part of splitSteps(answer)) this.add({ text: part.text, start: clause.start, end: clause.end }, depth + 1);
+  }
+
+  private consented(clause: StepClause, answer: string): void {
+    const quoted = [...maskedQuotes(clause.text)];
+    if (quoted.length > 0) {
+      const key = this.uniqueKey(slugKey(clause.text));
+      this.criteria.push({ key, description: excerpt(clause.text) });
+      for (const text of quoted) {
+        this.steps.push({ action: 'expectText', description: `Expect the page to show ${JSON.stringify(text)}`, text, criterion: key });
+      }
+      this.assumptions.push(`Reads "${excerpt(clause.text)}" as: the page shows ${quoted.map((text) => JSON.stringify(text)).join(' and ')}, as answered (${JSON.stringify(answer)}).`);
+      return;
+    }
+    this.assumptions.push(`Leaves out "${excerpt(clause.text)}": no browser step says it, and the answer (${JSON.stringify(answer)}) asked for none.`);
   }
 
   private apply(reading: Reading, clause: StepClause): void {
@@ -204,7 +244,8 @@ class PlanBuilder {
   }
 
   finish(): PlanResult {
-    if (this.open.length > 0) return { kind: 'questions', open: this.open.sort((a, b) => a.index - b.index) };
+    // A round asks at most MAX_QUESTIONS, in task order (one answer each); the rest come in the next round.
+    if (this.open.length > 0) return { kind: 'questions', open: this.open.sort((a, b) => a.index - b.index).slice(0, MAX_QUESTIONS) };
     const assumptions = [...this.assumptions];
     if (this.steps.length === 0) {
       this.steps.push({ action: 'navigate', description: 'Go to /', url: '/' });

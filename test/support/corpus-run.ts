@@ -79,7 +79,10 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
     const project = await createPlaywrightProject({ 'check.spec.ts': await source.text() });
     try {
       const outcome = await project.run({ QA_BASE_URL: baseUrl });
-      if (outcome.code !== 0) return { id: task.id, asked, reached, runMs, detail: `generated source failed: ${outcome.output.slice(-600)}` };
+      if (outcome.code !== 0) {
+        const error = outcome.output.indexOf('Error:');
+        return { id: task.id, asked, reached, runMs, detail: `generated source failed: ${outcome.output.slice(Math.max(0, error), Math.max(0, error) + 700)}` };
+      }
     } finally {
       await project.remove();
     }

@@ -53,7 +53,8 @@ describe.each(SUITES.map((suite) => [suite.name, suite] as const))('corpus %s, a
     return { base, key, repositoryId: await insertRepository(store(), organization.id, { baseUrl: app.url }) };
   }
 
-  const chosen = process.env.CORPUS_ALL === '1' ? suite.tasks : suite.tasks.filter((task) => CI_TASKS[suite.name]?.includes(task.id));
+  const only = process.env.CORPUS_TASK;
+  const chosen = suite.tasks.filter((task) => (only !== undefined ? task.id === only : process.env.CORPUS_ALL === '1' || CI_TASKS[suite.name]?.includes(task.id)));
   it.each(chosen.map((task) => [task.id, task] as const))('%s', async (_id, task) => {
     const outcome = await runCorpusTask(await service(), app, task);
     expect({ id: outcome.id, reached: outcome.reached, detail: outcome.reached.length === 5 ? 'right' : outcome.detail }).toEqual({ id: task.id, reached: ['planned', 'passed', 'replayed', 'source', 'caught'], detail: 'right' });

@@ -84,3 +84,32 @@ describe('tasks as people write them about list apps', () => {
     ]);
   });
 });
+
+describe('answers to "what should I do there?"', () => {
+  const question = (clause: string) => `I could not turn "${clause}" into a browser step; what should I do there?`;
+  const answered = (task: string, clause: string, answer: string) => `${task}\n\nClarifications:\nQ1: ${question(clause)}\nA1: ${answer}`;
+
+  it('reads consent as: what the clause quotes is what the page must show', async () => {
+    const task = "click 'Go'; the banner should then glow 'Done!'";
+    const steps = await stepsOf(answered(task, "the banner should then glow 'Done!'", 'Yes, go ahead.'));
+    expect(steps.at(-1)).toMatchObject({ action: 'expectText', text: 'Done!' });
+  });
+
+  it('reads consent to a remark with nothing to check as leaving it out, and says so', async () => {
+    const result = await planner.interpret(answered('go to /pricing and frobnicate the widget', 'frobnicate the widget', 'Yes, go ahead'), { testValueNames: [], evidenceCriteria: [] });
+    expect(result.kind === 'runnable' && result.plan.steps.map((step) => step.action)).toEqual(['navigate']);
+    expect(result.assumptions.join(' ')).toContain('Leaves out "frobnicate the widget"');
+  });
+
+  it('reads what follows the consent as the step ("yes, click the Pro link")', async () => {
+    const steps = await stepsOf(answered('go to /pricing and frobnicate the widget', 'frobnicate the widget', 'Yes, click the Pro link'));
+    expect(steps.at(-1)).toMatchObject({ action: 'click', target: { role: 'link', name: 'Pro' } });
+  });
+
+  it('asks at most ten questions in a round, the first ones of the task', async () => {
+    const task = Array.from({ length: 14 }, (_, n) => `frobnicate widget ${n}`).join('. ');
+    const result = await planner.interpret(task, { testValueNames: [], evidenceCriteria: [] });
+    expect(result.kind === 'needs_clarification' && result.questions).toHaveLength(10);
+    expect(result.kind === 'needs_clarification' && result.questions[0]).toBe(question('frobnicate widget 0'));
+  });
+});
