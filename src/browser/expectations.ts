@@ -10,14 +10,15 @@ import type { Comparison } from '../core/findings.js';
 import { itemsMatch, itemsMismatch } from '../core/list-items.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
 import { StepFailure } from './step-failure.js';
 
-export type ExpectStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' | 'expectItems' }>;
+export type ExpectStep = Extract<PlanStep, { action: 'expectText' | 'expectTitle' | 'expectValue' | 'expectUrl' | 'expectState' | 'expectCount' | 'expectItems' | 'expectStorage' }>;
 
-const EXPECT_ACTIONS: ReadonlySet<PlanStep['action']> = new Set(['expectText', 'expectTitle', 'expectValue', 'expectUrl', 'expectState', 'expectCount', 'expectItems']);
+const EXPECT_ACTIONS: ReadonlySet<PlanStep['action']> = new Set(['expectText', 'expectTitle', 'expectValue', 'expectUrl', 'expectState', 'expectCount', 'expectItems', 'expectStorage']);
 
 export function isExpectation(step: PlanStep): step is ExpectStep {
   return EXPECT_ACTIONS.has(step.action);
@@ -69,7 +70,28 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       return count(page, step, tools);
     case 'expectItems':
       return items(page, step, tools);
+    case 'expectStorage': {
+      const expectation = { texts: step.texts, ...(step.key === undefined ? {} : { key: step.key }), ...(step.count === undefined ? {} : { count: step.count }), ...(step.where === undefined ? {} : { where: step.where }) };
+      const seen = await poll(timeout, () => readLocalStorage(page), (entries) => storageMatch(entries, expectation).held);
+      if (seen.held) return;
+      const verdict = storageMatch(seen.last ?? {}, expectation);
+      throw failed(`The browser's local storage does not hold what was expected (${verdict.expected})`, verdict.expected, verdict.actual);
+    }
   }
+}
+
+/** Every key of the page's local storage and its value (the generated source reads it the same way). */
+async function readLocalStorage(page: Page): Promise<Record<string, string | null>> {
+  return page.evaluate(() => {
+    // Runs in the page; the project compiles without the DOM library, so the storage is typed by hand.
+    const storage = (globalThis as unknown as { localStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null } }).localStorage;
+    const entries: Record<string, string | null> = {};
+    for (let index = 0; index < storage.length; index += 1) {
+      const key = storage.key(index);
+      if (key !== null) entries[key] = storage.getItem(key);
+    }
+    return entries;
+  });
 }
 
 async function textOnPage(page: Page, text: string, timeout: number): Promise<void> {

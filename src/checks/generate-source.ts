@@ -107,7 +107,7 @@ function importList(needs: Needs, helpers: readonly HelperName[]): string {
     ...(needs.expect ? ['expect'] : []),
     'test',
     ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'expectItems') ? ['type Locator'] : []),
-    ...(uses('settle', 'goInHistory') ? ['type Page'] : []),
+    ...(uses('settle', 'goInHistory', 'expectStorage') ? ['type Page'] : []),
   ].join(', ');
 }
 
@@ -218,6 +218,12 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       needs.expect = true;
       const texts = `[${step.texts.map(literal).join(', ')}]`;
       return [...lines, `await expectItems(visible(${items}), ${texts}, { only: ${step.only}, ordered: ${step.ordered} });`];
+    }
+    case 'expectStorage': {
+      use('expectStorage');
+      needs.expect = true;
+      const expectation = JSON.stringify({ texts: step.texts, ...(step.key === undefined ? {} : { key: step.key }), ...(step.count === undefined ? {} : { count: step.count }), ...(step.where === undefined ? {} : { where: step.where }) });
+      return [`await expectStorage(page, JSON.parse(${literal(expectation)}));`];
     }
     case 'probe': {
       const refs = Object.hasOwn(input.evidenceProbeRefs, step.criterion) ? input.evidenceProbeRefs[step.criterion] : undefined;

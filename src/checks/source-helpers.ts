@@ -19,6 +19,8 @@ export type HelperName =
   | 'visibleCount'
   | 'itemsMatch'
   | 'expectItems'
+  | 'storageMatch'
+  | 'expectStorage'
   | 'requireEnv'
   | 'fromEnv'
   | 'expectProbe';
@@ -198,6 +200,60 @@ async function expectItems(items: Locator, texts: string[], options: { only: boo
       { message: 'The items show ' + JSON.stringify(texts) + how, timeout: STEP_TIMEOUT_MS },
     )
     .toEqual(texts);
+}`,
+  },
+  storageMatch: {
+    uses: [],
+    text: String.raw`
+/**
+ * Whether local storage holds what the recorded run checked (src/core/storage-check.ts): each text a stored string
+ * (inside a JSON value, or contained in a value that is not JSON), and the one stored list with that many entries.
+ */
+function storageMatch(entries: Record<string, string | null>, expected: { key?: string; texts: string[]; count?: number; where?: string }): boolean {
+  const parse = (raw: string | null): unknown => {
+    if (raw === null) return undefined;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  const leaves = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(leaves) : typeof value === 'object' && value !== null ? Object.values(value).flatMap(leaves) : [];
+  const keys = expected.key === undefined ? Object.keys(entries).sort() : [expected.key];
+  const parsed = keys.map((key) => ({ raw: entries[key] ?? null, value: parse(entries[key] ?? null) }));
+  const strings = parsed.flatMap((entry) => (entry.value === undefined ? [] : leaves(entry.value)));
+  const stored = (text: string) => strings.includes(text) || parsed.some((entry) => entry.value === undefined && entry.raw !== null && entry.raw.includes(text));
+  if (!expected.texts.every(stored)) return false;
+  if (expected.count === undefined) return true;
+  const lists = parsed.filter((entry) => Array.isArray(entry.value)).map((entry) => entry.value as unknown[]);
+  if (lists.length !== 1) return false;
+  const where = expected.where;
+  const counted = where === undefined ? lists[0]!.length : lists[0]!.filter((item) => typeof item === 'object' && item !== null && Boolean((item as Record<string, unknown>)[where])).length;
+  return counted === expected.count;
+}`,
+  },
+  expectStorage: {
+    uses: ['storageMatch'],
+    text: String.raw`
+/** Expects the page's local storage to hold what the recorded run checked, polling as it did. */
+async function expectStorage(page: Page, expected: { key?: string; texts: string[]; count?: number; where?: string }): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const entries = await page.evaluate(() => {
+          const all: Record<string, string | null> = {};
+          for (let index = 0; index < localStorage.length; index += 1) {
+            const key = localStorage.key(index);
+            if (key !== null) all[key] = localStorage.getItem(key);
+          }
+          return all;
+        });
+        return storageMatch(entries, expected) ? 'held' : entries;
+      },
+      { message: 'Local storage holds ' + JSON.stringify(expected), timeout: STEP_TIMEOUT_MS },
+    )
+    .toEqual('held');
 }`,
   },
   requireEnv: {

@@ -144,6 +144,20 @@ export const stepSchema = z.discriminatedUnion('action', [
     ordered: z.boolean().default(false),
     criterion: z.string().optional(),
   }),
+  /**
+   * What the page keeps in the browser's local storage ("saved in local storage"): src/core/storage-check.ts. Under
+   * `key`, or any key: every text stored as a value; with `count`, the stored list has that many entries (`where`:
+   * that many with that property set).
+   */
+  z.strictObject({
+    action: z.literal('expectStorage'),
+    description,
+    key: z.string().min(1).max(200).optional(),
+    texts: z.array(z.string().min(1).max(500)).max(50).default([]),
+    count: z.number().int().min(0).max(10_000).optional(),
+    where: z.string().regex(/^[A-Za-z_$][\w$]{0,60}$/).optional(),
+    criterion: z.string().optional(),
+  }),
   /** Calls the evidence probe configured for success criterion `criterion` (`evidenceProbeRefs`). */
   z.strictObject({ action: z.literal('probe'), description, criterion: z.string().min(1).max(100) }),
 ]);

@@ -141,7 +141,7 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     }));
     return reading === undefined ? undefined : withCriterion(reading, body);
   }
-  const shows = lead === undefined ? undefined : matchOutsideQuotes(
+  const shows = matchOutsideQuotes(
     body,
     new RegExp(`^(?:it|(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(?:(?:${NUMBER})\\s+(?:${ITEM_NOUNS})\\s*[,:]?\\s*)?(.+?)(,?\\s+only|,?\\s+and nothing else|,?\\s+in (?:that|this|the same) order)?$`, 'i'),
   );
@@ -149,9 +149,11 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   const listed = shows?.[1] ?? shown?.[2];
   if (listed === undefined) return undefined;
   // Without "check that", only a subject that refers back to the task's items ("all three todos are listed").
-  if (lead === undefined && !/^(?:all|both|each|every|none|neither|them|they|it)\b/i.test(listed.trim())) return undefined;
+  if (shows === undefined && lead === undefined && !/^(?:all|both|each|every|none|neither|them|they|it)\b/i.test(listed.trim())) return undefined;
   // "it shows 'X'" is about whatever "it" is; "it shows two todos, 'a' and 'b'" about the list.
   if (shows !== undefined && /^it\b/i.test(body) && splitList(listed).length < 2) return undefined;
+  // Without "check that", a list said to show quoted items is still a statement to check ("the list should show 'a'").
+  if (shows !== undefined && lead === undefined && !splitList(listed).every((part) => unquote(part) !== undefined)) return undefined;
   // Quoted items, items named earlier, or references to them ("it", "the second todo"); a lone quoted text among
   // others is the assertion reader's ("'Saved' is shown").
   const refs = itemRefs(listed, context);

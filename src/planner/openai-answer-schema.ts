@@ -110,6 +110,13 @@ const stepSchema = z.union([
     ordered: z.boolean().describe('true when the items must appear in this order.'),
     criterion,
   }),
+  step('expectStorage', {
+    key: z.string().nullable().describe("The local storage key the app keeps its data under, when the task names it; else null."),
+    texts: z.array(z.string()).max(50).describe('Texts that must be stored as values (a todo\'s title); may be empty.'),
+    count: z.number().int().min(0).max(10_000).nullable().describe('How many entries the stored list has; else null.'),
+    where: z.string().nullable().describe('With count: the property those entries have set ("completed"); else null.'),
+    criterion,
+  }),
   step('probe', { criterion: z.string().describe('An evidence criterion key from the request; calls its probe.') }),
 ]);
 

@@ -14,7 +14,7 @@ import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.j
 const FOCUSED_FIELD: Target = { by: 'role', role: 'textbox', name: '', exact: false };
 
 export function readPageAction(clause: string, context: ReadingContext): Reading | undefined {
-  const text = trimPunctuation(clause);
+  const text = trimPunctuation(clause).replace(/\s+(?:again|once more|one more time)$/i, '');
   if (/^(?:reload|refresh|reload the page|refresh the page|reload the browser|refresh the browser|reload it|refresh it)(?:\s+page)?$/i.test(text)) {
     return steps([{ action: 'reload', description: 'Reload the page' }]);
   }

@@ -8,10 +8,9 @@
 import { planSchema, type Plan, type PlanStep, type SuccessCriterion } from '../core/plan.js';
 import { pagePath } from './pages.js';
 import type { Reading, ReadingContext } from './reading.js';
-import { straightenQuotes } from './clauses.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { readItemClause } from './item-steps.js';
-import { splitSteps, stripFiller, type StepClause } from './step-clauses.js';
+import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
 import { excerpt, maskQuotes, slugKey } from './words.js';
 
@@ -62,7 +61,7 @@ export function unknownClauseQuestion(clause: string): string {
 
 export function planTask(request: PlanRequest): PlanResult {
   const builder = new PlanBuilder(request);
-  const text = straightenQuotes(request.text);
+  const text = clauseText(request.text);
   const clauses = splitSteps(request.text);
   for (let index = 0; index < clauses.length; ) {
     const clause = clauses[index]!;

@@ -21,7 +21,7 @@ const SEPARATOR =
   /[.!?](?=\s|$)|[;\n]|(?<!\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(?=\s|$)|\s(?:and|but|&)\s|(?<!\b(?:should|must|will|would|can|could|may|might|shall|does|do|did|is|are))\s+then\s/gi;
 
 const FILLER =
-  /^(?:please|kindly|then|and|but|also|now|first|firstly|second|secondly|third|next|finally|lastly|afterwards|after that|once done|when done|just|simply|so|ok|okay|go ahead and|try to|make sure to|make sure you|be sure to|remember to|don't forget to|do not forget to|you should|you must|you need to|we need to|i want you to|i need you to|i'd like you to|i would like you to|let's|lets|let us|can you|could you|would you|will you|step \d+:?|\d+[.):]|[-*•])(?:\s+|$)/i;
+  /^(?:please|kindly|then|and|but|also|now(?!\s+that\b)|first|firstly|second|secondly|third|next|finally|lastly|afterwards|after that|once done|when done|just|simply|so|ok|okay|go ahead and|try to|make sure to|make sure you|be sure to|remember to|don't forget to|do not forget to|you should|you must|you need to|we need to|i want you to|i need you to|i'd like you to|i would like you to|let's|lets|let us|can you|could you|would you|will you|step \d+:?|\d+[.):]|[-*•])(?:\s+|$)/i;
 
 /**
  * "sign in with email X and password Y", "log in as X and the demo password": an "and" that joins a password to
@@ -32,8 +32,13 @@ const CREDENTIALS_LEAD = /^(?:(?:sign|log)\s*-?\s*(?:in|on)\b|log(?:in|on)\b)|\b
 const PASSWORD_ONLY =
   /^(?:"[^"]*"|'[^']*')$|^(?:(?:the|my|your|a|our)\s+)?(?:[\w-]+\s+)?(?:password|passcode|passphrase|pwd|pass|[\w-]*pass(?:word|code)?[\w-]*)(?:\s*(?::|=|\sis)?\s*(?:"[^"]*"|'[^']*'|\S+))?$/i;
 
+/** The task as the clauses are cut from it: quotes straightened, asides blanked (offsets unchanged). */
+export function clauseText(task: string): string {
+  return withoutAsides(straightenQuotes(task));
+}
+
 export function splitSteps(task: string): StepClause[] {
-  const text = withoutAsides(straightenQuotes(task));
+  const text = clauseText(task);
   const clauses: StepClause[] = [];
   let start = 0;
   for (const match of maskQuotes(text).matchAll(SEPARATOR)) {

@@ -20,6 +20,7 @@ import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readFormStep } from './form-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readPageAction } from './page-actions.js';
+import { readStorage } from './storage-steps.js';
 import { readNavigation } from './navigation.js';
 import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { readSignIn } from './sign-in.js';
@@ -30,12 +31,17 @@ const LIMIT =
 const ABILITY =
   /^(?:check|verify|ensure|make sure|confirm|test)(?:\s+(?:that|whether|if))?\s+(?:i|we|you|the user|a user|users|a customer|customers|a (?:signed-in|logged-in) user)\s+(?:can|could|is able to|are able to|am able to)\s+(.+)$/i;
 
+const REMARK = /^(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|say|now that|since|because|as expected|as usual)\b(?!\s+(?:the\s+)?(?:page|list|button|field)\s+(?:should|must|shows?|says?))/i;
+
 export function readClause(clause: string, context: ReadingContext): Reading {
   if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  // "e.g. by clicking somewhere else", "now that nothing is completed": an example or a reason, not a step.
+  if (REMARK.test(clause)) return steps([], [`Reads "${clause}" as a remark: no step of its own.`]);
   // "check that I can sign in as the demo user": doing it is the check (a failing step fails the run).
   const ability = ABILITY.exec(clause);
   if (ability !== null) return readClause(ability[1], context);
   const readers: Array<() => Reading> = [
+    () => readStorage(clause, context) ?? UNKNOWN,
     () => readItemClause(clause, context) ?? UNKNOWN,
     () => readPageAction(clause, context) ?? UNKNOWN,
     () => readAssertion(clause, context, { bare: false, fallback: false }),

@@ -65,9 +65,9 @@ describe('the answer schema sent as response_format', () => {
     const planned = stepVariants(planSteps, (variant) => variant.properties!.action!.const);
     const wired = stepVariants(wireSteps, (variant) => variant.properties!.action!.enum![0]);
     expect(wired).toEqual(planned);
-    expect(Object.keys(planned)).toHaveLength(24);
+    expect(Object.keys(planned)).toHaveLength(25);
     expect(Object.keys(planned)).toEqual(
-      expect.arrayContaining(['dblclick', 'hover', 'clear', 'scrollTo', 'dragTo', 'upload', 'reload', 'goBack', 'goForward', 'expectItems']),
+      expect.arrayContaining(['dblclick', 'hover', 'clear', 'scrollTo', 'dragTo', 'upload', 'reload', 'goBack', 'goForward', 'expectItems', 'expectStorage']),
     );
   });
 
@@ -137,6 +137,7 @@ const EVERY_ACTION: Plan = {
       criterion: 'themes',
     },
     { action: 'expectItems', description: 'Some row shows Ada', itemRole: 'row', texts: ['Ada'], only: false, ordered: false },
+    { action: 'expectStorage', description: 'Two todos are saved, one completed', key: 'react-todos', texts: ['Buy milk'], count: 1, where: 'completed' },
   ],
   successCriteria: [
     { key: 'email_valid', description: 'The email is valid' },

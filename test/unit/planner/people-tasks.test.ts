@@ -113,3 +113,30 @@ describe('answers to "what should I do there?"', () => {
     expect(result.kind === 'needs_clarification' && result.questions[0]).toBe(question('frobnicate widget 0'));
   });
 });
+
+describe('what a page keeps in local storage, as people say it', () => {
+  it('counts entries, with a state word as the property they have set', async () => {
+    const steps = await stepsOf("Add the todos 'a', 'b' and 'c', tick the first one, and check that one completed todo is saved in local storage, with all 3 saved in local storage");
+    expect(steps.filter((step) => step.action === 'expectStorage')).toMatchObject([
+      { count: 1, where: 'completed', texts: [] },
+      { count: 3, texts: [] },
+    ]);
+  });
+
+  it('reads stored texts, the key the task names, and "there should be N todos stored"', async () => {
+    const steps = await stepsOf("Add the todo 'a'. It should be saved in local storage as exactly 'a' (the app keeps them under 'react-todos'), so there should be 1 todo stored");
+    expect(steps.filter((step) => step.action === 'expectStorage')).toMatchObject([{ texts: ['a'] }, { count: 1 }]);
+  });
+});
+
+describe('clauses that are no step', () => {
+  it('reads an example or a reason as a remark: "e.g. by clicking somewhere else", "now that nothing is completed"', async () => {
+    const steps = await stepsOf("Add the todo 'a', then leave the field, e.g. by clicking somewhere else. Now that nothing is completed, check that 'a' is shown");
+    expect(steps.map((step) => step.action)).toEqual(['fill', 'press', 'press', 'expectState']);
+  });
+
+  it('keeps values in parentheses and drops a remark in them', async () => {
+    const steps = await stepsOf("Add three todos ('a', 'b', 'c') and type '  x  ' (two spaces before and after) into the new todo field");
+    expect(steps.map((step) => (step.action === 'fill' && step.value.kind === 'literal' ? step.value.text : step.action))).toEqual(['a', 'press', 'b', 'press', 'c', 'press', '  x  ']);
+  });
+});
