@@ -242,10 +242,12 @@ async function expectStorage(page: Page, expected: { key?: string; texts: string
     .poll(
       async () => {
         const entries = await page.evaluate(() => {
+          // Typed by hand: a project may compile without the DOM library.
+          const storage = (globalThis as unknown as { localStorage: { length: number; key(index: number): string | null; getItem(key: string): string | null } }).localStorage;
           const all: Record<string, string | null> = {};
-          for (let index = 0; index < localStorage.length; index += 1) {
-            const key = localStorage.key(index);
-            if (key !== null) all[key] = localStorage.getItem(key);
+          for (let index = 0; index < storage.length; index += 1) {
+            const key = storage.key(index);
+            if (key !== null) all[key] = storage.getItem(key);
           }
           return all;
         });

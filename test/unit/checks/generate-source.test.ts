@@ -286,6 +286,7 @@ const NEW_VOCABULARY: CompiledCheck = compiledCheckSchema.parse({
       locator: { strategy: 'role', role: 'list', name: 'Tasks', exact: false },
     },
     { step: { action: 'expectItems', description: 'Some row shows Ada', itemRole: 'row', texts: ['Ada'] } },
+    { step: { action: 'expectStorage', description: 'One completed todo is saved', key: 'react-todos', texts: ['Buy milk'], count: 1, where: 'completed' } },
   ],
   successCriteria: [],
 });
@@ -317,6 +318,7 @@ describe('generatePlaywrightSource: the new vocabulary', () => {
         'await expect(visible(page.getByRole("list", { name: "Tasks" }))).toBeVisible({ timeout: STEP_TIMEOUT_MS });',
         'await expectItems(visible(visible(page.getByRole("list", { name: "Tasks" })).getByRole("listitem")), ["Buy milk", "Pay rent"], { only: true, ordered: true });',
         'await expectItems(visible(page.getByRole("row")), ["Ada"], { only: false, ordered: false });',
+        'await expectStorage(page, JSON.parse("{\\"texts\\":[\\"Buy milk\\"],\\"key\\":\\"react-todos\\",\\"count\\":1,\\"where\\":\\"completed\\"}"));',
       ]),
     );
     // A double-click waits for the page it may open, as a click does.
@@ -331,7 +333,7 @@ describe('generatePlaywrightSource: the new vocabulary', () => {
 
   it('defines the helpers the new steps use, and only those', () => {
     expect(source).toContain("import { expect, test, type Locator, type Page } from '@playwright/test';");
-    for (const helper of ['goInHistory', 'isSelected', 'itemsMatch', 'expectItems', 'settle', 'visible']) expect(source).toContain(`function ${helper}(`);
+    for (const helper of ['goInHistory', 'isSelected', 'itemsMatch', 'expectItems', 'storageMatch', 'expectStorage', 'settle', 'visible']) expect(source).toContain(`function ${helper}(`);
     expect(source).toContain("const SELECTED_CLASSES = ['selected', 'active', 'current', 'is-selected', 'is-active'];");
     expect(source).not.toMatch(/function (isValid|visibleCount|selectOption|expectProbe)\(/);
   });
