@@ -52,7 +52,7 @@ const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|ha
 const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
 
 /** An answer that only agrees ("yes", "go ahead", "sure, do it"), perhaps followed by what to do. */
-const CONSENT = /^(?:yes|yeah|yep|ok|okay|sure|go ahead|please do|do it|proceed|that's fine|that is fine)(?:[\s,.!]+(?:go ahead|please|do it|proceed|that's fine))*(?:[,.!]+\s*|\s*$)/i;
+const CONSENT = /^(?:yes|yeah|yep|ok|okay|sure|go ahead|please do|do it|proceed|that's fine|that is fine)\b[\s,.!]*/i;
 const SKIP = /^(?:skip|ignore|drop|leave|omit|nothing|none|no step|never ?mind|forget)\b|\b(?:skip (?:it|that|this)|leave (?:it|that) out|ignore (?:it|that))\b/i;
 
 export function unknownClauseQuestion(clause: string): string {
@@ -145,9 +145,12 @@ class PlanBuilder {
     // "Yes, go ahead": do what the clause says as well as it can be read. What it quotes is what the page must show
     // ("the result should then read 'Saved'"); a clause with nothing to check or do is a remark, left out and said so.
     if (CONSENT.test(answer.trim())) {
-      const rest = answer.trim().replace(CONSENT, '').replace(/^[\s,.:;!-]+/, '');
-      if (rest !== '') {
-        for (const part of splitSteps(rest)) this.add({ text: part.text, start: clause.start, end: clause.end }, depth + 1);
+      // "Yes, go ahead and click Pro": what follows the consent, when every part of it is a step; else the clause.
+      let rest = answer.trim();
+      while (CONSENT.test(rest)) rest = rest.replace(CONSENT, '').replace(/^[\s,.:;!-]*(?:and\s+)?/i, '');
+      const parts = splitSteps(rest);
+      if (parts.length > 0 && parts.every((part) => readClause(part.text, this.context()).kind === 'steps')) {
+        for (const part of parts) this.add({ text: part.text, start: clause.start, end: clause.end }, depth + 1);
         return;
       }
       this.consented(clause, answer);

@@ -40,6 +40,8 @@ interface JobView {
 
 /** What a person answers a question they did not expect on a practice app. */
 export const CONSENT = 'Yes, go ahead.';
+/** The question the service asks about a clause it cannot plan. */
+const UNPLANNED = /^I could not turn /;
 
 const TERMINAL = new Set(['passed', 'failed', 'errored', 'cancelled', 'review_required']);
 const MAX_ROUNDS = 3;
@@ -56,9 +58,10 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
     const questions = (created.body.resolution as { questions: string[] }).questions;
     if (round >= MAX_ROUNDS) return { id: task.id, asked, reached, detail: `asked: ${questions.join(' | ')}` };
     asked.push(...questions);
-    // The task's answers, or what the person who tried the service answered: consent.
-    const given = task.answers ?? [CONSENT];
-    const answers = questions.map((_question, index) => given[Math.min(index, given.length - 1)]!);
+    // The task's answers go to the questions a person expects (a side effect); anything else gets what the person
+    // who tried the service answered: consent.
+    const expected = questions.filter((question) => !UNPLANNED.test(question));
+    const answers = questions.map((question) => (UNPLANNED.test(question) || task.answers === undefined ? CONSENT : task.answers[Math.min(expected.indexOf(question), task.answers.length - 1)]!));
     created = await callApi(service.base, 'POST', `/api/jobs/${created.body.jobId as string}/clarifications`, { answers }, service.key);
   }
   if (created.status !== 202) return { id: task.id, asked, reached, detail: `create answered ${created.status}: ${created.text.slice(0, 300)}` };
