@@ -23,8 +23,12 @@ import { maskQuotes, matchOutsideQuotes, trimPunctuation, unquote, wordsOf } fro
 // "log into the app": the "to" may follow "log in" without a space.
 const SIGN_IN =
   /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s*(?:to|into|on|at)\s+(?:the\s+|my\s+|your\s+)?(?:site|website|web\s?app|app|application|shop|store|account|dashboard|portal|system|platform))?(.*)$/i;
-const WHO = /\bas\s+(.+?)(?=\s+(?:with|using|via)\s|$)/i;
-const CREDENTIALS = /\b(?:with|using|via)\s+(.+?)(?=\s+as\s|$)/i;
+// "as X with password Y", and "as X (password Y)": the aside's brackets are blanked before this reads it.
+/** The `page` of the navigation a sign-in starts with (src/browser/step-runner.ts knows it by this name). */
+export const SIGN_IN_PAGE = 'sign-in';
+
+const WHO = /\bas\s+(.+?)(?=\s+(?:with|using|via)\s|\s{2,}(?=(?:the\s+)?(?:password|passcode|pwd|pass)\b)|$)/i;
+const CREDENTIALS = /\b(?:with|using|via)\s+(.+?)(?=\s+as\s|$)|\s{2,}((?:the\s+)?(?:password|passcode|pwd|pass)\b.+?)\s*$/i;
 const EMAIL = /[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+/;
 
 const IDENTITY_FIELD = /^(?:e-?mail(?:\s+address)?|username|user\s*name|user|login|account)$/i;
@@ -77,7 +81,8 @@ export function readSignIn(clause: string, context: ReadingContext): Reading {
 
   const button = /^log/i.test(verb) ? 'Log in' : 'Sign in';
   const plan: PlanStep[] = [];
-  if (!onSignInPage(context.visited)) plan.push({ action: 'navigate', description: 'Go to /login', url: '/login' });
+  // Its path is a guess: the run stays where it is when the page already shows a sign-in form (page "sign-in").
+  if (!onSignInPage(context.visited)) plan.push({ action: 'navigate', description: 'Go to /login', url: '/login', page: SIGN_IN_PAGE });
   const identityField: Target = { by: 'label', name: identityLabel(identity.value!), exact: false };
   plan.push(
     { action: 'fill', description: `Fill the ${JSON.stringify(identityField.name)} field with ${describeValue(identity.value!)}`, target: identityField, value: identity.value! },
@@ -152,8 +157,9 @@ function explicitCredentials(who: string | undefined, credentials: string | unde
 
 /** The first group of a match on the masked text, cut from the text itself. */
 function cut(text: string, match: RegExpExecArray): string {
-  const start = match.index + match[0].indexOf(match[1]!);
-  return text.slice(start, start + match[1]!.length).trim();
+  const group = match[1] ?? match[2]!;
+  const start = match.index + match[0].indexOf(group);
+  return text.slice(start, start + group.length).trim();
 }
 
 /** `choose` with the identity's words added to the qualifiers when that still finds a name, else without them. */

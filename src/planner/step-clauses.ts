@@ -61,7 +61,9 @@ function withoutAsides(text: string): string {
     const inner = text.slice(match.index + 1, match.index + match[0].length - 1);
     const quoted = /["']/.test(inner);
     if (!quoted && !/\p{L}{2,}\s+\p{L}{2,}/u.test(inner)) continue;
-    const blank = quoted ? ` ${inner} ` : ' '.repeat(match[0].length);
+    // Values stay ("('a', 'b')", "(password secret_sauce)"); a remark goes ("(four spaces before and after)").
+    const values = quoted || /^\s*(?:the\s+)?(?:password|passcode|pwd|pass|user(?:name)?|e-?mail|login|zip|postal code|code|pin)\b/i.test(inner);
+    const blank = values ? ` ${inner} ` : ' '.repeat(match[0].length);
     result = result.slice(0, match.index) + blank + result.slice(match.index + match[0].length);
   }
   return result.replace(/\b(e)\.g\.|\b(i)\.e\./gi, (all) => all.replace(/\./g, ' '));

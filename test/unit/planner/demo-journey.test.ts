@@ -41,7 +41,7 @@ describe('the demo shop journey', () => {
     if (result.kind !== 'runnable') throw new Error(`not runnable: ${JSON.stringify(result)}`);
 
     expect(bare(result.plan.steps)).toEqual([
-      { action: 'navigate', url: '/login' },
+      { action: 'navigate', url: '/login', page: 'sign-in' },
       { action: 'fill', target: { by: 'label', name: 'Email', exact: false }, value: { kind: 'testValue', name: 'demoEmail' } },
       { action: 'fill', target: { by: 'label', name: 'Password', exact: false }, value: { kind: 'testValue', name: 'demoPassword' } },
       { action: 'click', target: { by: 'role', role: 'button', name: 'Sign in', exact: false, purpose: 'signIn' } },

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { field, literal, navigate, questionsOf, signInButton, stepsOf, testValue, type Bare } from './plan-support.js';
 
 const signIn = (identity: ReturnType<typeof testValue> | ReturnType<typeof literal>, password: string, label = 'Email', verb = 'Sign in'): Bare[] => [
-  navigate('/login'),
+  { ...navigate('/login'), page: 'sign-in' },
   { action: 'fill', target: field(label), value: identity },
   { action: 'fill', target: field('Password'), value: testValue(password) },
   { action: 'click', target: signInButton(verb) },
