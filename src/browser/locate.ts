@@ -136,11 +136,24 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     if (!several && (now - started >= OTHER_KIND_AFTER_MS || now >= deadline)) {
       const grounded = await groundOnPage(page, action, otherKind, 0, { strict: true });
       if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
+      // A field or box whose label is only a text beside it ("Number", "checkbox 1"): the control next to that text.
+      const captioned = captionedKind(action, target);
+      const beside = captioned === undefined ? undefined : await groundOnPage(page, action, { by: 'role', role: captioned, name: '', exact: false, within: { text: target.name } }, 0, { strict: true });
+      if (beside?.found === true) return { found: true, locator: beside.locator, element: beside.element };
       if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
     }
     if (now >= deadline) return { found: false, reason: 'several', matches: most, tried };
     await page.waitForTimeout(POLL_MS);
   }
+}
+
+/** The kind of control a label target of this action is, when its label may be a caption beside it. */
+function captionedKind(action: PlanStep['action'], target: Target): string | undefined {
+  if (target.by !== 'label' || target.name === '') return undefined;
+  if (action === 'check') return 'checkbox';
+  if (action === 'fill' || action === 'clear' || action === 'press' || action === 'expectValue') return 'textbox';
+  if (action === 'select') return 'combobox';
+  return undefined;
 }
 
 function fromGrounding(grounded: Grounded): Resolution {

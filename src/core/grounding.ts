@@ -135,6 +135,15 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     const inside = candidates.filter((node) => containers.some((container) => node.ancestors.includes(container.index)));
     // The container's own label is not the element inside it ("the checkbox of Pay rent" is not the text Pay rent).
     candidates = inside.filter((node) => !(node.role === 'text' && sameText(node.name, target.within!.text)));
+    // Several in one container (a form of checkboxes each followed by its text, a field after its caption): the one
+    // next to the text, when one is nearer than the others.
+    const label = nodes.find((node) => node.role === 'text' && sameText(node.name, target.within!.text) && containers.some((container) => node.ancestors.includes(container.index)));
+    if (candidates.length > 1 && label !== undefined) {
+      const distance = (node: GroundNode) => Math.abs(node.index - label.index);
+      const nearest = Math.min(...candidates.map(distance));
+      const closest = candidates.filter((node) => distance(node) === nearest);
+      if (closest.length === 1) candidates = closest;
+    }
     how.push(`inside the ${containers[0]!.role} that shows ${JSON.stringify(target.within.text)}`);
   }
 
@@ -150,8 +159,12 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
       how.push(`the only ${candidates[0]!.role} there, for ${JSON.stringify(target.name)}`);
     }
   }
-  // A text run inside an element that is itself a candidate is the same thing twice: keep the element.
+  // A text run inside an element that is itself a candidate is the same thing twice: keep the element. And a control
+  // named as a text on the page also says is more likely meant than that text (a checkbox and its label).
   candidates = candidates.filter((node) => !(node.role === 'text' && node.parent !== undefined && candidates.some((other) => other.index === node.parent)));
+  if (candidates.length > 1 && candidates.some((node) => node.role === 'text') && candidates.some((node) => node.role !== 'text') && action !== 'dblclick') {
+    candidates = candidates.filter((node) => node.role !== 'text');
+  }
 
   if (target.nth !== undefined) {
     const picked = target.nth === -1 ? candidates.at(-1) : candidates[target.nth - 1];

@@ -45,7 +45,7 @@ function addItems(whole: string, context: ReadingContext): Reading | undefined {
   const noun = matchOutsideQuotes(
     clause,
     new RegExp(
-      `^(?:add|create|make|insert)\\s+(?:(?:the|these|those|following|some|a|an|one|two|three|four|five|six|\\d+)\\s+)*(?:(?:new|more|other|default|following)\\s+)*(${ITEM_NOUNS})\\s*(?:called|named|titled|saying|that says|with the (?:text|title|name)|:|,|(?:,\\s*)?one after the other\\s*[:,]?)?\\s+(.+)$`,
+      `^(?:add|create|make|insert)\\s+(?:(?:the|these|those|following|some|a|an|one|two|three|four|five|six|\\d+|second|third|another|one more)\\s+)*(?:(?:new|more|other|default|following)\\s+)*(${ITEM_NOUNS})\\s*(?:called|named|titled|saying|that says|with the (?:text|title|name)|:|,|(?:,\\s*)?one after the other\\s*[:,]?)?\\s+(.+)$`,
       'i',
     ),
   );

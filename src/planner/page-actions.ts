@@ -58,6 +58,24 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
   if (over !== undefined) return fillFocused(unquote(over[1]!)!, 'the field being edited');
 
+  // "confirm the heading 'Dropdown List'", "check its heading is 'Hovers'", "verify the page title is 'Swag Labs'".
+  const heading = matchOutsideQuotes(text, /^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+(?:the|its|the page's|the page)\s+(main\s+heading|heading|page title|title)\s+("[^"]+"|'[^']+')$/i);
+  if (heading !== undefined) {
+    const shown = unquote(heading[2]!)!;
+    const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
+    const step: PlanStep = /title/i.test(heading[1]!)
+      ? { action: 'expectTitle', description: `Expect the title to contain ${JSON.stringify(shown)}`, text: shown, criterion: key }
+      : { action: 'expectText', description: `Expect a heading to show ${JSON.stringify(shown)}`, text: shown, role: 'heading', criterion: key };
+    return steps([step], [], [{ key, description: text }]);
+  }
+  // "delete all of its text", "erase the text": the field being edited, emptied.
+  if (/^(?:delete|remove|erase|clear)\s+(?:all\s+(?:of\s+)?)?(?:its|the|the todo's|the item's)\s+text$/i.test(text)) {
+    return steps([{ action: 'clear', description: 'Clear the field being edited', target: FOCUSED_FIELD }]);
+  }
+  // "start editing the second one", "edit 'feed the cat' by double-clicking it": list apps edit an item on a double-click.
+  const editing = matchOutsideQuotes(text, /^(?:start\s+editing|edit|begin editing)\s+(.+?)(?:\s+by\s+double[- ]?clicking(?:\s+(?:on\s+)?it)?)?$/i);
+  if (editing !== undefined && itemRefs(editing[1]!, context)?.length === 1) return act('dblclick', 'Double-click', editing[1]!, context, 'text');
+
   const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);
   if (dbl !== undefined) return act('dblclick', 'Double-click', dbl[1]!, context, 'text');
   const hover = matchOutsideQuotes(text, /^(?:hover|mouse over|move the mouse over|move the (?:mouse|pointer|cursor) (?:to|over|onto)|point at)\s+(?:over\s+|on\s+)?(.+)$/i);
@@ -112,7 +130,9 @@ function act(action: 'dblclick' | 'hover' | 'scrollTo', verb: string, phrase: st
 }
 
 /** A list item a phrase refers to (by its text, exactly), else the element it names. */
-function targetOf(phrase: string, context: ReadingContext, kind: TargetKind): Target | undefined {
+function targetOf(spoken: string, context: ReadingContext, kind: TargetKind): Target | undefined {
+  // "the second one to edit it", "'feed the cat' to start editing it": what, then why.
+  const phrase = spoken.replace(/\s+(?:to|in order to|so that|so as to)\s+(?:start\s+)?\w+(?:\s+.*)?$/i, '');
   const refs = itemRefs(phrase, context);
   if (refs !== undefined && refs.length === 1) {
     const ref = refs[0]!;

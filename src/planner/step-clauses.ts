@@ -63,7 +63,9 @@ function withoutAsides(text: string): string {
     if (!quoted && !/\p{L}{2,}\s+\p{L}{2,}/u.test(inner)) continue;
     // Values stay ("('a', 'b')", "(password secret_sauce)"); a remark goes ("(four spaces before and after)").
     const values = quoted || /^\s*(?:the\s+)?(?:password|passcode|pwd|pass|user(?:name)?|e-?mail|login|zip|postal code|code|pin)\b/i.test(inner);
-    const blank = values ? ` ${inner} ` : ' '.repeat(match[0].length);
+    // "(check the heading says 'Dynamic Controls')" is a clause of its own; "(heading 'Hovers')" a remark.
+    const clause = /^\s*(?:check|verify|confirm|make sure|ensure|expect|see|click|press|type|enter|tick|select|wait)\b/i.test(inner);
+    const blank = clause ? `;${inner};` : values && !/^\s*(?:heading|title|the heading|the title|the one titled|titled)\b/i.test(inner) ? ` ${inner} ` : ' '.repeat(match[0].length);
     result = result.slice(0, match.index) + blank + result.slice(match.index + match[0].length);
   }
   return result.replace(/\b(e)\.g\.|\b(i)\.e\./gi, (all) => all.replace(/\./g, ' '));

@@ -94,7 +94,7 @@ function make(maker: Make, rawName: string): Target | undefined {
   const name = (quoted ?? rawName).trim();
   if (name === '' || (quoted === undefined && PRONOUN.test(name))) return undefined;
   // "the new todo field", "the new item input": what the field is for, not its label.
-  if (maker === byLabel && quoted === undefined && /^(?:new|add(?:\s+a)?(?:\s+new)?)\s+\S/i.test(name)) return { by: 'description', role: 'textbox', name: name.slice(0, 300), exact: false };
+  if (maker === byLabel && quoted === undefined && /^(?:new|edit|editing|add(?:\s+a)?(?:\s+new)?)(?:\s+\S|$)/i.test(name)) return { by: 'description', role: 'textbox', name: name.slice(0, 300), exact: false };
   return maker(name.slice(0, 300), quoted !== undefined);
 }
 

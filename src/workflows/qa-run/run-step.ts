@@ -42,7 +42,9 @@ export async function runPlannedStep(
   try {
     // A plan that does not start by going somewhere starts on the target.
     await startTrace(session.context, { screenshots: !typesSecret(planned, secrets), snapshots: evidence.traceSnapshots });
-    if (planned[0]?.step.action !== 'navigate') await navigate(session, job.baseUrl);
+    // A first step that looks for a page by name looks for it from the target too.
+    const first = planned[0]?.step;
+    if (first?.action !== 'navigate' || first.page !== undefined) await navigate(session, job.baseUrl);
     const run = await runPlan(
       { recorder, artifacts: deps.artifacts, probes: deps.probes, stepTimeoutMs: deps.stepTimeoutMs },
       { job, session, steps: planned, testValue: secrets.testValue, probeTarget: secrets.probeTarget, secretValues: secrets.values, stop,
