@@ -58,7 +58,8 @@ async function locatorFor(page: Page, result: Extract<GroundingResult, { kind: '
   if (node.name !== '' && target.within === undefined && target.nth === undefined) attempts.push(own);
   const row = result.container ?? rowOf(nodes, node);
   const rowText = row === undefined ? undefined : rowTextOf(nodes, row, node, target);
-  if (row !== undefined && rowText !== undefined && row !== node) attempts.push({ ...own, scope: { role: row.role, text: rowText } });
+  // A row of its own role ("generic" is what a plain div is to the snapshot: not a role to look up by).
+  if (row !== undefined && rowText !== undefined && row !== node && row.role !== 'generic') attempts.push({ ...own, scope: { role: row.role, text: rowText } });
   if (node.name !== '' && !attempts.includes(own)) attempts.push(own);
   const wanted = node.ref === undefined ? undefined : page.getByRef(node.ref);
   for (const attempt of attempts) {
@@ -69,7 +70,7 @@ async function locatorFor(page: Page, result: Extract<GroundingResult, { kind: '
   }
   // Several alike and nothing around them to tell them apart: its place in page order, as the task said or as found.
   if (wanted === undefined) return undefined;
-  const base = attempts.at(-1) ?? own;
+  const base = own;
   const all = locatorOf(page, base).filter({ visible: true });
   const count = await all.count().catch(() => 0);
   for (let index = 0; index < count && index < 200; index += 1) {

@@ -141,7 +141,9 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     if (candidates.length > 1 && label !== undefined) {
       const distance = (node: GroundNode) => Math.abs(node.index - label.index);
       const nearest = Math.min(...candidates.map(distance));
-      const closest = candidates.filter((node) => distance(node) === nearest);
+      let closest = candidates.filter((node) => distance(node) === nearest);
+      // Between two as near: a box's text follows it ("☐ checkbox 1"), a field's caption comes before it.
+      if (closest.length === 2) closest = closest.filter((node) => (TICK_ROLES.includes(node.role) ? node.index < label.index : node.index > label.index));
       if (closest.length === 1) candidates = closest;
     }
     how.push(`inside the ${containers[0]!.role} that shows ${JSON.stringify(target.within.text)}`);
