@@ -92,6 +92,9 @@ const count: Reader = (body, context) => {
   // "the Plans list has 4 items": the items of the list the place names, not a list named "items".
   const placed = ITEM_NOUN.test(name) && place !== undefined ? readTarget(place, 'text') : undefined;
   if (placed?.by === 'role' && placed.role === 'list') return form([], expectItems(placed, amount));
+  // "one Delete button", "two Remove buttons": controls counted, not the items of a list of that name.
+  const control = /\s(?:buttons?|links?|check ?box(?:es)?|images?|headings?|tabs?)$/i.test(name) ? readTarget(name.replace(/s$/i, ''), 'text') : undefined;
+  if (control !== undefined && control.by === 'role') return form(openPage(place, context), { action: 'expectCount', description: `Expect ${amount} of ${describeTarget(control)}`, target: control, count: amount });
   const target: Target = { by: 'role', role: 'list', name, exact: unquote(trimPunctuation(noun)) !== undefined };
   return form(openPage(place, context), expectItems(target, amount));
 };

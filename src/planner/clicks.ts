@@ -37,7 +37,8 @@ const ADD_PRODUCT = /^[Aa]dd\s+(?:[Tt]he\s+|an?\s+|one\s+)?((?:["'][^"']+["'])|(
 const REMOVE_FROM = /^(?:remove|delete|take)\s+(.+?)\s+(?:from|out of)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley|wish ?list)$/i;
 const CLICK = /^(?:click|tap|press|hit|push|activate|trigger)\s+(?:on\s+)?(.+)$/i;
 const FOLLOW = /^follow\s+(.+)$/i;
-const WHERE = /\s+(?:in|on|at|inside|within|under|below|above|next to)\s+(?:the|this|that)\s+.+$/i;
+/** Where the control is ("in the header", "under Remove/add"): its name alone finds it, or the run says it is ambiguous. */
+const WHERE = /\s+(?:in|on|at|inside|within|under|below|above|next to)\s+(?:(?:the|this|that)\s+.+|[A-Z"'][^\s]*(?:\s+(?:section|part|area|panel|box|card|form))?)$/;
 
 /**
  * Verbs that a page offers as a button of the same name. "place the order" → "Place order"; the object is kept

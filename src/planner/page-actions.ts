@@ -58,6 +58,10 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
   if (over !== undefined) return fillFocused(unquote(over[1]!)!, 'the field being edited');
 
+  // "click into the text box": the field, the only one or the one with the focus.
+  if (/^(?:click|tap)\s+(?:in|into|inside|on)\s+(?:the\s+)?(?:text ?box|text field|field|input(?: field| box)?|box)$/i.test(text)) {
+    return steps([{ action: 'click', description: 'Click into the text field', target: FOCUSED_FIELD }]);
+  }
   // "confirm the heading 'Dropdown List'", "check its heading is 'Hovers'", "verify the page title is 'Swag Labs'".
   const heading = matchOutsideQuotes(text, /^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+(?:the|its|the page's|the page)\s+(main\s+heading|heading|page title|title)\s+("[^"]+"|'[^']+')$/i);
   if (heading !== undefined) {

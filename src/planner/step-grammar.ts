@@ -31,7 +31,7 @@ const LIMIT =
 const ABILITY =
   /^(?:check|verify|ensure|make sure|confirm|test)(?:\s+(?:that|whether|if))?\s+(?:i|we|you|the user|a user|users|a customer|customers|a (?:signed-in|logged-in) user)\s+(?:can|could|is able to|are able to|am able to)\s+(.+)$/i;
 
-const REMARK = /^(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|say|now that|since|because|as expected|as usual)\b(?!\s+(?:the\s+)?(?:page|list|button|field)\s+(?:should|must|shows?|says?))/i;
+const REMARK = /^(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|say|now that|since|because|as expected|as usual|(?:in|on|under|within)\s+the\s+.+\s(?:part|section|area|panel|box|card)$)\b(?!\s+(?:the\s+)?(?:page|list|button|field)\s+(?:should|must|shows?|says?))/i;
 
 export function readClause(clause: string, context: ReadingContext): Reading {
   if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
