@@ -140,6 +140,10 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
       const captioned = captionedKind(action, target);
       const beside = captioned === undefined ? undefined : await groundOnPage(page, action, { by: 'role', role: captioned, name: '', exact: false, within: { text: target.name } }, 0, { strict: true });
       if (beside?.found === true) return { found: true, locator: beside.locator, element: beside.element };
+      // The words of a control whose own name says less, in a card that says the rest ("Add Sauce Labs Backpack to
+      // cart": the "Add to cart" of the Backpack's card).
+      const described = await groundOnPage(page, action, { ...target, by: 'description' }, 0, { strict: true });
+      if (described.found) return { found: true, locator: described.locator, element: described.element };
       if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
     }
     if (now >= deadline) return { found: false, reason: 'several', matches: most, tried };

@@ -43,6 +43,8 @@ export interface GroundNode {
   index: number;
   /** It has the keyboard focus. */
   active?: boolean;
+  /** A link's address, as the page wrote it. */
+  url?: string;
 }
 
 export type GroundingResult =
@@ -95,6 +97,7 @@ export function flattenSnapshot(tree: readonly SnapshotNode[]): GroundNode[] {
       ...(node.ref === undefined ? {} : { ref: node.ref }),
       ...(typeof node.placeholder === 'string' ? { placeholder: collapse(node.placeholder) } : {}),
       ...(node.active === true ? { active: true } : {}),
+      ...(typeof node.url === 'string' ? { url: node.url } : {}),
     };
     nodes.push(own);
     // An element whose content is only text carries it as `text` (a field's `text` is its value: not page text).
@@ -150,11 +153,19 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
   }
 
   if (target.name !== '') {
-    const scored = candidates.map((node) => ({ node, score: nameScore(node, target) })).filter((entry) => entry.score > 0);
+    // Strict: the page's words and the task's must hold one another, not merely share some.
+    const scored = candidates.map((node) => ({ node, score: nameScore(node, target) })).filter((entry) => entry.score > (options.strict === true ? 1 : 0));
     const best = Math.max(0, ...scored.map((entry) => entry.score));
     if (best > 0) {
       candidates = scored.filter((entry) => entry.score === best).map((entry) => entry.node);
       how.push(best >= 3 ? `named ${JSON.stringify(target.name)}` : `whose words match ${JSON.stringify(target.name)}`);
+      // "Add Sauce Labs Backpack to cart" where each product has an "Add to cart": the one whose card shows the
+      // words its own name lacks.
+      if (best === 2 && (candidates.length > 1 || options.strict === true)) {
+        const near = nearestHolding(nodes, candidates, target.name);
+        if (near.length === 0 && options.strict === true) return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
+        if (near.length > 0) candidates = near;
+      }
     } else if (options.strict === true || target.by !== 'description' || candidates.length !== 1) {
       return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
     } else {
@@ -185,6 +196,12 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     }
   }
 
+  // Links that all go to the same address are one way there (a product's picture and its title).
+  if (candidates.length > 1 && candidates.every((node) => node.role === 'link' && node.url !== undefined && node.url === candidates[0]!.url)) {
+    candidates = [candidates[0]!];
+    how.push('the first of the links there');
+  }
+
   if (candidates.length === 1) {
     const node = candidates[0]!;
     const container = containers.find((item) => node.ancestors.includes(item.index)) ?? rowOf(nodes, node);
@@ -201,6 +218,26 @@ export function containersShowing(nodes: readonly GroundNode[], text: string, fi
   const innermost = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
   const exact = innermost.filter((node) => nodes.some((child) => child.ancestors.includes(node.index) && sameText(child.name, text)));
   return exact.length > 0 ? exact : innermost;
+}
+
+/**
+ * Of candidates whose names the target's words hold, those with the nearest ancestor that shows the rest of the
+ * target's words (the product card around an "Add to cart"); none when no ancestor within four levels does.
+ */
+function nearestHolding(nodes: readonly GroundNode[], candidates: readonly GroundNode[], name: string): GroundNode[] {
+  const depthOf = (node: GroundNode): number | undefined => {
+    const own = new Set(contentWords(node.name));
+    const rest = contentWords(name).filter((word) => !own.has(word));
+    if (rest.length === 0) return undefined;
+    for (const [depth, index] of node.ancestors.slice(0, 4).entries()) {
+      const shown = new Set(contentWords(nodes[index]!.text));
+      if (rest.every((word) => shown.has(word))) return depth;
+    }
+    return undefined;
+  };
+  const depths = candidates.map((node) => ({ node, depth: depthOf(node) })).filter((entry) => entry.depth !== undefined);
+  const nearest = Math.min(...depths.map((entry) => entry.depth!));
+  return depths.filter((entry) => entry.depth === nearest).map((entry) => entry.node);
 }
 
 /** The nearest row-like ancestor: where an element that is one of many alike is told apart. */

@@ -58,6 +58,13 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
   if (over !== undefined) return fillFocused(unquote(over[1]!)!, 'the field being edited');
 
+  // "an error message appears saying 'X'", "a banner should show up reading 'X'": the page shows X.
+  const saying = matchOutsideQuotes(text, /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:an?|the)\s+(?:red\s+|green\s+|error\s+|success\s+|warning\s+|info\s+)*(?:error|message|notice|banner|alert|toast|warning|notification|flash)(?:\s+message)?\s+(?:appears|shows up|is shown|is displayed|pops up|comes up|should appear|should show up|should be shown)\s+(?:saying|that says|reading|with(?: the text)?|:)\s+("[^"]+"|'[^']+')$/i);
+  if (saying !== undefined) {
+    const shown = unquote(saying[1]!)!;
+    const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
+    return steps([{ action: 'expectText', description: `Expect the page to show ${JSON.stringify(shown)}`, text: shown, criterion: key }], [], [{ key, description: text }]);
+  }
   // "click into the text box": the field, the only one or the one with the focus.
   if (/^(?:click|tap)\s+(?:in|into|inside|on)\s+(?:the\s+)?(?:text ?box|text field|field|input(?: field| box)?|box)$/i.test(text)) {
     return steps([{ action: 'click', description: 'Click into the text field', target: FOCUSED_FIELD }]);
