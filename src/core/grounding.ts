@@ -196,6 +196,10 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     }
   }
 
+  // Of several in the role's family, the role the target names ("a button" over a link that says the same).
+  if (candidates.length > 1 && target.role !== undefined && candidates.some((node) => node.role === target.role)) {
+    candidates = candidates.filter((node) => node.role === target.role);
+  }
   // Links that all go to the same address are one way there (a product's picture and its title).
   if (candidates.length > 1 && candidates.every((node) => node.role === 'link' && node.url !== undefined && node.url === candidates[0]!.url)) {
     candidates = [candidates[0]!];
@@ -294,7 +298,7 @@ function nameScore(node: GroundNode, target: Target): number {
   for (const name of names) {
     if (sameText(name, target.name)) best = Math.max(best, 4);
     else if (!target.exact && contains(name, target.name)) best = Math.max(best, 3);
-    else if (!target.exact && target.by === 'description' && contains(target.name, name) && name.length >= 3) best = Math.max(best, 2);
+    else if (!target.exact && target.by === 'description' && name.length >= 3 && (contains(target.name, name) || wordsWithin(name, target.name))) best = Math.max(best, 2);
     else if (!target.exact && target.by === 'description') {
       const wanted = contentWords(target.name);
       const shown = new Set(contentWords(name));
@@ -314,6 +318,13 @@ export function contentWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '' && !STOP_WORDS.has(word))
     .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
+}
+
+/** Every content word of `inner` is a word of `outer` ("Add to cart" within "Add the Backpack to the cart"). */
+function wordsWithin(inner: string, outer: string): boolean {
+  const words = contentWords(inner);
+  const all = new Set(contentWords(outer));
+  return words.length > 0 && words.every((word) => all.has(word));
 }
 
 function offered(nodes: readonly GroundNode[], kinds: readonly string[]): string[] {

@@ -70,3 +70,43 @@ describe('grounding a person\'s words on the page snapshot', () => {
     expect(text.kind === 'one' ? text.node.name : text.message).toBe('Buy milk');
   });
 });
+
+describe('grounding where the page says less than the task', () => {
+  const form: SnapshotNode[] = [
+    { role: 'generic', ref: 'e1', children: [{ role: 'checkbox', ref: 'e2' }, 'checkbox 1', { role: 'checkbox', ref: 'e3' }, 'checkbox 2'] },
+    { role: 'generic', ref: 'e4', children: [{ role: 'paragraph', ref: 'e5', text: 'Number' }, { role: 'spinbutton', ref: 'e6' }] },
+  ];
+  const shop: SnapshotNode[] = [
+    {
+      role: 'generic',
+      ref: 'e1',
+      children: [
+        { role: 'generic', ref: 'e2', children: [{ role: 'link', name: 'Sauce Labs Backpack', ref: 'e3', url: '/item?id=4' }, { role: 'link', name: 'Sauce Labs Backpack', ref: 'e4', url: '/item?id=4' }, { role: 'button', name: 'Add to cart', ref: 'e5' }] },
+        { role: 'generic', ref: 'e6', children: [{ role: 'link', name: 'Sauce Labs Bike Light', ref: 'e7', url: '/item?id=0' }, { role: 'button', name: 'Add to cart', ref: 'e8' }] },
+      ],
+    },
+  ];
+
+  it('takes the box a text follows and the field a caption precedes', () => {
+    const flat = flattenSnapshot(form);
+    expect(refOf(groundTarget(flat, 'check', target({ by: 'role', role: 'checkbox', within: { text: 'checkbox 2' } }), { strict: true }))).toBe('e3');
+    expect(refOf(groundTarget(flat, 'fill', target({ by: 'role', role: 'textbox', within: { text: 'Number' } }), { strict: true }))).toBe('e6');
+  });
+
+  it('takes the "Add to cart" of the card that shows the rest of the words', () => {
+    const flat = flattenSnapshot(shop);
+    expect(refOf(groundTarget(flat, 'click', target({ by: 'description', role: 'button', name: 'Add Sauce Labs Bike Light to cart' }), { strict: true }))).toBe('e8');
+    expect(groundTarget(flat, 'click', target({ by: 'description', role: 'button', name: 'Add the Onesie to cart' }), { strict: true }).kind).toBe('none');
+  });
+
+  it('takes the first of links that go to one address, and still refuses links that go to two', () => {
+    const flat = flattenSnapshot(shop);
+    expect(refOf(groundTarget(flat, 'click', target({ by: 'text', name: 'Sauce Labs Backpack', exact: true })))).toBe('e3');
+    expect(groundTarget(flat, 'click', target({ by: 'role', role: 'link', name: 'Sauce Labs' })).kind).toBe('several');
+  });
+
+  it('never takes the only control of its kind for a fallback\'s words that do not match', () => {
+    expect(groundTarget(flattenSnapshot(form), 'fill', target({ name: 'Email address' }), { strict: true }).kind).toBe('none');
+    expect(refOf(groundTarget(flattenSnapshot(form), 'fill', target({ name: 'Email address' })))).toBe('e6');
+  });
+});
