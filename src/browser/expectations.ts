@@ -60,8 +60,14 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       throw failed(`${targetWords(step.target)} holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
     }
     case 'expectUrl': {
-      const seen = await poll(timeout, () => Promise.resolve(page.url()), (url) => url.includes(step.contains));
-      if (!seen.held) throw failed(`The URL is ${page.url()}, which does not contain "${step.contains}"`, step.contains, [page.url()]);
+      const named = step.page;
+      // A named page is there when the URL says its guessed path or the page shows its name (title or text).
+      const read = async () => ({ url: page.url(), shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}`, named) });
+      const seen = await poll(timeout, read, (at) => at.url.includes(step.contains) || at.shows);
+      if (!seen.held) {
+        const where = named === undefined ? '' : ` and the page does not show "${named}"`;
+        throw failed(`The URL is ${page.url()}, which does not contain "${step.contains}"${where}`, named ?? step.contains, [page.url()]);
+      }
       return;
     }
     case 'expectState':

@@ -149,8 +149,13 @@ async function openNamedPage(page: Page, name: string, context: StepContext): Pr
   const says = (text: string) => normalizedText(text).includes(wanted);
   const headings = await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
   if (says(await page.title().catch(() => '')) || headings.some(says)) return true;
-  const link = page.getByRole('link', { name, exact: false }).filter({ visible: true });
-  if ((await link.count().catch(() => 0)) !== 1) return false;
+  // A link of that name, else the one link whose address (or class, or test id) says it.
+  const named = page.getByRole('link', { name, exact: false }).filter({ visible: true });
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  // (An icon link may say it only in its address, class or test id: Swag Labs' cart is `a.shopping_cart_link`.)
+  const addressed = page.locator(['href', 'class', 'data-test', 'data-testid'].map((attribute) => `a[${attribute}*="${slug}" i]`).join(', ')).filter({ visible: true });
+  const link = (await named.count().catch(() => 0)) === 1 ? named : slug !== '' && (await addressed.count().catch(() => 0)) === 1 ? addressed : undefined;
+  if (link === undefined) return false;
   await link.click({ timeout: context.timeoutMs });
   await page.waitForLoadState('load', { timeout: context.timeoutMs }).catch(() => undefined);
   return true;

@@ -186,6 +186,14 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       return [expectThat(element(), `toHaveValue(${literal(step.text)}, ${timeout})`)];
     case 'expectUrl':
       use('urlContaining');
+      if (step.page !== undefined) {
+        // As the runner: the URL has the guessed path, or the page shows the page's name.
+        use('textPattern');
+        needs.expect = true;
+        return [
+          `await expect.poll(async () => urlContaining(${literal(step.contains)}).test(page.url()) || textPattern(${literal(step.page)}).test(\`\${await page.title()}\n\${await page.locator('body').innerText()}\`), ${timeout}).toBe(true);`,
+        ];
+      }
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];
     case 'expectState':
       return stateLines(step, { use, element, expectThat, needs });

@@ -102,8 +102,11 @@ export const stepSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('expectTitle'), description, text: z.string().min(1).max(500), criterion: z.string().optional() }),
   /** The field's current value is exactly `text` (empty for "the Coupon field is empty"). */
   z.strictObject({ action: z.literal('expectValue'), description, target: targetSchema, text: z.string().max(2_000), criterion: z.string().optional() }),
-  /** The URL contains `contains`. */
-  z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), criterion: z.string().optional() }),
+  /**
+   * The URL contains `contains`. With `page` (a page the task named, whose path `contains` only guesses): or the page
+   * shows that name, in its title or its text ("you land on the Products page").
+   */
+  z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), page: z.string().min(1).max(200).optional(), criterion: z.string().optional() }),
   z.strictObject({
     action: z.literal('expectState'),
     description,

@@ -69,7 +69,7 @@ const url: Reader = (body) => {
   const text = withoutQuotes(trimPunctuation(raw));
   const contains = (landed !== undefined || isPagePhrase(text) ? pagePath(text) : undefined) ?? text;
   if (contains === '') return undefined;
-  return form([], expectUrl(contains));
+  return form([], expectUrl(contains, landed !== undefined ? namedPage(text) : undefined));
 };
 
 const count: Reader = (body, context) => {
@@ -175,8 +175,10 @@ const loads: Reader = (body, context) => {
     const path = pagePath(subject);
     if (path === undefined) return undefined;
     const here = context.last?.action === 'navigate' && context.last.url === path;
-    const before: PlanStep[] = here ? [] : [navigate(path)];
-    return form(before, expectUrl(path));
+    // After a click the page it led to is the one said to open: looked at, not opened again.
+    const led = context.last !== undefined && ['click', 'dblclick', 'press'].includes(context.last.action);
+    const before: PlanStep[] = here || led ? [] : [navigate(path)];
+    return form(before, expectUrl(path, namedPage(subject)));
   }
   const last = context.visited.at(-1);
   if (PAGE_SUBJECT.test(subject) && last !== undefined) {
@@ -262,8 +264,17 @@ function navigate(path: string): PlanStep {
   return { action: 'navigate', description: `Go to ${path}`, url: path };
 }
 
-function expectUrl(contains: string): AssertionStep {
-  return { action: 'expectUrl', description: `Expect the URL to contain ${JSON.stringify(contains)}`, contains };
+function expectUrl(contains: string, page?: string): AssertionStep {
+  if (page === undefined) return { action: 'expectUrl', description: `Expect the URL to contain ${JSON.stringify(contains)}`, contains };
+  return { action: 'expectUrl', description: `Expect to be on the ${page} page (the URL contains ${JSON.stringify(contains)} or the page shows "${page}")`, contains, page };
+}
+
+/** "the Products page" → "Products"; undefined for a path, a URL or a place every app has at its usual path. */
+function namedPage(phrase: string): string | undefined {
+  const text = withoutQuotes(trimPunctuation(phrase));
+  if (/^(?:https?:\/\/|\/)/i.test(text)) return undefined;
+  const name = stripDeterminers(text).replace(/\s+(?:page|screen|view|section|area)$/i, '').trim();
+  return name === '' || /^(?:it|this|that|there|here)$/i.test(name) ? undefined : name.slice(0, 200);
 }
 
 function expectText(shown: string, target?: Target): AssertionStep {

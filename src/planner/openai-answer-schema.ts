@@ -90,7 +90,11 @@ const stepSchema = z.union([
   }),
   step('expectTitle', { text: z.string().describe('Text the page title contains.'), criterion }),
   step('expectValue', { target, text: z.string().describe('The exact value the field holds; "" for an empty field.'), criterion }),
-  step('expectUrl', { contains: z.string(), criterion }),
+  step('expectUrl', {
+    contains: z.string(),
+    page: z.string().nullable().prefault(null).describe('The page as the task names it ("Products") when contains only guesses its path; else null.'),
+    criterion,
+  }),
   step('expectState', {
     target,
     state: z.enum(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'valid', 'invalid', 'selected', 'unselected', 'focused']),

@@ -101,11 +101,14 @@ describe('assertions: the URL', () => {
     ['check that the url includes "/orders/ORD-"', '/orders/ORD-', 'url_includes_orders_ord'],
     ['expect the URL to contain /orders', '/orders', 'url_to_contain_orders'],
     ['make sure the current URL ends with /cart', '/cart', 'current_url_ends_with_cart'],
-    ['check that we land on the orders page', '/orders', 'we_land_on_orders_page'],
     ['verify I am redirected to /login', '/login', 'i_am_redirected_to_login'],
     ['the browser ends up on /products', '/products', 'browser_ends_up_on_products'],
   ])('%j expects the URL to contain %j', (task, contains, criterion) => {
     expect(stepsOf(task)).toEqual([{ action: 'expectUrl', contains, criterion }]);
+  });
+
+  it('lands on a named page when the URL says its path or the page shows its name', () => {
+    expect(stepsOf('check that we land on the orders page')).toEqual([{ action: 'expectUrl', contains: '/orders', page: 'orders', criterion: 'we_land_on_orders_page' }]);
   });
 });
 
@@ -176,19 +179,26 @@ describe('assertions: counts', () => {
 });
 
 describe('assertions: pages that load', () => {
-  it.each<[string, string, string]>([
-    ['Check the refund policy page loads', '/refund-policy', 'refund_policy_page_loads'],
-    ['Make sure the Sign up page loads', '/signup', 'sign_up_page_loads'],
-    ['verify the pricing page works', '/pricing', 'pricing_page_works'],
-    ['the pricing page should load without errors', '/pricing', 'pricing_page_should_load_without_errors'],
-  ])('%j opens %s and expects to be there', (task, url, criterion) => {
-    expect(stepsOf(task)).toEqual([navigate(url), { action: 'expectUrl', contains: url, criterion }]);
+  it.each<[string, string, string, string]>([
+    ['Check the refund policy page loads', '/refund-policy', 'refund_policy_page_loads', 'refund policy'],
+    ['Make sure the Sign up page loads', '/signup', 'sign_up_page_loads', 'Sign up'],
+    ['verify the pricing page works', '/pricing', 'pricing_page_works', 'pricing'],
+    ['the pricing page should load without errors', '/pricing', 'pricing_page_should_load_without_errors', 'pricing'],
+  ])('%j opens %s and expects to be there', (task, url, criterion, page) => {
+    expect(stepsOf(task)).toEqual([navigate(url), { action: 'expectUrl', contains: url, page, criterion }]);
+  });
+
+  it('after a click, looks at the page it led to instead of opening it again', () => {
+    expect(stepsOf('click Checkout and check that the Checkout: Your Information page opens')).toEqual([
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Checkout', exact: false } },
+      { action: 'expectUrl', contains: '/checkout-your-information', page: 'Checkout: Your Information', criterion: 'checkout_your_information_page_opens' },
+    ]);
   });
 
   it('does not open a page it has just opened', () => {
     expect(stepsOf('go to /pricing and check the pricing page loads')).toEqual([
       navigate('/pricing'),
-      { action: 'expectUrl', contains: '/pricing', criterion: 'pricing_page_loads' },
+      { action: 'expectUrl', contains: '/pricing', page: 'pricing', criterion: 'pricing_page_loads' },
     ]);
   });
 

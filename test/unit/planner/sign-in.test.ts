@@ -34,7 +34,7 @@ describe('sign-in: the usual steps with the configured test values', () => {
 
   it('does not open /login again when the task went there', () => {
     expect(stepsOf('go to /login and sign in as the demo user')).toEqual([navigate('/login'), ...signIn(testValue('demoEmail'), 'demoPassword').slice(1)]);
-    expect(stepsOf('open the sign in page, then sign in as the demo user')).toEqual([navigate('/login'), ...signIn(testValue('demoEmail'), 'demoPassword').slice(1)]);
+    expect(stepsOf('open the sign in page, then sign in as the demo user')).toEqual([{ ...navigate('/login'), page: 'sign in' }, ...signIn(testValue('demoEmail'), 'demoPassword').slice(1)]);
   });
 
   it('opens /login when the task went somewhere else first', () => {

@@ -34,7 +34,7 @@ describe('step grammar: going somewhere', () => {
   it('keeps the name of a page the task names without a path, for the run to look for it on the live page', () => {
     expect(stepsOf('open the Dropdown List page')).toEqual([{ action: 'navigate', url: '/dropdown-list', page: 'Dropdown List' }]);
     expect(stepsOf('go to /pricing')).toEqual([{ action: 'navigate', url: '/pricing' }]);
-    expect(stepsOf('open the cart')).toEqual([{ action: 'navigate', url: '/cart' }]);
+    expect(stepsOf('open the cart')).toEqual([{ action: 'navigate', url: '/cart', page: 'cart' }]);
   });
 
   it('opens a named control with "open" when it is no page', () => {
@@ -205,7 +205,7 @@ describe('step grammar: forms', () => {
 
   it('applies a coupon by test value when the task names none, and stays in the cart it is in', () => {
     expect(stepsOf('go to the cart and apply the coupon')).toEqual([
-      navigate('/cart'),
+      { ...navigate('/cart'), page: 'cart' },
       { action: 'fill', target: field('Coupon'), value: testValue('coupon_code') },
       { action: 'click', target: button('Apply') },
     ]);
