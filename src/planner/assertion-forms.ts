@@ -273,7 +273,7 @@ function expectUrl(contains: string, page?: string): AssertionStep {
 function namedPage(phrase: string): string | undefined {
   const text = withoutQuotes(trimPunctuation(phrase));
   if (/^(?:https?:\/\/|\/)/i.test(text)) return undefined;
-  const name = stripDeterminers(text).replace(/\s+(?:page|screen|view|section|area)$/i, '').trim();
+  const name = withoutQuotes(stripDeterminers(text).replace(/\s+(?:page|screen|view|section|area)$/i, '').trim());
   return name === '' || /^(?:it|this|that|there|here)$/i.test(name) ? undefined : name.slice(0, 200);
 }
 

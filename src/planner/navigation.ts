@@ -68,7 +68,7 @@ function navigateTo(phrase: string): Reading {
 
 /** "the Dropdown List page" → "Dropdown List". */
 function pageName(phrase: string): string | undefined {
-  const name = stripDeterminers(withoutQuotes(trimPunctuation(phrase))).replace(/\s+(?:page|screen|view|section|area|example)$/i, '').trim();
+  const name = withoutQuotes(stripDeterminers(withoutQuotes(trimPunctuation(phrase))).replace(/\s+(?:page|screen|view|section|area|example)$/i, '').trim());
   return name === '' ? undefined : name.slice(0, 200);
 }
 
