@@ -32,7 +32,7 @@ export function expectationSubject(phrase: string): ExpectationSubject | undefin
   const bare = bareNounTarget(subject, '-', false);
   if (bare !== undefined) return bare.by === 'role' && bare.role !== undefined ? { kind: 'role', role: bare.role } : undefined;
   const target = readTarget(subject, 'text');
-  if (target !== undefined && (target.by === 'label' || target.by === 'placeholder' || (target.by === 'role' && FIELD_ROLES.has(target.role ?? '')))) {
+  if (target !== undefined && (target.by === 'label' || target.by === 'placeholder' || ((target.by === 'role' || target.by === 'description') && FIELD_ROLES.has(target.role ?? '')))) {
     return { kind: 'field', target };
   }
   return undefined;

@@ -105,7 +105,7 @@ function markItems(clause: string, context: ReadingContext): Reading | undefined
  */
 function listExpectation(clause: string, context: ReadingContext): Reading | undefined {
   const lead = matchOutsideQuotes(clause, LEAD);
-  const body = normalise(trimPunctuation(lead?.[1] ?? clause)).replace(/\s+(?:is|are)\s+(?:marked|shown|displayed)\s+as\s+/i, ' is ');
+  const body = normalise(trimPunctuation(lead?.[1] ?? clause).replace(/^that\s+/i, '').replace(/\b(it|that|this|there|he|she)'s\b/gi, '$1 is')).replace(/\s+(?:is|are)\s+(?:marked|shown|displayed)\s+as\s+/i, ' is ');
   const none = matchOutsideQuotes(body, new RegExp(`^(?:none|neither|no)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?\\s+(?:is|are)\\s+(?:now\\s+|still\\s+)?(complete|completed|done|finished|checked|ticked)$`, 'i'));
   if (none !== undefined && context.items.length > 0) {
     const reading = itemSteps('all', context, (target, text) => ({ action: 'expectState', description: `Expect ${text} to be not completed (its checkbox unchecked)`, target, state: 'unchecked' }));
@@ -127,6 +127,29 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
       return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, target: listShowing(texts[0]!), itemRole: 'listitem', texts, only: true, ordered: false }]), body);
     }
   }
+  // "… while the second one isn't": the state just checked, not holding for this one.
+  const elliptic = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+not$/i);
+  const last = context.last;
+  if (elliptic !== undefined && last?.action === 'expectState' && (last.state === 'checked' || last.state === 'unchecked')) {
+    const state = last.state === 'checked' ? 'unchecked' : 'checked';
+    const reading = itemSteps(elliptic[1]!, context, (target, text) => ({ action: 'expectState', description: `Expect ${text} to be ${state === 'checked' ? 'completed' : 'not completed'}`, target, state }));
+    return reading === undefined ? undefined : withCriterion(reading, body);
+  }
+  // "only it is completed": that one checked, every other item the task added not.
+  const onlyDone = matchOutsideQuotes(body, /^only\s+(.+?)\s+(?:is|are)\s+(?:now\s+)?(complete|completed|done|finished|checked|ticked)$/i);
+  if (onlyDone !== undefined) {
+    const refs = itemRefs(onlyDone[1]!, context);
+    if (refs !== undefined && refs.every((ref) => 'text' in ref) && context.items.length > 0) {
+      const done = new Set(refs.map((ref) => (ref as { text: string }).text));
+      const made = context.items.map((item): PlanStep => ({
+        action: 'expectState',
+        description: `Expect ${JSON.stringify(item)} to be ${done.has(item) ? 'completed' : 'not completed'}`,
+        target: { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: item } },
+        state: done.has(item) ? 'checked' : 'unchecked',
+      }));
+      return withCriterion(steps(made), body);
+    }
+  }
   const state = matchOutsideQuotes(
     body,
     /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+|all\s+|both\s+)?(?:(?:shown|displayed|marked)\s+(?:as\s+)?)?(not\s+)?(complete|completed|done|finished|checked|ticked|active|incomplete|uncompleted|unchecked|open|pending)$/i,
@@ -141,19 +164,23 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     }));
     return reading === undefined ? undefined : withCriterion(reading, body);
   }
-  const shows = matchOutsideQuotes(
+  const said = matchOutsideQuotes(
     body,
-    new RegExp(`^(?:it|(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(?:(?:${NUMBER})\\s+(?:${ITEM_NOUNS})\\s*[,:]?\\s*)?(.+?)(,?\\s+only|,?\\s+and nothing else|,?\\s+in (?:that|this|the same) order)?$`, 'i'),
+    new RegExp(`^(?:it|(?:the\\s+)?(?:(?:to-?do\\s+)?list|(?:${ITEM_NOUNS}))(?:\\s+list)?)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|contains?|has|have|lists?|displays?|reads?|is|are|consists? of|includes?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(?:(?:${NUMBER})\\s+(?:${ITEM_NOUNS})\\s*[,:]?\\s*)?(.+?)(,?\\s+only|,?\\s+and nothing else|,?\\s+in (?:that|this|the same|the) order(?:\\s+(?:i|we|they)\\s+(?:added|created|entered) them)?)?$`, 'i'),
   );
   const shown = matchOutsideQuotes(body, /^(only\s+|just\s+)?(.+?)\s+(?:is|are)\s+(?:all\s+)?(?:still\s+|now\s+)?(?:shown|listed|displayed|visible|left|there|present|in the list|on the list)(?:\s+again)?(\s+in (?:that|this|the same) order)?$/i);
+  // "it shows 'X'" is about whatever "it" is ("it shows two todos, 'a' and 'b'" is about the list); without "check
+  // that", a list said to show quoted items is still a statement to check ("the list should show 'a'").
+  const shows =
+    said !== undefined &&
+    !(/^it\b/i.test(body) && splitList(said[1]!).length < 2) &&
+    (lead !== undefined || /^that\s/i.test(clause.trim()) || splitList(said[1]!).every((part) => unquote(part) !== undefined))
+      ? said
+      : undefined;
   const listed = shows?.[1] ?? shown?.[2];
   if (listed === undefined) return undefined;
   // Without "check that", only a subject that refers back to the task's items ("all three todos are listed").
   if (shows === undefined && lead === undefined && !/^(?:all|both|each|every|none|neither|them|they|it)\b/i.test(listed.trim())) return undefined;
-  // "it shows 'X'" is about whatever "it" is; "it shows two todos, 'a' and 'b'" about the list.
-  if (shows !== undefined && /^it\b/i.test(body) && splitList(listed).length < 2) return undefined;
-  // Without "check that", a list said to show quoted items is still a statement to check ("the list should show 'a'").
-  if (shows !== undefined && lead === undefined && !splitList(listed).every((part) => unquote(part) !== undefined)) return undefined;
   // Quoted items, items named earlier, or references to them ("it", "the second todo"); a lone quoted text among
   // others is the assertion reader's ("'Saved' is shown").
   const refs = itemRefs(listed, context);
@@ -194,6 +221,9 @@ export function itemRefs(phrase: string, context: ReadingContext): ItemRef[] | u
   if (new RegExp(`^(?:(?:all|both|each|every)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?|them all|them|they|these|those)$`, 'i').test(text)) {
     return context.items.length > 0 ? context.items.map((item) => ({ text: item })) : undefined;
   }
+  // "the three todos": all of them, when the task added that many.
+  const counted = new RegExp(`^(${NUMBER})\\s+(?:${ITEM_NOUNS})$`, 'i').exec(text);
+  if (counted !== null && numberOf(counted[1]!) === context.items.length && context.items.length > 0) return context.items.map((item) => ({ text: item }));
   const parts = splitList(text);
   const refs: ItemRef[] = [];
   for (const part of parts) {

@@ -24,7 +24,7 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   if (/^(?:(?:go|navigate|step)\s+forward(?:\s+(?:a|one)\s+page)?|(?:press|click|hit|use|tap)\s+(?:on\s+)?(?:the\s+)?(?:browser(?:'s)?\s+)?forward(?:\s+button)?)(?:\s+(?:in|using|with)\s+(?:the\s+)?browser)?$/i.test(text)) {
     return steps([{ action: 'goForward', description: 'Go forward in the browser' }]);
   }
-  if (/^(?:click|tap)\s+(?:somewhere\s+)?(?:outside|away|elsewhere)(?:\s+(?:of\s+)?(?:it|the field|the input|the box))?$|^(?:leave|exit|blur|unfocus)\s+(?:the\s+)?(?:field|input|box|it)$|^(?:move|take)\s+(?:the\s+)?focus\s+away$/i.test(text)) {
+  if (/^(?:click|tap)\s+(?:somewhere\s+)?(?:outside|away|elsewhere)(?:\s+(?:of\s+)?(?:it|the field|the input|the box))?$|^(?:leave|exit|blur|unfocus)\s+(?:the\s+)?(?:edit(?:ing)?\s+|text\s+)?(?:field|input|box|it)(?:\s+without\s+.+)?$|^(?:move|take)\s+(?:the\s+)?focus\s+away$/i.test(text)) {
     return steps([{ action: 'press', description: 'Move the focus out of the field (Tab)', key: 'Tab' }], [`Reads "${clause}" as moving the focus out of the field with Tab.`]);
   }
 

@@ -18,7 +18,7 @@ export interface StepClause {
 // (`$1,000`). "and then" is "and" followed by a clause that starts with the filler "then".
 // Nor does the comma of a date ("May 1, 2024").
 const SEPARATOR =
-  /[.!?](?=\s|$)|[;\n]|(?<!\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(?=\s|$)|\s(?:and|but|&)\s|(?<!\b(?:should|must|will|would|can|could|may|might|shall|does|do|did|is|are))\s+then\s/gi;
+  /[.!?](?=\s|$)|[;\n]|(?<!\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(?=\s|$)|\s(?:and|but|&|while|whereas)\s|(?<!\b(?:should|must|will|would|can|could|may|might|shall|does|do|did|is|are))\s+then\s/gi;
 
 const FILLER =
   /^(?:please|kindly|then|and|but|also|now(?!\s+that\b)|first|firstly|second|secondly|third|next|finally|lastly|afterwards|after that|once done|when done|just|simply|so|ok|okay|go ahead and|try to|make sure to|make sure you|be sure to|remember to|don't forget to|do not forget to|you should|you must|you need to|we need to|i want you to|i need you to|i'd like you to|i would like you to|let's|lets|let us|can you|could you|would you|will you|step \d+:?|\d+[.):]|[-*•])(?:\s+|$)/i;

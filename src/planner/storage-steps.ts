@@ -19,7 +19,9 @@ export function readStorage(clause: string, context: ReadingContext): Reading | 
   if (keyOnly !== undefined) return steps([], [`Local storage key ${keyOnly[1]}: the checks of what is stored look at every key.`]);
 
   const there = matchOutsideQuotes(text, new RegExp(`^(?:so\\s+)?there\\s+(?:should|must|will)\\s+(?:still\\s+)?be\\s+(${NUMBER}|no)\\s+(?:(\\w+)\\s+)?(?:to-?dos?|items?|entries|notes?|tasks?|records?)\\s+(?:stored|saved|persisted|kept)(?:\\s+.*)?$`, 'i'));
-  if (!STORAGE.test(text) && there === undefined) return undefined;
+  // "all three are saved as completed": stored that way, whatever the page shows.
+  const savedAs = /\b(?:saved|stored|persisted)\s+as\s+(?:completed|complete|done|finished)\b/i.test(text);
+  if (!STORAGE.test(text) && there === undefined && !savedAs) return undefined;
 
   const body = text.replace(/^(?:(?:and|so|with|then)\s+)*(?:(?:check|verify|make sure|ensure|confirm|expect)(?:\s+that)?\s+)?(?:that\s+)?/i, '');
   const key = KEY.exec(body.replace(/^.*?local\s*-?\s*storage/i, ''))?.[1];

@@ -140,3 +140,25 @@ describe('clauses that are no step', () => {
     expect(steps.map((step) => (step.action === 'fill' && step.value.kind === 'literal' ? step.value.text : step.action))).toEqual(['a', 'press', 'b', 'press', 'c', 'press', '  x  ']);
   });
 });
+
+describe('states said of items the way people say them', () => {
+  it('reads "it\'s … while the second one isn\'t", "only X is completed", "in the order I added them"', async () => {
+    const steps = await stepsOf("Add two todos, 'a' and 'b'. Tick the first one and check that it's marked as completed while the second one isn't. Check that only 'a' is completed and that the list shows the two todos in the order I added them");
+    expect(steps.slice(4)).toMatchObject([
+      { action: 'check', target: checkboxOf('a') },
+      { action: 'expectState', target: checkboxOf('a'), state: 'checked' },
+      { action: 'expectState', target: checkboxOf('b'), state: 'unchecked' },
+      { action: 'expectState', target: checkboxOf('a'), state: 'checked' },
+      { action: 'expectState', target: checkboxOf('b'), state: 'unchecked' },
+      { action: 'expectItems', texts: ['a', 'b'], only: true, ordered: true },
+    ]);
+  });
+
+  it('reads "the edit box should contain X" as the field\'s value, and "all three are saved as completed" as storage', async () => {
+    const steps = await stepsOf("Add the todos 'a', 'b' and 'c' and tick each of them. All three should be saved as completed. Double-click 'a'; the edit box should contain 'a'");
+    expect(steps.filter((step) => step.action === 'expectStorage' || step.action === 'expectValue')).toMatchObject([
+      { action: 'expectStorage', count: 3, where: 'completed' },
+      { action: 'expectValue', target: { by: 'description', role: 'textbox' }, text: 'a' },
+    ]);
+  });
+});
