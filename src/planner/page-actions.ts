@@ -49,10 +49,21 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   }
 
   // "click it again", "tick it again": the last step's target once more (a tick of a ticked box unticks it: a click).
-  const again = matchOutsideQuotes(text, /^(?:click|tap|press|hit|tick|untick|toggle|check|uncheck)\s+(?:on\s+)?(?:it|that|the same (?:one|button|box|checkbox))\s+(?:again|once more)\b.*$/i);
-  const last = context.last;
+  const again = matchOutsideQuotes(trimPunctuation(clause), /^(?:click|tap|press|hit|tick|untick|toggle|check|uncheck)\s+(?:on\s+)?(?:it|that|the same (?:one|button|box|checkbox))\s+(?:again|once more)\b.*$/i);
+  const last = context.lastActed;
   if (again !== undefined && last !== undefined && (last.action === 'click' || last.action === 'check')) {
     return steps([{ action: 'click', description: `${last.description.replace(/^(?:Check|Uncheck)\b/, 'Click')} again`, target: last.target }]);
+  }
+  // "check that it is ticked", "it should now be disabled": the element the task just acted on.
+  const itState = matchOutsideQuotes(text, /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains)\s+(?:now\s+|still\s+)?(not\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused)$/i);
+  const acted = context.lastActed;
+  if (itState !== undefined && acted !== undefined && 'target' in acted && acted.target !== undefined) {
+    const word = itState[2]!.toLowerCase();
+    const base = ({ ticked: 'checked', unticked: 'unchecked' } as Record<string, string>)[word] ?? word;
+    const opposite: Record<string, string> = { checked: 'unchecked', unchecked: 'checked', enabled: 'disabled', disabled: 'enabled', visible: 'hidden', hidden: 'visible', selected: 'unselected' };
+    const state = (itState[1] === undefined ? base : opposite[base] ?? base) as Extract<PlanStep, { action: 'expectState' }>['state'];
+    const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
+    return steps([{ action: 'expectState', description: `Expect ${describeTarget(acted.target)} to be ${state}`, target: acted.target, state, criterion: key }], [], [{ key, description: text }]);
   }
   // "type 'x' over it": the field being edited.
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);

@@ -241,6 +241,7 @@ class PlanBuilder {
       last: this.steps.at(-1),
       items: [...this.items],
       lastItem: this.lastItem,
+      lastActed: this.steps.findLast((step) => ['click', 'dblclick', 'check', 'fill', 'select', 'hover'].includes(step.action) && 'target' in step && step.target !== undefined),
       answerTo: (question) => this.request.answerTo(question),
     };
   }

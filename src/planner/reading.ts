@@ -23,6 +23,8 @@ export interface ReadingContext {
   items: readonly string[];
   /** The item the task spoke of last: what "it" means. */
   lastItem: string | undefined;
+  /** The last step that acted on an element (a click, a tick, a fill): "click it again", "check that it is ticked". */
+  lastActed?: PlanStep;
   /** The latest answer that decides `question` (asked in an earlier round), if any. */
   answerTo(question: string): string | undefined;
 }

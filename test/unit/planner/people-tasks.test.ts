@@ -162,3 +162,16 @@ describe('states said of items the way people say them', () => {
     ]);
   });
 });
+
+describe('"it" as the element the task just acted on', () => {
+  it('checks its state and clicks it again', async () => {
+    const steps = await stepsOf("tick 'Remember me' and check that it is ticked, then click 'Add Element', check that one Delete button appears, and click it again");
+    expect(steps).toMatchObject([
+      { action: 'check', target: { name: 'Remember me' } },
+      { action: 'expectState', target: { name: 'Remember me' }, state: 'checked' },
+      { action: 'click', target: { name: 'Add Element' } },
+      { action: 'expectCount', target: { role: 'button', name: 'Delete' }, count: 1 },
+      { action: 'click', target: { name: 'Add Element' } },
+    ]);
+  });
+});
