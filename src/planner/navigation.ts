@@ -60,9 +60,10 @@ function navigateTo(phrase: string): Reading {
   const url = pagePath(phrase);
   if (url === undefined) return UNKNOWN;
   // A page by name, not a place every app has at its usual path: the run looks for it on the live page first.
-  // A place every app has ("the cart") is named too: its usual path is a guess as well.
-  const page = /^(?:https?:\/\/|\/)/i.test(withoutQuotes(trimPunctuation(phrase))) ? undefined : pageName(phrase);
-  const step: PlanStep = { action: 'navigate', description: page === undefined ? `Go to ${url}` : `Go to the ${page} page`, url: url.slice(0, 2_048), ...(page === undefined ? {} : { page }) };
+  // A place every app has ("the cart") is named too: its usual path is a guess as well. The home page is the root.
+  const page = /^(?:https?:\/\/|\/)/i.test(withoutQuotes(trimPunctuation(phrase))) || url === '/' ? undefined : pageName(phrase);
+  const description = page === undefined || isPlace(phrase) ? `Go to ${url}` : `Go to the ${page} page`;
+  const step: PlanStep = { action: 'navigate', description, url: url.slice(0, 2_048), ...(page === undefined ? {} : { page }) };
   return steps([step]);
 }
 
