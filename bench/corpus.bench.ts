@@ -10,6 +10,7 @@
  * CORPUS_SUITE (one suite's name), CORPUS_TASK (one task's id).
  */
 import { createApiKey } from '../src/identity/api-keys.js';
+import { createRulePlanner } from '../src/planner/rule-planner.js';
 import { openStore } from '../src/store/open-store.js';
 import { sauceDemoSuite } from '../test/corpus/sauce-demo.js';
 import { theInternetSuite } from '../test/corpus/the-internet.js';
@@ -56,3 +57,20 @@ try {
 }
 console.log('');
 for (const line of summaries) console.log(line);
+
+// Planning cost of the rule planner (issue 25: at most 30 ms a step): every task, as written, planned 20 times.
+const planner = createRulePlanner();
+let steps = 0;
+let planned = 0;
+const started = performance.now();
+for (let round = 0; round < 20; round += 1) {
+  for (const suite of [todoMvcSuite, theInternetSuite, sauceDemoSuite]) {
+    for (const task of suite.tasks) {
+      const result = await planner.interpret(task.task, { testValueNames: [], evidenceCriteria: [] });
+      planned += 1;
+      if (result.kind === 'runnable') steps += result.plan.steps.length;
+    }
+  }
+}
+const elapsed = performance.now() - started;
+console.log(`rule planner: ${(elapsed / planned).toFixed(2)} ms a task, ${(elapsed / Math.max(1, steps)).toFixed(2)} ms a planned step (${planned} plans)`);
