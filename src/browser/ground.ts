@@ -41,13 +41,38 @@ export async function groundOnPage(page: Page, action: PlanStep['action'], targe
 }
 
 async function groundOnce(page: Page, action: PlanStep['action'], target: Target, strict: boolean): Promise<GroundingResult> {
-  let tree: unknown;
-  try {
-    tree = await page.ariaSnapshotJSON({ mode: 'ai' });
-  } catch {
-    return { kind: 'none', candidates: [], message: 'The page changed while it was read' };
+  const nodes = await readSnapshot(page);
+  return nodes === undefined ? CHANGED : groundTarget(nodes, action, target, { strict });
+}
+
+/**
+ * The first of `targets` that one snapshot of the page resolves to one element (one snapshot for all of them: a
+ * resolver's fallbacks, tried in order); otherwise the first target's refusal.
+ */
+export async function groundFirstOf(page: Page, action: PlanStep['action'], targets: readonly Target[], options: { strict?: boolean } = {}): Promise<Grounded> {
+  const nodes = await readSnapshot(page);
+  let first: GroundingResult | undefined;
+  for (const target of targets) {
+    const result = nodes === undefined ? CHANGED : groundTarget(nodes, action, target, { strict: options.strict === true });
+    first ??= result;
+    if (result.kind !== 'one') continue;
+    const located = await locatorFor(page, result, target);
+    if (located !== undefined) return { found: true, ...located, how: result.how };
   }
-  return groundTarget(flattenSnapshot(Array.isArray(tree) ? (tree as SnapshotNode[]) : [tree as SnapshotNode]), action, target, { strict });
+  if (first === undefined || first.kind === 'one') return { found: false, reason: 'none', message: 'Nothing on the page is found alone by a locator', candidates: [] };
+  return { found: false, reason: first.kind, message: first.message, candidates: first.candidates };
+}
+
+const CHANGED: GroundingResult = { kind: 'none', candidates: [], message: 'The page changed while it was read' };
+
+/** The page's AI-mode accessibility snapshot, flattened; undefined when the page changed under the read. */
+async function readSnapshot(page: Page): Promise<GroundNode[] | undefined> {
+  try {
+    const tree: unknown = await page.ariaSnapshotJSON({ mode: 'ai' });
+    return flattenSnapshot(Array.isArray(tree) ? (tree as SnapshotNode[]) : [tree as SnapshotNode]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The plainest stored locator that finds the grounded element alone (and is that element). */

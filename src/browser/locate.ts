@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
-import { groundOnPage, type Grounded } from './ground.js';
+import { groundFirstOf, groundOnPage, type Grounded } from './ground.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
 
 /** Roles a field can have, for "the Email field" said without saying which kind of field. */
@@ -115,9 +115,18 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
   const deadline = started + timeoutMs;
   let severalSince: number | undefined;
   let most = 0;
-  // None of the ways the words usually name an element, for a while: the page's snapshot may show an element of
-  // another kind with that very name ("click 'Mark all as complete'", a checkbox; "click 'All'", a link).
-  const otherKind: Target = { ...target, by: 'text', role: undefined };
+  // None of the ways the words usually name an element, for a while: the page's snapshot may show what they mean, one
+  // snapshot a poll for all of these, in this order:
+  // - an element of another kind with that very name ("click 'Mark all as complete'", a checkbox; "click 'All'", a link);
+  // - a field or box whose label is only a text beside it ("Number", "checkbox 1"): the control next to that text;
+  // - a control whose own name says less, in a card that says the rest ("Add Sauce Labs Backpack to cart": the
+  //   "Add to cart" of the Backpack's card).
+  const captioned = captionedKind(action, target);
+  const fallbacks: Target[] = [
+    { ...target, by: 'text', role: undefined },
+    ...(captioned === undefined ? [] : [{ by: 'role', role: captioned, name: '', exact: false, within: { text: target.name } } satisfies Target]),
+    { ...target, by: 'description' },
+  ];
   for (;;) {
     let several = false;
     for (const candidate of tried) {
@@ -134,16 +143,8 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     else severalSince = undefined;
     if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried };
     if (!several && (now - started >= OTHER_KIND_AFTER_MS || now >= deadline)) {
-      const grounded = await groundOnPage(page, action, otherKind, 0, { strict: true });
+      const grounded = await groundFirstOf(page, action, fallbacks, { strict: true });
       if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
-      // A field or box whose label is only a text beside it ("Number", "checkbox 1"): the control next to that text.
-      const captioned = captionedKind(action, target);
-      const beside = captioned === undefined ? undefined : await groundOnPage(page, action, { by: 'role', role: captioned, name: '', exact: false, within: { text: target.name } }, 0, { strict: true });
-      if (beside?.found === true) return { found: true, locator: beside.locator, element: beside.element };
-      // The words of a control whose own name says less, in a card that says the rest ("Add Sauce Labs Backpack to
-      // cart": the "Add to cart" of the Backpack's card).
-      const described = await groundOnPage(page, action, { ...target, by: 'description' }, 0, { strict: true });
-      if (described.found) return { found: true, locator: described.locator, element: described.element };
       if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
     }
     if (now >= deadline) return { found: false, reason: 'several', matches: most, tried };

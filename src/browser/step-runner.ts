@@ -1,7 +1,7 @@
 import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { Comparison, FindingKind } from '../core/findings.js';
-import type { PlanStep, PlanValue, Target } from '../core/plan.js';
+import { SIGN_IN_PAGE, type PlanStep, type PlanValue, type Target } from '../core/plan.js';
 import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
@@ -123,7 +123,9 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     if (!named) await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
     const found = { locator, ...(toLocator ? { toLocator } : {}) };
-    const ran: PlanStep | undefined = named && step.action === 'navigate' ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
+    // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
+    // generated source go there directly and never look again.
+    const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
     return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
     const found = { locator, ...(toLocator ? { toLocator } : {}) };
@@ -144,7 +146,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
  */
 async function openNamedPage(page: Page, name: string, context: StepContext): Promise<boolean> {
   // The sign-in a task asks for starts where a password can be typed: on such a page the run is there already.
-  if (name === 'sign-in') return (await page.locator('input[type="password"]').filter({ visible: true }).count().catch(() => 0)) > 0;
+  if (name === SIGN_IN_PAGE) return (await page.locator('input[type="password"]').filter({ visible: true }).count().catch(() => 0)) > 0;
   const wanted = normalizedText(name);
   const says = (text: string) => normalizedText(text).includes(wanted);
   const headings = await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);

@@ -110,9 +110,8 @@ export function flattenSnapshot(tree: readonly SnapshotNode[]): GroundNode[] {
   return nodes;
 }
 
-/** The one element of `nodes` that `target` means for `action`, or why there is not one. */
 /**
- * `strict`: the words must match something; the rule that a description means the one element of its kind does not
+ * The one element of `nodes` that `target` means for `action`, or why there is not one. `strict`: the words must match something; the rule that a description means the one element of its kind does not
  * apply (a label the page does not have is not "the only field there").
  */
 export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['action'], target: Target, options: { strict?: boolean } = {}): GroundingResult {
@@ -163,11 +162,11 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
       // words its own name lacks.
       if (best === 2 && (candidates.length > 1 || options.strict === true)) {
         const near = nearestHolding(nodes, candidates, target.name);
-        if (near.length === 0 && options.strict === true) return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
+        if (near.length === 0 && options.strict === true) return refuse('none', `Nothing on the page matches ${targetPhrase(target)}`, offered(nodes, kinds));
         if (near.length > 0) candidates = near;
       }
     } else if (options.strict === true || target.by !== 'description' || candidates.length !== 1) {
-      return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
+      return refuse('none', `Nothing on the page matches ${targetPhrase(target)}`, offered(nodes, kinds));
     } else {
       how.push(`the only ${candidates[0]!.role} there, for ${JSON.stringify(target.name)}`);
     }
@@ -181,7 +180,7 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
 
   if (target.nth !== undefined) {
     const picked = target.nth === -1 ? candidates.at(-1) : candidates[target.nth - 1];
-    if (picked === undefined) return refuse('none', `There are ${candidates.length} of ${describe(target)}, not ${target.nth}`, candidates.map(label));
+    if (picked === undefined) return refuse('none', `There are ${candidates.length} of ${targetPhrase(target)}, not ${target.nth}`, candidates.map(label));
     how.push(target.nth === -1 ? 'the last one' : `number ${target.nth} in page order`);
     candidates = [picked];
   }
@@ -211,12 +210,12 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     const container = containers.find((item) => node.ancestors.includes(item.index)) ?? rowOf(nodes, node);
     return { kind: 'one', node, nodes, how: how.join(', '), ...(container === undefined ? {} : { container }) };
   }
-  if (candidates.length === 0) return refuse('none', `Nothing on the page matches ${describe(target)}`, offered(nodes, kinds));
-  return refuse('several', `${candidates.length} elements match ${describe(target)}; say which one (for example by its row or its position)`, candidates.map(label));
+  if (candidates.length === 0) return refuse('none', `Nothing on the page matches ${targetPhrase(target)}`, offered(nodes, kinds));
+  return refuse('several', `${candidates.length} elements match ${targetPhrase(target)}; say which one (for example by its row or its position)`, candidates.map(label));
 }
 
 /** The innermost containers whose text shows `text`; an exact text run inside wins over a longer text holding it. */
-export function containersShowing(nodes: readonly GroundNode[], text: string, fits: (container: GroundNode) => boolean = () => true): GroundNode[] {
+function containersShowing(nodes: readonly GroundNode[], text: string, fits: (container: GroundNode) => boolean = () => true): GroundNode[] {
   const holding = nodes.filter((node) => node.role !== 'text' && CONTAINER_ROLES.includes(node.role) && contains(node.text, text) && fits(node));
   // Innermost: drop a container that holds another one of them.
   const innermost = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
@@ -342,7 +341,7 @@ function refuse(kind: 'none' | 'several', message: string, candidates: string[])
 }
 
 /** How a message names a target: `"Pay rent"`, `the checkbox inside "Pay rent"`. */
-export function describe(target: Target): string {
+function targetPhrase(target: Target): string {
   const kind = target.role ?? (target.by === 'description' ? 'element' : target.by);
   const name = target.name === '' ? `the ${kind}` : `${JSON.stringify(target.name)}`;
   const where = target.within === undefined ? '' : ` inside ${JSON.stringify(target.within.text)}`;

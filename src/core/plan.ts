@@ -56,6 +56,12 @@ export type PlanValue = z.infer<typeof valueSchema>;
 
 const description = z.string().min(1).max(500);
 
+/**
+ * The `page` of the navigation a sign-in starts with: its `/login` is a guess, and the run stays where it is when the
+ * page already has a password field (src/browser/step-runner.ts).
+ */
+export const SIGN_IN_PAGE = 'sign-in';
+
 export const stepSchema = z.discriminatedUnion('action', [
   /** A path on the target (`/pricing`) or a full URL on an allowed host. */
   /**

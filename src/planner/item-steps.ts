@@ -208,9 +208,8 @@ function itemSteps(phrase: string, context: ReadingContext, make: (target: Targe
   const refs = itemRefs(phrase, context);
   if (refs === undefined || refs.length === 0) return undefined;
   const made = refs.map((ref) => {
-    const target: Target = 'text' in ref ? { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: ref.text } } : { by: 'role', role: 'listitem', name: '', exact: false, nth: ref.nth };
-    const checkTarget: Target = 'text' in ref ? target : { by: 'role', role: 'checkbox', name: '', exact: false, nth: ref.nth };
-    return make(checkTarget, 'text' in ref ? JSON.stringify(ref.text) : ordinalName(ref.nth));
+    const checkbox: Target = { by: 'role', role: 'checkbox', name: '', exact: false, ...('text' in ref ? { within: { text: ref.text } } : { nth: ref.nth }) };
+    return make(checkbox, 'text' in ref ? JSON.stringify(ref.text) : ordinalName(ref.nth));
   });
   return steps(made);
 }

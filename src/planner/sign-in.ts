@@ -14,6 +14,7 @@
  * configured name is that test value, read from its secret at run time.
  */
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
+import { SIGN_IN_PAGE } from '../core/plan.js';
 import { onSignInPage } from './pages.js';
 import { question, steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { resolveValue } from './resolve-value.js';
@@ -24,9 +25,6 @@ import { maskQuotes, matchOutsideQuotes, trimPunctuation, unquote, wordsOf } fro
 const SIGN_IN =
   /^((?:sign|log)\s*-?\s*(?:in|on)|login|logon|authenticate)(?:\s*(?:to|into|on|at)\s+(?:the\s+|my\s+|your\s+)?(?:site|website|web\s?app|app|application|shop|store|account|dashboard|portal|system|platform))?(.*)$/i;
 // "as X with password Y", and "as X (password Y)": the aside's brackets are blanked before this reads it.
-/** The `page` of the navigation a sign-in starts with (src/browser/step-runner.ts knows it by this name). */
-export const SIGN_IN_PAGE = 'sign-in';
-
 const WHO = /\bas\s+(.+?)(?=\s+(?:with|using|via)\s|\s{2,}(?=(?:the\s+)?(?:password|passcode|pwd|pass)\b)|$)/i;
 const CREDENTIALS = /\b(?:with|using|via)\s+(.+?)(?=\s+as\s|$)|\s{2,}((?:the\s+)?(?:password|passcode|pwd|pass)\b.+?)\s*$/i;
 const EMAIL = /[^\s@'"]+@[^\s@'"]+\.[^\s@'"]+/;

@@ -35,7 +35,7 @@ export function readStorage(clause: string, context: ReadingContext): Reading | 
   const counted = new RegExp(`^(?:with\\s+)?(?:all\\s+)?(${NUMBER}|both|no)\\b`, 'i').exec(subject);
   if (counted !== null) count = /^both$/i.test(counted[1]!) ? 2 : /^no$/i.test(counted[1]!) ? 0 : numberOf(counted[1]!);
   else if (/^(?:with\s+)?all\b/i.test(subject) && context.items.length > 0) count = context.items.length;
-  const state = STATE_WORDS.exec(body.replace(/\blocal\s*-?\s*storage\b.*$/i, '').replace(/^.*?\b(?:saved|stored)\s+as\s+/i, (all) => all));
+  const state = STATE_WORDS.exec(body.replace(/\blocal\s*-?\s*storage\b.*$/i, ''));
   if (count !== undefined && state !== null) where = state[1]!.toLowerCase() === 'complete' ? 'completed' : state[1]!.toLowerCase();
   // "the todo should be saved", "the new title should be saved": the item the task spoke of last.
   if (texts.length === 0 && count === undefined && /^(?:the|its|it|that|this)\b/i.test(subject) && context.lastItem !== undefined) texts.push(context.lastItem);
