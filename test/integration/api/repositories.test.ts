@@ -5,6 +5,7 @@ import { createInstallationRecords } from '../../../src/repos/installation-recor
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const SECRETS = {
@@ -15,19 +16,12 @@ const SECRETS = {
 };
 
 function validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    provider: 'codehost',
-    providerInstallationId: '42',
-    owner: 'acme',
-    name: 'shop',
-    defaultBranch: 'main',
-    cloneUrl: 'https://code.example/acme/shop.git',
-    baseUrl: 'https://shop.example',
+  return shopRepositoryBody({
     networkAllowlist: ['Probe.Shop.Example'],
     testValueSecretRefs: { orderProbeUrl: 'PROBE_URL', orderProbeToken: 'PROBE_TOKEN', demoPassword: 'DEMO_PASSWORD' },
     evidenceProbeRefs: { orderCreated: { urlValueRef: 'orderProbeUrl', tokenValueRef: 'orderProbeToken' } },
     ...overrides,
-  };
+  });
 }
 
 forEachDialect('repositories API', (dialect) => {
