@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
 import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
@@ -26,18 +26,10 @@ function validBody(overrides: Record<string, unknown> = {}): Record<string, unkn
 
 forEachDialect('repositories API', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store, { secrets: SECRETS, excludedOwners: ['evil-corp'] });
   let key: string;
   let otherKey: string;
   let organizationId: string;
-
-  beforeAll(async () => {
-    api = await startTestApi(store(), { secrets: SECRETS, excludedOwners: ['evil-corp'] });
-  });
-
-  afterAll(async () => {
-    await api.close();
-  });
 
   beforeEach(async () => {
     const mine = await createApiKey(store(), 'acme');

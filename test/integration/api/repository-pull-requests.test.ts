@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
 import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
@@ -10,16 +10,10 @@ const DEFAULTS = { waitForDeployment: false, runDrafts: false, runForks: false }
 
 forEachDialect('repositories API: pull-request settings', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store);
   let key: string;
   let otherKey: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
   beforeEach(async () => {
     key = (await createApiKey(store(), 'acme')).key;
     otherKey = (await createApiKey(store(), 'globex')).key;
