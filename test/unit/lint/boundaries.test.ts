@@ -71,6 +71,8 @@ const CASES: [string, string, string][] = [
   ['src/planner/x.ts', '../browser/ground.js', '../core/grounding.js'],
   ['src/planner/x.ts', 'playwright', 'compromise'],
   ['src/planner/x.ts', 'undici', 'zod'],
+  // Resolved, not matched as text: a detour through an allowed folder still lands in the store.
+  ['src/planner/x.ts', '../core/../store/entities/job.entity.js', './../core/plan.js'],
   ['src/checks/x.ts', '../workflows/registry.js', '../browser/locate.js'],
   ['src/checks/x.ts', 'playwright', '../core/check.js'],
   ['src/probes/x.ts', '../browser/locate.js', '../core/errors.js'],
