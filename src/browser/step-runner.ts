@@ -7,6 +7,7 @@ import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
+import { asksModel, resolveWithModel, type ModelGrounding } from './model-ground.js';
 import { blockedNavigation } from './navigation-guard.js';
 import { nameProvenBy, sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
 import { normalizedText } from './nearest-texts.js';
@@ -32,6 +33,11 @@ export interface StepContext {
    * `to` for a drag's drop target.
    */
   found?: (element: Locator, locator: ResolvedLocator, which: TargetRole) => Promise<void>;
+  /**
+   * A natural-language run with a model planner: a target of a step that acts which the rule grounding cannot
+   * resolve is shown to the model with the page (model-ground.ts). Never on a replay (it has `locator`).
+   */
+  model?: ModelGrounding;
 }
 
 /** Which of a step's targets: its `target`, or a drag's `to`. */
@@ -78,17 +84,20 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(stored)}) matches ${count} elements now, not one`);
       return element.first();
     }
-    const resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
+    let resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
     if (!resolution.found) {
       const what = `"${target.name}"`;
-      throw new StepFailure(
-        'step_unresolvable',
+      const failure =
         resolution.message !== undefined
           ? resolution.message
           : resolution.reason === 'several'
           ? `${resolution.matches} elements match ${what}; say which one (for example by its label or the text around it)`
-          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`,
-      );
+          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`;
+      // A model planner, shown the page, may find what the rule could not (a step that acts only).
+      if (context.model === undefined || !asksModel(step.action)) throw new StepFailure('step_unresolvable', failure);
+      const chosen = await resolveWithModel(page, step, which, failure, context.model, context.allowlist);
+      if (!chosen.found) throw new StepFailure(chosen.kind, chosen.message);
+      resolution = chosen;
     }
     if (which === 'to') toLocator = resolution.locator;
     else locator = resolution.locator;
