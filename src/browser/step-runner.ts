@@ -43,10 +43,11 @@ export interface StepContext {
 /** Which of a step's targets: its `target`, or a drag's `to`. */
 export type TargetRole = 'target' | 'to';
 
+/** `model`: the model planner chose a target of this step on the page (which element, and why in its words). */
 export type StepResult =
   /** `ran`: the step as it ran when the page decided more than the plan said (a named page's address). */
-  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep }
-  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison };
+  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep; model?: string }
+  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison; model?: string };
 
 
 /**
@@ -59,6 +60,7 @@ export type StepResult =
 export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
   let locator: ResolvedLocator | undefined;
   let toLocator: ResolvedLocator | undefined;
+  let chosenByModel: string | undefined;
   // Where a main-frame navigation of this step failed to go, redirects included: a tunnel the proxy refused fails the
   // load, and the page's URL then need not show where it was going (a plain-http target the proxy refused answers
   // 403, and the page's URL says it). Failures only: a listener for every request would have Playwright send each
@@ -97,6 +99,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       if (context.model === undefined || !asksModel(step.action)) throw new StepFailure('step_unresolvable', failure);
       const chosen = await resolveWithModel(page, step, which, failure, context.model, context.allowlist);
       if (!chosen.found) throw new StepFailure(chosen.kind, chosen.message);
+      chosenByModel = chosen.reason;
       resolution = chosen;
     }
     if (which === 'to') toLocator = resolution.locator;
@@ -131,13 +134,13 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
     if (!named) await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
-    const found = { locator, ...(toLocator ? { toLocator } : {}) };
+    const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
     // generated source go there directly and never look again.
     const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
     return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
-    const found = { locator, ...(toLocator ? { toLocator } : {}) };
+    const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
     if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };

@@ -172,6 +172,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ...(result.locator ? { locator: result.locator } : {}),
         ...(result.toLocator ? { toLocator: result.toLocator } : {}),
         ...(result.healed ? { healed: { from: result.healed.from, to: result.healed.to } } : {}),
+        ...(result.model !== undefined ? { model: result.model } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
         // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
         ...(result.status === 'failed' && result.comparison ? boundedComparison(result.comparison) : {}),

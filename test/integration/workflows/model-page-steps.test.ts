@@ -125,6 +125,10 @@ describe('the model planner resolves a step on the live page', () => {
       [2, 'ok'],
     ]);
 
+    // The step's history says the model chose its element, and which.
+    const passed = done.events.find((event) => event.type === 'step.passed' && event.data.index === 2);
+    expect(passed?.data.model).toBe('chosen by the model (role button named "+"): The button "+" is what the step means.');
+
     // The compiled check holds the exact locator the model's choice resolved to.
     const checkId = done.body.job.testId as string;
     const version = await store().getRepository(CheckVersion).findOneByOrFail({ checkId, version: 1 });
@@ -150,6 +154,7 @@ describe('the model planner resolves a step on the live page', () => {
       expect.objectContaining({ kind: 'side_effect_blocked', stepIndex: 1, detail: expect.stringContaining('its name "Delete all notes" names a real side effect (delete)') }),
     ]);
     expect(site.wipes()).toBe(0);
+    expect(done.events.find((event) => event.type === 'step.failed')?.data.model).toMatch(/^chosen by the model \(role button named "Delete all notes"\)/);
     expect(done.events.map((event) => event.type)).not.toContain('check.compiled');
   });
 
