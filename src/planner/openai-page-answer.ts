@@ -18,7 +18,7 @@ export const PAGE_ANSWER_SCHEMA_NAME = 'qa_page_step_answer';
 /** The longest reason taken from a model (it is shown to people in the step's finding). */
 const MAX_REASON = 300;
 /** A snapshot ref as Playwright writes it: `e12`, in a frame `f1e3`. */
-const REF = /^[a-z]{1,3}\d{1,3}(?:[a-z]{1,3}\d{1,6})?$/;
+const REF = /^(?:[a-z]{1,3}\d{1,7}){1,2}$/;
 
 export const pageAnswerSchema = z.strictObject({
   kind: z.enum(['step', 'none']).describe('"step" when one element of the page is what the step means; "none" when no element is, or several are and nothing tells them apart.'),

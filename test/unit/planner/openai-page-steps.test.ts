@@ -71,6 +71,13 @@ describe('readPageAnswer', () => {
     expect(readPageAnswer(answer({}), question())).toEqual({ ok: true, value: { kind: 'element', ref: 'e4', reason: 'The + button adds a note.' } });
   });
 
+  it('reads the refs of a large page and of a frame', () => {
+    const big = { ...question(), page: { ...question().page, snapshot: `${SNAPSHOT}\n- button "+" [ref=e1234]\n- button "+" [ref=f2e17]` } };
+    expect(readPageAnswer(answer({ ref: 'e1234' }), big)).toMatchObject({ ok: true, value: { kind: 'element', ref: 'e1234' } });
+    expect(readPageAnswer(answer({ ref: 'f2e17' }), big)).toMatchObject({ ok: true, value: { kind: 'element', ref: 'f2e17' } });
+    expect(readPageAnswer(answer({ ref: 'e4] [ref=e6' }), big)).toMatchObject({ ok: false });
+  });
+
   it('reads "none" as a refusal with the reason, and never guesses', () => {
     const none = JSON.stringify({ kind: 'none', step: null, ref: null, reason: 'Two buttons could be meant.' });
     expect(readPageAnswer(none, question())).toEqual({ ok: true, value: { kind: 'refused', reason: 'the model found no element for it: Two buttons could be meant.' } });
