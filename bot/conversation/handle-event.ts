@@ -1,6 +1,6 @@
 import { isAppError } from '../../src/core/errors.js';
 import { chatPrincipal, type Principal } from '../../src/core/principal.js';
-import { chatJobKey } from '../../src/jobs/chat-inbox.js';
+import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
 import * as replies from '../blocks/replies.js';
 import { ANSWER_YES } from '../blocks/actions.js';
 import { runCommand } from './run-command.js';

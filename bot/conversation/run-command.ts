@@ -1,7 +1,7 @@
 import { ErrorCode, isAppError } from '../../src/core/errors.js';
 import { actorName, type Principal } from '../../src/core/principal.js';
 import type { CheckService } from '../../src/jobs/check-service.js';
-import { chatJobKey } from '../../src/jobs/chat-inbox.js';
+import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
 import type { CreateJobInput } from '../../src/jobs/job-service.js';
 import * as replies from '../blocks/replies.js';
 import type { ChatCommand } from './commands.js';

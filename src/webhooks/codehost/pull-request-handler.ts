@@ -1,6 +1,6 @@
 import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../../core/pull-request-event.js';
 import { pullRequestSettingsOf, pullRequestTarget } from '../../core/pull-request-settings.js';
-import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../../jobs/pull-request-records.js';
+import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../../jobs/codehost/pull-request-records.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
 import { cancelOutdatedRuns, startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
 

@@ -5,7 +5,7 @@ import { codehostPrincipal } from '../../core/principal.js';
 import { pullRequestRunKey, pullRequestRunKeyPrefix } from '../../core/pull-request-event.js';
 import type { PullRequestSettings } from '../../core/pull-request-settings.js';
 import type { JobService } from '../../jobs/job-service.js';
-import { activeCheckIds, pullRequestHead } from '../../jobs/pull-request-records.js';
+import { activeCheckIds, pullRequestHead } from '../../jobs/codehost/pull-request-records.js';
 import type { CodehostHandlerContext } from './codehost-handler.js';
 
 /** What the pull-request handlers read of a connected repository (`repositories` row). */
