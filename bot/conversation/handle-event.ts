@@ -3,10 +3,10 @@ import { chatPrincipal, type Principal } from '../../src/core/principal.js';
 import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
 import * as replies from '../blocks/replies.js';
 import { ANSWER_YES } from '../blocks/actions.js';
-import { runCommand } from './run-command.js';
-import { parseAnswers, parseCommand } from './commands.js';
-import { threadKey, type Conversation } from './conversation.js';
-import type { ChatReply, ChatWorkspace, ConversationDeps, StoredChatEvent, ThreadJob } from './deps.js';
+import { answerInThread, awaitingInThread, runCommand } from './run-command.js';
+import { answerLines, parseCommand } from './commands.js';
+import type { Conversation } from './conversation.js';
+import type { ChatReply, ChatWorkspace, ConversationDeps, StoredChatEvent } from './deps.js';
 
 type Envelope = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Slack's payloads, read field by field
 
@@ -115,35 +115,21 @@ async function decide(
   }
 }
 
-/** The newest job of the thread, when it is waiting for answers. */
-async function awaitingAnswers(conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ThreadJob | null> {
-  if (!conversation.threadTs) return null;
-  const [newest] = await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs));
-  if (!newest || newest.organizationId !== principal.organizationId) return null;
-  return newest.status === 'review_required' && newest.resolution ? newest : null;
-}
-
 /** A person's reply in a thread whose job asked questions: the answers, or what is wrong with them. */
 async function answerFromReply(conversation: Conversation, principal: Principal, member: boolean, deps: ConversationDeps): Promise<ChatReply | null> {
-  const job = await awaitingAnswers(conversation, principal, deps);
-  if (!job) return null;
+  if (!(await awaitingInThread(conversation, principal, deps))) return null;
   if (!member) return reply(conversation, replies.outsider());
-  const questions = job.resolution!.questions;
-  const parsed = parseAnswers(conversation.text, questions.length);
-  if ('problem' in parsed) return reply(conversation, replies.answerProblem(parsed.problem, questions));
-  await deps.jobs.answer(principal, job.id, parsed.answers, { sourceKey: chatJobKey(conversation.eventId) });
-  return null;
+  return answerInThread(answerLines(conversation.text), conversation, principal, deps);
 }
 
 /** Yes / No under a single yes-or-no question. */
 async function answerFromButton(event: StoredChatEvent, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
   const action = ((event.payload as Envelope).actions ?? [])[0] as { action_id?: string; value?: string } | undefined;
-  const job = await awaitingAnswers(conversation, principal, deps);
+  const job = await awaitingInThread(conversation, principal, deps);
   if (!action || !job || action.value !== job.id) {
     return reply(conversation, replies.plain('Those buttons belong to questions that are already answered or no longer open.'));
   }
   const questions = job.resolution!.questions;
   if (questions.length !== 1) return reply(conversation, replies.answerProblem('This job asks more than one question; answer them in a reply, one line each.', questions));
-  await deps.jobs.answer(principal, job.id, [action.action_id === ANSWER_YES ? 'yes' : 'no'], { sourceKey: chatJobKey(conversation.eventId) });
-  return null;
+  return answerInThread([action.action_id === ANSWER_YES ? 'yes' : 'no'], conversation, principal, deps);
 }
