@@ -81,8 +81,9 @@ interface Request {
 }
 
 /**
- * `issue_comment`: a `/qa` (or `@<bot>`) comment on a pull request starts, answers, replays or reruns a job, as the
- * pull request's author or a collaborator with write access. The job's progress (its questions included) is the
+ * `issue_comment`, the pull request's adapter of the `/qa` conversation (src/jobs/conversation/): a `/qa` (or `@<bot>`)
+ * comment on a pull request starts, answers, replays or reruns a job, as the pull request's author or a collaborator
+ * with write access. The job's progress (its questions included) is the
  * progress sink's comment and check run; this handler posts only its own short replies (help, refusals, what is
  * wrong with a command), each once per comment. Steps: read the comment, skip what is not a request, find the
  * connected repository, skip a comment whose job exists (a redelivery), check who asked, do the command, reply.
