@@ -35,7 +35,7 @@ import { startAll, type RunningHttpRole } from '../src/compose/index.js';
 import { loadConfig } from '../src/config.js';
 import type { Principal } from '../src/core/principal.js';
 import { createApiKey } from '../src/identity/api-keys.js';
-import { createChatWorkspaces } from '../src/jobs/chat-workspaces.js';
+import { createChatWorkspaces } from '../src/jobs/chat/chat-workspaces.js';
 import { createLogger } from '../src/logger.js';
 import { LIGHT_JOB_SLOTS } from '../src/queue/index.js';
 import { Finding } from '../src/store/entities/finding.entity.js';

@@ -1,4 +1,4 @@
-import type { ChatDelivery, ChatInbox } from '../src/jobs/chat-inbox.js';
+import type { ChatDelivery, ChatInbox } from '../src/jobs/chat/chat-inbox.js';
 
 /**
  * What a listener hands over once it has acknowledged a request: the received payload, under a key that is the same

@@ -1,7 +1,7 @@
 import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * The periodic purge of settled chat receipts (src/jobs/chat-inbox.ts `purgeSettledChatReceipts`) takes the oldest
+ * The periodic purge of settled chat receipts (src/jobs/chat/chat-inbox.ts `purgeSettledChatReceipts`) takes the oldest
  * settled receipts in small batches; without an index on `settled_at` each batch would read the whole table, which is
  * exactly the table that grew too large.
  */

@@ -130,7 +130,7 @@ export interface CodehostConfig {
 }
 
 /**
- * Durable webhook receipts (src/jobs/webhook-receipts.ts), of every provider. The defaults are the spec's (section 8);
+ * Durable webhook receipts (src/jobs/webhooks/webhook-receipts.ts), of every provider. The defaults are the spec's (section 8);
  * tests and operators shorten them to see a dead worker's delivery taken over sooner.
  */
 export interface WebhooksConfig {

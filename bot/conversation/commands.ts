@@ -1,20 +1,15 @@
 import { readAnswerLines } from '../../src/core/clarification-answers.js';
+import type { ConversationCommand } from '../../src/core/conversation-command.js';
 
 /**
  * What a person asked the bot, read from the text of a mention or a `/qa` slash command. Pure: no Slack types, no
- * I/O. The words are the same in both places (`@qa status <id>` and `/qa status <id>`).
+ * I/O. The words are the same in both places (`@qa status <id>` and `/qa status <id>`). All but `use` (binding the
+ * channel) are commands of the one `/qa` conversation (src/jobs/conversation/); answers come as thread replies.
  */
 export type ChatCommand =
-  | { kind: 'help' }
-  | { kind: 'checks' }
-  | { kind: 'status'; jobId: string }
-  | { kind: 'cancel'; jobId: string }
-  | { kind: 'replay'; check: string }
-  | { kind: 'use'; repository: string; baseUrl: string | null }
-  | { kind: 'dispute'; reason: string }
+  | Extract<ConversationCommand, { kind: 'help' | 'checks' | 'status' | 'cancel' | 'replay' | 'dispute' | 'invalid' }>
   | { kind: 'task'; task: string; baseUrl: string | null }
-  /** Words the bot understood as a command but whose argument is missing or malformed: answered with `message`. */
-  | { kind: 'invalid'; message: string };
+  | { kind: 'use'; repository: string; baseUrl: string | null };
 
 /** Slack's markup for mentions and links: `<@U123>`, `<@U123|name>`, `<https://x|x>`, `<mailto:a@b|a@b>`. */
 const MENTION = /<@[A-Z0-9]+(?:\|[^>]*)?>/g;
@@ -127,10 +122,14 @@ function parseUse(rest: string): ChatCommand {
  * src/core/clarification-answers.ts). Returns the answers in question order, or what is wrong.
  */
 export function parseAnswers(raw: string, questionCount: number): { answers: string[] } | { problem: string } {
-  const lines = raw
+  const reading = readAnswerLines(answerLines(raw), questionCount);
+  return 'problem' in reading ? { problem: reading.problem } : reading;
+}
+
+/** The lines of a thread reply as a person typed them: no mentions, Slack's markup undone, one line each. */
+export function answerLines(raw: string): string[] {
+  return raw
     .replace(MENTION, ' ')
     .split(/\r?\n/)
     .map((line) => plainText(line));
-  const reading = readAnswerLines(lines, questionCount);
-  return 'problem' in reading ? { problem: reading.problem } : reading;
 }

@@ -1,6 +1,6 @@
-import type { ChannelBindings, ChannelTarget } from '../../src/jobs/channel-bindings.js';
-import type { ChatInbox, StoredChatDelivery } from '../../src/jobs/chat-inbox.js';
-import type { ChatWorkspaces, ChatWorkspaceView } from '../../src/jobs/chat-workspaces.js';
+import type { ChannelBindings, ChannelTarget } from '../../src/jobs/chat/channel-bindings.js';
+import type { ChatInbox, StoredChatDelivery } from '../../src/jobs/chat/chat-inbox.js';
+import type { ChatWorkspaces, ChatWorkspaceView } from '../../src/jobs/chat/chat-workspaces.js';
 import type { NotificationOutbox, ThreadJob } from '../../src/jobs/notification-outbox.js';
 import type { CheckService } from '../../src/jobs/check-service.js';
 import type { JobService } from '../../src/jobs/job-service.js';

@@ -1,40 +1,45 @@
 import { isAppError } from '../../src/core/errors.js';
 import { chatPrincipal, type Principal } from '../../src/core/principal.js';
-import { chatJobKey } from '../../src/jobs/chat-inbox.js';
+import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
 import * as replies from '../blocks/replies.js';
 import { ANSWER_YES } from '../blocks/actions.js';
-import { runCommand } from './run-command.js';
-import { parseAnswers, parseCommand } from './commands.js';
-import { threadKey, type Conversation } from './conversation.js';
-import type { ChatReply, ChatWorkspace, ConversationDeps, StoredChatEvent, ThreadJob } from './deps.js';
-
-type Envelope = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Slack's payloads, read field by field
+import { answerInThread, awaitingInThread, runCommand } from './run-command.js';
+import { answerLines, parseCommand } from './commands.js';
+import type { Conversation } from './conversation.js';
+import type { ChatReply, ChatWorkspace, ConversationDeps, StoredChatEvent } from './deps.js';
+import { authorizations, buttonPress, messageEnvelope, slashCommand } from './slack-payloads.js';
 
 function conversationOf(event: StoredChatEvent): Conversation | null {
-  const body = event.payload as Envelope;
+  const base = { eventId: event.eventId, teamId: event.teamId };
   switch (event.kind) {
     case 'app_mention':
     case 'thread_reply': {
-      const message = body.event ?? {};
-      if (typeof message.channel !== 'string' || typeof message.user !== 'string' || typeof message.ts !== 'string') return null;
+      const parsed = messageEnvelope.safeParse(event.payload);
+      if (!parsed.success) return null;
+      const message = parsed.data.event;
       return {
-        eventId: event.eventId,
-        teamId: event.teamId,
+        ...base,
         channelId: message.channel,
-        threadTs: typeof message.thread_ts === 'string' ? message.thread_ts : message.ts,
+        threadTs: message.thread_ts ?? message.ts,
         userId: message.user,
         userTeamId: message.user_team ?? message.team ?? event.teamId,
-        text: typeof message.text === 'string' ? message.text : '',
+        text: message.text ?? '',
       };
     }
-    case 'slash_command':
-      if (typeof body.channel_id !== 'string' || typeof body.user_id !== 'string') return null;
-      return { eventId: event.eventId, teamId: event.teamId, channelId: body.channel_id, threadTs: null, userId: body.user_id, userTeamId: body.team_id ?? event.teamId, text: String(body.text ?? '') };
+    case 'slash_command': {
+      const parsed = slashCommand.safeParse(event.payload);
+      if (!parsed.success) return null;
+      const body = parsed.data;
+      return { ...base, channelId: body.channel_id, threadTs: null, userId: body.user_id, userTeamId: body.team_id ?? event.teamId, text: body.text ?? '' };
+    }
     case 'answer_button': {
+      const parsed = buttonPress.safeParse(event.payload);
+      if (!parsed.success) return null;
+      const body = parsed.data;
       const channelId = body.channel?.id ?? body.container?.channel_id;
       const threadTs = body.container?.thread_ts ?? body.message?.thread_ts ?? body.container?.message_ts;
-      if (typeof channelId !== 'string' || typeof body.user?.id !== 'string' || typeof threadTs !== 'string') return null;
-      return { eventId: event.eventId, teamId: event.teamId, channelId, threadTs, userId: body.user.id, userTeamId: body.user.team_id ?? event.teamId, text: '' };
+      if (channelId === undefined || threadTs === undefined) return null;
+      return { ...base, channelId, threadTs, userId: body.user.id, userTeamId: body.user.team_id ?? event.teamId, text: '' };
     }
   }
 }
@@ -89,7 +94,7 @@ async function decide(
   canReply: boolean,
   deps: ConversationDeps,
 ): Promise<ChatReply | null> {
-  const botUserId = workspace?.botUserId ?? ((event.payload as Envelope).authorizations?.[0]?.user_id as string | undefined) ?? null;
+  const botUserId = workspace?.botUserId ?? authorizations.safeParse(event.payload).data?.authorizations?.[0]?.user_id ?? null;
   if (event.kind === 'thread_reply' && botUserId && conversation.text.includes(`<@${botUserId}>`)) return null; // the mention handles it
   if (conversation.userId === botUserId) return null;
   if (!workspace?.organizationId) {
@@ -115,35 +120,21 @@ async function decide(
   }
 }
 
-/** The newest job of the thread, when it is waiting for answers. */
-async function awaitingAnswers(conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ThreadJob | null> {
-  if (!conversation.threadTs) return null;
-  const [newest] = await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs));
-  if (!newest || newest.organizationId !== principal.organizationId) return null;
-  return newest.status === 'review_required' && newest.resolution ? newest : null;
-}
-
 /** A person's reply in a thread whose job asked questions: the answers, or what is wrong with them. */
 async function answerFromReply(conversation: Conversation, principal: Principal, member: boolean, deps: ConversationDeps): Promise<ChatReply | null> {
-  const job = await awaitingAnswers(conversation, principal, deps);
-  if (!job) return null;
+  if (!(await awaitingInThread(conversation, principal, deps))) return null;
   if (!member) return reply(conversation, replies.outsider());
-  const questions = job.resolution!.questions;
-  const parsed = parseAnswers(conversation.text, questions.length);
-  if ('problem' in parsed) return reply(conversation, replies.answerProblem(parsed.problem, questions));
-  await deps.jobs.answer(principal, job.id, parsed.answers, { sourceKey: chatJobKey(conversation.eventId) });
-  return null;
+  return answerInThread(answerLines(conversation.text), conversation, principal, deps);
 }
 
 /** Yes / No under a single yes-or-no question. */
 async function answerFromButton(event: StoredChatEvent, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
-  const action = ((event.payload as Envelope).actions ?? [])[0] as { action_id?: string; value?: string } | undefined;
-  const job = await awaitingAnswers(conversation, principal, deps);
+  const action = buttonPress.safeParse(event.payload).data?.actions?.[0];
+  const job = await awaitingInThread(conversation, principal, deps);
   if (!action || !job || action.value !== job.id) {
     return reply(conversation, replies.plain('Those buttons belong to questions that are already answered or no longer open.'));
   }
   const questions = job.resolution!.questions;
   if (questions.length !== 1) return reply(conversation, replies.answerProblem('This job asks more than one question; answer them in a reply, one line each.', questions));
-  await deps.jobs.answer(principal, job.id, [action.action_id === ANSWER_YES ? 'yes' : 'no'], { sourceKey: chatJobKey(conversation.eventId) });
-  return null;
+  return answerInThread([action.action_id === ANSWER_YES ? 'yes' : 'no'], conversation, principal, deps);
 }

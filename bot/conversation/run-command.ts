@@ -1,131 +1,169 @@
 import { ErrorCode, isAppError } from '../../src/core/errors.js';
-import { actorName, type Principal } from '../../src/core/principal.js';
-import type { CheckService } from '../../src/jobs/check-service.js';
-import { chatJobKey } from '../../src/jobs/chat-inbox.js';
-import type { CreateJobInput } from '../../src/jobs/job-service.js';
+import type { Principal } from '../../src/core/principal.js';
+import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
+import { createConversation, type ConversationPlace, type JobRequest, type JobTarget, type Outcome } from '../../src/jobs/conversation/conversation.js';
 import * as replies from '../blocks/replies.js';
 import type { ChatCommand } from './commands.js';
 import type { ChannelTarget, ChatReply, ConversationDeps } from './deps.js';
 import { threadKey, type Conversation } from './conversation.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type Say = (content: replies.MessageContent) => ChatReply;
-type CheckLine = Awaited<ReturnType<CheckService['list']>>[number];
-
-/** Turns the job core's refusal `code` into null, for a reply that explains it; anything else goes on up. */
-const nullWhen =
-  (code: ErrorCode) =>
-  (error: unknown): null => {
-    if (isAppError(error) && error.code === code) return null;
-    throw error;
-  };
+/** What the chat says in its own words when a place refuses: a reply, already placed in its thread. */
+type Said = ChatReply;
 
 /** The `channelContext` of a job started from chat: where notify posts its progress and the answers come from. */
 export function chatChannelContext(conversation: Conversation, threadTs: string): Record<string, unknown> {
   return { channel: 'chat', provider: 'slack', teamId: conversation.teamId, channelId: conversation.channelId, threadTs, userId: conversation.userId };
 }
 
+/** A chat thread as a place of the `/qa` conversation (src/jobs/conversation/), and where its replies go now. */
+interface ChatPlace extends ConversationPlace<Said> {
+  /** Where a reply goes: the request's thread, or the thread a slash command's job opened (null: the channel). */
+  say(content: replies.MessageContent): ChatReply;
+}
+
+function chatPlace(conversation: Conversation, principal: Principal, deps: ConversationDeps): ChatPlace {
+  let thread = conversation.threadTs;
+  let binding: Promise<ChannelTarget | null> | undefined;
+  const bound = () => (binding ??= deps.bindings.find(principal, conversation.teamId, conversation.channelId));
+  const say = (content: replies.MessageContent): ChatReply => ({ channelId: conversation.channelId, threadTs: thread, ...content });
+
+  /** The channel's binding, with an inline address taking the place of its base URL; or the repository of that address. */
+  async function targetOf(baseUrl: string | null): Promise<ChannelTarget | null> {
+    const target = await bound();
+    if (target) return baseUrl ? { ...target, baseUrl } : target;
+    return baseUrl ? deps.bindings.forUrl(principal, baseUrl) : null;
+  }
+
+  async function jobTarget(request: JobRequest): Promise<JobTarget | { said: Said }> {
+    let target: ChannelTarget | null;
+    if ('task' in request) {
+      target = await targetOf(request.baseUrl);
+      thread = await threadFor(conversation, `<@${conversation.userId}> asked: ${request.task}`, deps);
+    } else {
+      const channel = await bound();
+      target = channel && channel.repositoryId === request.check.repositoryId ? channel : await deps.bindings.forRepository(principal, request.check.repositoryId);
+      thread = await threadFor(conversation, `<@${conversation.userId}> asked to replay: ${request.check.task}`, deps);
+    }
+    // A refusal after the thread opened is said in it, where a slash command's opening message already is.
+    if (!target) return { said: say(replies.needsTarget()) };
+    return {
+      repositoryId: 'task' in request ? target.repositoryId : request.check.repositoryId,
+      baseUrl: target.baseUrl,
+      networkAllowlist: target.networkAllowlist,
+      trigger: 'chat',
+      channelContext: chatChannelContext(conversation, thread),
+    };
+  }
+
+  return {
+    principal,
+    sourceKey: chatJobKey(conversation.eventId),
+    checkRepository: async () => (await bound())?.repositoryId,
+    // An id finds a check anywhere in the organization: it may belong to another repository than the channel's.
+    idsWithinRepository: false,
+    async jobs() {
+      if (!thread) return [];
+      const jobs = await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, thread));
+      return jobs.filter((job) => job.organizationId === principal.organizationId);
+    },
+    closed: async () => null,
+    jobTarget,
+    say,
+  };
+}
+
 /**
- * What a command does. A job it starts says nothing here: its progress message (notify) is the answer, in the same
- * thread. Everything else answers with a short reply.
+ * The chat adapter of the `/qa` conversation: a command of the channel's vocabulary (`use` binds the channel, the
+ * rest is the conversation's), done in the request's thread. A job it starts says nothing here: its progress message
+ * (notify) is the answer, in the same thread. Everything else answers with a short reply.
  */
 export async function runCommand(command: ChatCommand, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
-  const say: Say = (content) => ({ channelId: conversation.channelId, threadTs: conversation.threadTs, ...content });
-  switch (command.kind) {
+  const place = chatPlace(conversation, principal, deps);
+  if (command.kind === 'use') return bind(command, conversation, principal, deps, place);
+  const outcome = await createConversation(deps).run(command, place);
+  return sayOutcome(outcome, place, deps);
+}
+
+/** Answers to the questions of the thread's waiting job (a thread reply, a Yes / No button); null when none waits. */
+export async function answerInThread(lines: string[], conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChatReply | null> {
+  const place = chatPlace(conversation, principal, deps);
+  return sayOutcome(await createConversation(deps).run({ kind: 'answer', lines }, place), place, deps);
+}
+
+/** The job of the thread waiting for answers, by the conversation's one rule. */
+export async function awaitingInThread(conversation: Conversation, principal: Principal, deps: ConversationDeps) {
+  return createConversation(deps).awaiting(chatPlace(conversation, principal, deps));
+}
+
+async function bind(command: Extract<ChatCommand, { kind: 'use' }>, conversation: Conversation, principal: Principal, deps: ConversationDeps, place: ChatPlace): Promise<ChatReply> {
+  const target = await deps.bindings
+    .bind(principal, {
+      teamId: conversation.teamId,
+      channelId: conversation.channelId,
+      repository: command.repository,
+      ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
+      boundBy: conversation.userId,
+    })
+    .catch((error: unknown) => {
+      if (isAppError(error) && error.code === ErrorCode.RepositoryNotFound) return null;
+      throw error;
+    });
+  return place.say(target ? replies.bound(target.repository, target.baseUrl) : replies.unknownRepository(command.repository));
+}
+
+/** The outcome in Slack's words, in the place's thread; null where the job (or nobody) speaks. */
+function sayOutcome(outcome: Outcome<Said>, place: ChatPlace, deps: ConversationDeps): ChatReply | null {
+  const { say } = place;
+  switch (outcome.kind) {
+    case 'done':
+    // A thread reply with no job waiting for it is people talking to each other.
+    // falls through
+    case 'nothing_to_answer':
+      return null;
+    case 'said':
+      return outcome.said;
     case 'help':
       return say(replies.help());
     case 'invalid':
-      return say(replies.plain(command.message));
-    case 'checks': {
-      const target = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
-      const checks = await deps.checks.list(principal, { repositoryId: target?.repositoryId, limit: 20 });
-      return say(replies.checkList(checks));
+      return say(replies.plain(outcome.message));
+    case 'checks':
+      return say(replies.checkList(outcome.checks));
+    case 'check_unknown':
+      return say(replies.unknownCheck(outcome.wanted));
+    case 'check_ambiguous':
+      return say(replies.ambiguousCheck(outcome.wanted, outcome.candidates));
+    case 'check_not_replayable':
+      return say(replies.checkNotReplayable(outcome.task));
+    case 'nothing_to_rerun':
+      return say(replies.plain('This thread has no job yet, so there is nothing to run again.'));
+    case 'answer_problem':
+      return say(replies.answerProblem(outcome.problem, outcome.questions));
+    case 'not_a_job_id':
+      return say(replies.notAJobId(outcome.text));
+    case 'job_unknown':
+      return say(replies.unknownJob(outcome.jobId));
+    case 'job_status': {
+      const link = `${deps.publicBaseUrl}/api/jobs/${outcome.job.id}`;
+      return say(replies.jobStatus({ ...outcome.job, findings: outcome.findings, link }));
     }
-    case 'status': {
-      if (!UUID.test(command.jobId)) return say(replies.notAJobId(command.jobId));
-      const jobId = command.jobId.toLowerCase();
-      const view = await deps.jobs.get(principal, jobId).catch(nullWhen(ErrorCode.JobNotFound));
-      if (!view) return say(replies.unknownJob(jobId));
-      const link = `${deps.publicBaseUrl}/api/jobs/${view.job.id}`;
-      return say(replies.jobStatus({ id: view.job.id, status: view.job.status, task: view.job.task, findings: view.findings.length, link }));
-    }
-    case 'cancel':
-      return cancel(command.jobId, principal, deps, say);
-    case 'use': {
-      const target = await deps.bindings
-        .bind(principal, {
-          teamId: conversation.teamId,
-          channelId: conversation.channelId,
-          repository: command.repository,
-          ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
-          boundBy: conversation.userId,
-        })
-        .catch(nullWhen(ErrorCode.RepositoryNotFound));
-      return say(target ? replies.bound(target.repository, target.baseUrl) : replies.unknownRepository(command.repository));
-    }
-    case 'dispute':
-      return dispute(command.reason, conversation, principal, deps, say);
-    case 'replay':
-      return replay(command.check, conversation, principal, deps, say);
-    case 'task': {
-      const target = await targetOf(command.baseUrl, conversation, principal, deps);
-      const thread = await threadFor(conversation, `<@${conversation.userId}> asked: ${command.task}`, deps);
-      const inThread: Say = (content) => ({ channelId: conversation.channelId, threadTs: thread, ...content });
-      if (!target) return inThread(replies.needsTarget());
-      return startJob(
-        principal,
-        {
-          repositoryId: target.repositoryId,
-          naturalLanguageTask: command.task,
-          baseUrl: target.baseUrl,
-          networkAllowlist: target.networkAllowlist,
-          trigger: 'chat',
-          channelContext: chatChannelContext(conversation, thread),
-          sourceKey: chatJobKey(conversation.eventId),
-        },
-        inThread,
-        deps,
+    case 'cancelled':
+      return say(replies.plain(`Cancelled job \`${outcome.jobId}\`.`));
+    case 'not_cancellable':
+      return say(replies.notCancellable(outcome.jobId, outcome.status));
+    case 'no_failed_job':
+      return say(replies.plain('Say `not a bug: <reason>` in the thread of a failed job; this thread has none.'));
+    case 'no_failing_findings':
+      return say(replies.plain('That job has no failing findings to dispute.'));
+    case 'disputed':
+      return say(
+        replies.plain(
+          `Marked ${outcome.count} finding(s) of job \`${outcome.jobId}\` as not a bug: “${replies.escapeMrkdwn(outcome.reason)}”. A replay of its check that fails the same way will warn instead of failing.`,
+        ),
       );
-    }
+    case 'refused':
+      // The job core's refusal (a paused capability, a limit) is said in the thread, never loose in the channel.
+      return say(replies.refused(outcome.error.message));
   }
-}
-
-/**
- * Creates a job whose thread is open. The job says nothing here (its progress message is the answer); a refusal of
- * the job core (a paused capability, a limit) is said in that thread, where a slash command's opening message
- * already is, never loose in the channel.
- */
-async function startJob(principal: Principal, input: CreateJobInput, inThread: Say, deps: ConversationDeps): Promise<ChatReply | null> {
-  try {
-    await deps.jobs.create(principal, input);
-    return null;
-  } catch (error) {
-    if (isAppError(error) && error.kind !== 'unexpected') return inThread(replies.refused(error.message));
-    throw error;
-  }
-}
-
-/** Cancels one of the organization's jobs; an unknown id (another organization's included) and a finished job are said so. */
-async function cancel(wanted: string, principal: Principal, deps: ConversationDeps, say: Say): Promise<ChatReply> {
-  if (!UUID.test(wanted)) return say(replies.notAJobId(wanted));
-  const jobId = wanted.toLowerCase();
-  try {
-    await deps.jobs.cancel(principal, jobId);
-    return say(replies.plain(`Cancelled job \`${jobId}\`.`));
-  } catch (error) {
-    if (!isAppError(error) || (error.code !== ErrorCode.JobNotFound && error.code !== ErrorCode.JobNotCancellable)) throw error;
-    // A finished job is said to be so, with its status; an unknown one gets the words of an id nobody has.
-    const view = error.code === ErrorCode.JobNotCancellable ? await deps.jobs.get(principal, jobId).catch(nullWhen(ErrorCode.JobNotFound)) : null;
-    return say(view ? replies.notCancellable(jobId, view.job.status) : replies.unknownJob(jobId));
-  }
-}
-
-/** The channel's binding, with an inline address taking the place of its base URL; or the repository of that address. */
-async function targetOf(baseUrl: string | null, conversation: Conversation, principal: Principal, deps: ConversationDeps): Promise<ChannelTarget | null> {
-  const bound = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
-  if (bound) return baseUrl ? { ...bound, baseUrl } : bound;
-  return baseUrl ? deps.bindings.forUrl(principal, baseUrl) : null;
 }
 
 /** The metadata of a slash command's opening message: the delivery it opens a thread for. */
@@ -153,57 +191,4 @@ async function threadFor(conversation: Conversation, opening: string, deps: Conv
   }
   const ts = await poster.post({ channelId, threadTs: null, ...replies.plain(opening), tag });
   return deps.events.recordOpening(eventId, ts);
-}
-
-/**
- * The check a replay names: an id finds it anywhere in the organization (it may belong to another repository than
- * the channel's); words find it among the channel's checks (the organization's when the channel is not bound), an
- * exact task before a fragment of one. Another organization's id is not found, like an id nobody has.
- */
-async function findCheck(wanted: string, repositoryId: string | undefined, principal: Principal, deps: ConversationDeps): Promise<{ check: CheckLine } | { reply: replies.MessageContent }> {
-  const needle = wanted.trim().toLowerCase();
-  if (UUID.test(needle)) {
-    const view = await deps.checks.get(principal, needle).catch(nullWhen(ErrorCode.CheckNotFound));
-    return view ? { check: view.check } : { reply: replies.unknownCheck(wanted) };
-  }
-  const checks = await deps.checks.list(principal, { repositoryId, limit: 200 });
-  const exact = checks.filter((check) => check.task.toLowerCase() === needle);
-  const matches = exact.length > 0 ? exact : checks.filter((check) => check.task.toLowerCase().includes(needle));
-  if (matches.length === 0) return { reply: replies.unknownCheck(wanted) };
-  if (matches.length > 1) return { reply: replies.ambiguousCheck(wanted, matches.slice(0, 10)) };
-  return { check: matches[0]! };
-}
-
-async function replay(wanted: string, conversation: Conversation, principal: Principal, deps: ConversationDeps, say: Say): Promise<ChatReply | null> {
-  const target = await deps.bindings.find(principal, conversation.teamId, conversation.channelId);
-  const found = await findCheck(wanted, target?.repositoryId, principal, deps);
-  if ('reply' in found) return say(found.reply);
-  const { check } = found;
-  if (check.status !== 'active') return say(replies.checkNotReplayable(check.task));
-  const repository = target && target.repositoryId === check.repositoryId ? target : await deps.bindings.forRepository(principal, check.repositoryId);
-  const thread = await threadFor(conversation, `<@${conversation.userId}> asked to replay: ${check.task}`, deps);
-  const inThread: Say = (content) => ({ channelId: conversation.channelId, threadTs: thread, ...content });
-  return startJob(
-    principal,
-    {
-      repositoryId: check.repositoryId,
-      checkId: check.id,
-      baseUrl: repository.baseUrl,
-      networkAllowlist: repository.networkAllowlist,
-      trigger: 'chat',
-      channelContext: chatChannelContext(conversation, thread),
-      sourceKey: chatJobKey(conversation.eventId),
-    },
-    inThread,
-    deps,
-  );
-}
-
-async function dispute(reason: string, conversation: Conversation, principal: Principal, deps: ConversationDeps, say: Say): Promise<ChatReply> {
-  const jobs = conversation.threadTs ? await deps.threads.inThread(threadKey(conversation.teamId, conversation.channelId, conversation.threadTs)) : [];
-  const failed = jobs.find((job) => job.status === 'failed' && job.organizationId === principal.organizationId);
-  if (!failed) return say(replies.plain('Say `not a bug: <reason>` in the thread of a failed job; this thread has none.'));
-  const count = (await deps.jobs.disputeFindings(principal, failed.id, { by: actorName(principal), reason })).length;
-  if (count === 0) return say(replies.plain('That job has no failing findings to dispute.'));
-  return say(replies.plain(`Marked ${count} finding(s) of job \`${failed.id}\` as not a bug: “${replies.escapeMrkdwn(reason)}”. A replay of its check that fails the same way will warn instead of failing.`));
 }

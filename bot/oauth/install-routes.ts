@@ -1,6 +1,6 @@
 import { InstallProvider, type Installation, type InstallURLOptions } from '@slack/oauth';
 import { Router } from 'express';
-import type { InstalledWorkspace } from '../../src/jobs/chat-workspaces.js';
+import type { InstalledWorkspace } from '../../src/jobs/chat/chat-workspaces.js';
 import type { Logger } from '../../src/logger.js';
 import { ErrorCode, userError } from '../../src/core/errors.js';
 import { boltLogger } from '../bolt-logger.js';

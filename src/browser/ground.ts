@@ -75,6 +75,15 @@ async function readSnapshot(page: Page): Promise<GroundNode[] | undefined> {
   }
 }
 
+/**
+ * The stored locator for one element of a snapshot just read (chosen by its ref elsewhere: a model's answer), found
+ * as a grounded element is: its role and name, else inside its row, else its place among its kind.
+ */
+export async function locateNode(page: Page, nodes: readonly GroundNode[], node: GroundNode): Promise<{ locator: ResolvedLocator; element: Locator } | undefined> {
+  const target: Target = node.role === 'text' ? { by: 'text', name: node.name, exact: true } : { by: 'role', role: node.role, name: node.name, exact: node.name !== '' };
+  return locatorFor(page, { kind: 'one', node, nodes, how: 'chosen by its ref' }, target);
+}
+
 /** The plainest stored locator that finds the grounded element alone (and is that element). */
 async function locatorFor(page: Page, result: Extract<GroundingResult, { kind: 'one' }>, target: Target): Promise<{ locator: ResolvedLocator; element: Locator } | undefined> {
   const { node, nodes } = result;

@@ -7,6 +7,7 @@ import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
+import { asksModel, resolveWithModel, type ModelGrounding } from './model-ground.js';
 import { blockedNavigation } from './navigation-guard.js';
 import { nameProvenBy, sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
 import { normalizedText } from './nearest-texts.js';
@@ -32,15 +33,21 @@ export interface StepContext {
    * `to` for a drag's drop target.
    */
   found?: (element: Locator, locator: ResolvedLocator, which: TargetRole) => Promise<void>;
+  /**
+   * A natural-language run with a model planner: a target of a step that acts which the rule grounding cannot
+   * resolve is shown to the model with the page (model-ground.ts). Never on a replay (it has `locator`).
+   */
+  model?: ModelGrounding;
 }
 
 /** Which of a step's targets: its `target`, or a drag's `to`. */
 export type TargetRole = 'target' | 'to';
 
+/** `model`: the model planner chose a target of this step on the page (which element, and why in its words). */
 export type StepResult =
   /** `ran`: the step as it ran when the page decided more than the plan said (a named page's address). */
-  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep }
-  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison };
+  | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep; model?: string }
+  | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison; model?: string };
 
 
 /**
@@ -53,6 +60,7 @@ export type StepResult =
 export async function runStep(page: Page, step: PlanStep, context: StepContext): Promise<StepResult> {
   let locator: ResolvedLocator | undefined;
   let toLocator: ResolvedLocator | undefined;
+  let chosenByModel: string | undefined;
   // Where a main-frame navigation of this step failed to go, redirects included: a tunnel the proxy refused fails the
   // load, and the page's URL then need not show where it was going (a plain-http target the proxy refused answers
   // 403, and the page's URL says it). Failures only: a listener for every request would have Playwright send each
@@ -78,17 +86,21 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(stored)}) matches ${count} elements now, not one`);
       return element.first();
     }
-    const resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
+    let resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
     if (!resolution.found) {
       const what = `"${target.name}"`;
-      throw new StepFailure(
-        'step_unresolvable',
+      const failure =
         resolution.message !== undefined
           ? resolution.message
           : resolution.reason === 'several'
           ? `${resolution.matches} elements match ${what}; say which one (for example by its label or the text around it)`
-          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`,
-      );
+          : `Nothing on the page matches ${what} (looked for ${resolution.tried.map(describeLocator).join(', ')})${offers(resolution.candidates)}`;
+      // A model planner, shown the page, may find what the rule could not (a step that acts only).
+      if (context.model === undefined || !asksModel(step.action)) throw new StepFailure('step_unresolvable', failure);
+      const chosen = await resolveWithModel(page, step, which, failure, context.model, context.allowlist);
+      if (!chosen.found) throw new StepFailure(chosen.kind, chosen.message);
+      chosenByModel = chosen.reason;
+      resolution = chosen;
     }
     if (which === 'to') toLocator = resolution.locator;
     else locator = resolution.locator;
@@ -122,13 +134,13 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
     if (!named) await perform(page, step, context, findChecked, valueOf);
     const outside = blocked();
-    const found = { locator, ...(toLocator ? { toLocator } : {}) };
+    const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
     // generated source go there directly and never look again.
     const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
     return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
-    const found = { locator, ...(toLocator ? { toLocator } : {}) };
+    const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
     if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };

@@ -13,7 +13,7 @@ const statusOf = (error: unknown) => (error as { name?: unknown; status?: unknow
 
 /**
  * The calls of a `/qa` conversation on a pull request, through @octokit/rest as the installation (the port is
- * `PullRequestConversation` in src/webhooks/issue-comment-handler.ts). Failures are coded (`codehostError`): a 429 or
+ * `PullRequestConversation` in src/webhooks/codehost/issue-comment-handler.ts). Failures are coded (`codehostError`): a 429 or
  * 5xx is thrown for the receipt's back-off, never retried here.
  */
 export function createPullRequestConversation(client: CodehostClient) {

@@ -32,6 +32,8 @@ export async function startProcessors(services: Services): Promise<Worker> {
     },
     probes: createProbeClient({ allowCidrs: config.probes.allowCidrs, ...overrides.probes }),
     readSecret: services.readSecret,
+    // A model planner also resolves, in a natural-language run, a target the rule grounding cannot (issue 25).
+    planner: services.planner,
     // One per process: replays of a check on this worker skip auditing pages unchanged since its last audit.
     accessibilityMemory: createAccessibilityMemory(),
     stepTimeoutMs: config.browser.stepTimeoutMs,

@@ -161,7 +161,7 @@ export const ERROR_CATALOGUE = {
   CodehostRequestFailed: { code: 'codehost.request_failed', kind: 'operational', meaning: 'The code host refused a request (another 4xx); details.status is its answer' },
   CodehostNotConfigured: { code: 'codehost.not_configured', kind: 'user', meaning: 'A code-host API call needs CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY' },
 
-  // `/qa` comments on pull requests (src/webhooks/issue-comment-handler.ts): shown in the bot's reply on the pull request.
+  // `/qa` comments on pull requests (src/webhooks/codehost/issue-comment-handler.ts): shown in the bot's reply on the pull request.
   PrCommentNotAllowed: { code: 'pr_comment.not_allowed', kind: 'user', status: 403, meaning: "The commenter is neither the pull request's author nor a collaborator with write, maintain or admin permission" },
   PrCommentInvalid: { code: 'pr_comment.invalid', kind: 'user', status: 400, meaning: 'A `/qa` command whose argument is missing or out of bounds (a task over 4,000 characters, an empty replay)' },
   PrCommentAwaitingDeployment: { code: 'pr_comment.awaiting_deployment', kind: 'user', status: 409, meaning: "The repository runs pull requests against their preview deployment, and the head commit has none that succeeded yet" },

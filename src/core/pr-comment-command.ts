@@ -1,21 +1,14 @@
+import type { ConversationCommand } from './conversation-command.js';
 import { wellFormedText } from './storable-json.js';
 
 /**
- * What a pull-request comment asks the service, read from its Markdown body. Pure: no payload types, no I/O. The
- * words follow the chat bot's (bot/conversation/commands.ts) where the two channels do the same thing.
+ * What a pull-request comment asks the service, read from its Markdown body: the commands of the one `/qa`
+ * conversation (src/core/conversation-command.ts) that a pull request offers. Pure: no payload types, no I/O. The
+ * words follow the chat bot's (bot/conversation/commands.ts) where the two channels do the same thing: `/qa <task>`,
+ * `/qa answer` with numbered answers (or one on the same line), `/qa replay <check id or fragment of its task>` (also
+ * `/qa rerun <…>`, as in chat), `/qa rerun` (what the pull request's latest job ran, again, at the current head).
  */
-export type PullRequestCommand =
-  | { kind: 'help' }
-  /** `/qa <task>`: a natural-language job at the pull request's head. */
-  | { kind: 'task'; task: string }
-  /** `/qa answer` with numbered answers (or one answer on the same line), in the lines the person wrote them. */
-  | { kind: 'answer'; lines: string[] }
-  /** `/qa replay <check id or fragment of its task>` (also `/qa rerun <…>`, as in chat). */
-  | { kind: 'replay'; check: string }
-  /** `/qa rerun`: what the pull request's latest job ran, again, at the current head. */
-  | { kind: 'rerun' }
-  /** Words understood as a command whose argument is missing or out of bounds: answered with `message`. */
-  | { kind: 'invalid'; message: string };
+export type PullRequestCommand = Extract<ConversationCommand, { kind: 'help' | 'task' | 'answer' | 'replay' | 'rerun' | 'invalid' }>;
 
 /** The longest task read from a comment (the chat bot's bound: a comment is not a specification). */
 export const MAX_COMMENT_TASK_LENGTH = 4_000;

@@ -148,6 +148,8 @@ export const wireAnswerSchema = z.strictObject({
   assumptions: z.array(z.string()).max(MAX_MODEL_ASSUMPTIONS).describe('How the task was read where it left room.'),
 });
 export type WireAnswer = z.infer<typeof wireAnswerSchema>;
+/** One step of the vocabulary as a model writes it (also the step of a page answer: openai-page-answer.ts). */
+export const wireStepSchema = stepSchema;
 export type WireStep = z.infer<typeof stepSchema>;
 
 /** `response_format.json_schema.name` (a-z, A-Z, 0-9, _ and -). */

@@ -67,8 +67,8 @@ function unknownNames(plan: Plan, context: PlannerContext): string | undefined {
   return undefined;
 }
 
-/** A wire step as a plan step: strict mode's `null` for "not given" becomes an absent field. */
-function withoutNulls(step: WireStep): Record<string, unknown> {
+/** A wire step as a plan step (before `stepSchema` parses it): strict mode's `null` for "not given" becomes an absent field. */
+export function withoutNulls(step: WireStep): Record<string, unknown> {
   const drop = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
   const fields = drop(step);
   for (const key of ['target', 'to'] as const) {

@@ -5,20 +5,23 @@
  * - Before the model: the rule planner's clarification policy. A vague task or an unanswered side effect gets its
  *   questions without a request, so asking first never depends on a model.
  * - The model sees names only (openai-prompt.ts): the task, test value names and evidence criterion keys. Planning
- *   happens when a job is created, before any browser exists, so there is no page yet and no accessibility snapshot
- *   or probe result to show it; the Planner port can take a snapshot once planning moves next to a live page.
+ *   happens when a job is created, before any browser exists, so there is no page yet.
+ * - In the run, a target of a step that acts which the rule grounding cannot resolve is shown to the model with the
+ *   page (openai-page-steps.ts): a bounded, masked accessibility snapshot as text, never a browser object.
  * - Its answer must be JSON of the wire schema, a valid Plan, and name only configured test values and probes
  *   (openai-answer.ts). An unusable answer (cut off, not JSON, not the schema) or a failure that may pass (429,
- *   5xx, network, timeout) is tried once more; a second one, or any other 4xx at once, throws `PlannerFailure`,
- *   which the job service records as an errored job.
+ *   5xx, network, timeout) is tried once more (openai-ask.ts); a second one, or any other 4xx at once, throws
+ *   `PlannerFailure`, which the job service records as an errored job.
  * - After the model: the side-effect floor (side-effect-floor.ts) checks every click and key press of its plan
  *   against the answers in the task.
  *
  * Every request is returned as a `PlannerCall` (tokens, time, outcome) for the job's events.
  */
 import { PlannerFailure, type Interpretation, type PlannerCall } from '../core/interpretation.js';
-import { readAnswer, type ModelAnswer } from './openai-answer.js';
-import { createChatClient, type ChatResult, type Problem } from './openai-client.js';
+import { readAnswer, type AnswerReading, type ModelAnswer } from './openai-answer.js';
+import { createAsker, type Reading } from './openai-ask.js';
+import { createChatClient } from './openai-client.js';
+import { createPageStepSession, PAGE_STEP_TIMEOUT_MS, PAGE_STEPS_PER_RUN } from './openai-page-steps.js';
 import { chatRequest } from './openai-prompt.js';
 import type { Planner, PlannerContext } from './planner.js';
 import { allowedKinds, clarificationPolicy, OTHER_SIDE_EFFECTS_ASSUMPTION, READ_ONLY_ASSUMPTION } from './rule-planner.js';
@@ -39,69 +42,24 @@ export interface OpenAiPlannerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const DEFAULT_RETRY_DELAY_MS = 500;
-const MAX_RETRY_DELAY_MS = 5_000;
-const ATTEMPTS = 2;
-
-type Outcome = { kind: 'answer'; answer: ModelAnswer } | { kind: 'retry'; problem: Problem; hint?: string; delayMs: number } | { kind: 'stop'; problem: Problem };
-
 export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
   const client = createChatClient(options);
-  const now = options.now ?? (() => performance.now());
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // A page question waits less than a plan: a run is waiting on it, step by step.
+  const pageClient = createChatClient({ ...options, timeoutMs: Math.min(options.timeoutMs, PAGE_STEP_TIMEOUT_MS) });
   // Defence in depth: reasons are built from fixed words, but nothing that leaves here may hold the key.
   const withoutKey = (text: string) => (options.apiKey.length >= 3 ? text.split(options.apiKey).join('[key]') : text);
-
-  /** One request, recorded as a call, and what to do next. */
-  async function attempt(task: string, context: PlannerContext, number: number, hint: string | undefined, calls: PlannerCall[]): Promise<Outcome> {
-    const started = now();
-    const result: ChatResult = await client.complete(chatRequest(options.model, task, context, hint));
-    const durationMs = Math.max(0, Math.round(now() - started));
-    const call = (outcome: PlannerCall['outcome'], reason?: string): PlannerCall => ({
-      model: options.model,
-      attempt: number,
-      ...(result.kind === 'failed' ? { promptTokens: 0, completionTokens: 0, totalTokens: 0 } : result.usage),
-      durationMs,
-      outcome,
-      ...(reason === undefined ? {} : { reason: withoutKey(reason) }),
-    });
-
-    if (result.kind === 'failed') {
-      calls.push(call('failed', result.problem.reason));
-      if (!result.retry) return { kind: 'stop', problem: result.problem };
-      return { kind: 'retry', problem: result.problem, delayMs: Math.min(result.retryAfterMs ?? DEFAULT_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS) };
-    }
-    if (result.kind === 'invalid') {
-      calls.push(call('invalid', result.problem.reason));
-      return { kind: 'retry', problem: result.problem, hint: result.problem.reason, delayMs: 0 };
-    }
-    const reading = readAnswer(result.content, context);
-    if (!reading.ok) {
-      const problem: Problem = {
-        key: 'answer',
-        reason: `the model's answer was not usable: ${reading.problem}`,
-        twice: `the model's answer was not usable twice (the second time: ${reading.problem})`,
-      };
-      calls.push(call('invalid', problem.reason));
-      return { kind: 'retry', problem, hint: reading.problem, delayMs: 0 };
-    }
-    calls.push(call('ok'));
-    return { kind: 'answer', answer: reading.answer };
-  }
+  const asker = createAsker({
+    model: options.model,
+    now: options.now ?? (() => performance.now()),
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    withoutKey,
+  });
 
   /** The model's answer, after at most two requests; throws `PlannerFailure` with every call otherwise. */
   async function ask(task: string, context: PlannerContext, calls: PlannerCall[]): Promise<ModelAnswer> {
-    const problems: Problem[] = [];
-    let hint: string | undefined;
-    for (let number = 1; number <= ATTEMPTS; number += 1) {
-      const outcome = await attempt(task, context, number, hint, calls);
-      if (outcome.kind === 'answer') return outcome.answer;
-      problems.push(outcome.problem);
-      if (outcome.kind === 'stop') break;
-      hint = outcome.hint;
-      if (number < ATTEMPTS && outcome.delayMs > 0) await sleep(outcome.delayMs);
-    }
-    throw new PlannerFailure(withoutKey(failureReason(problems)), calls);
+    const asked = await asker.ask({ client, body: (hint) => chatRequest(options.model, task, context, hint), read: (content) => asReading(readAnswer(content, context)) }, calls);
+    if (!asked.ok) throw new PlannerFailure(asked.reason, calls);
+    return asked.value;
   }
 
   return {
@@ -145,15 +103,14 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
       };
       return interpretation;
     },
+    openPageSteps(context) {
+      return createPageStepSession({ client: pageClient, asker, model: options.model, context, maxQuestions: PAGE_STEPS_PER_RUN });
+    },
   };
 }
 
-/** Why the planner gave up: one problem as it is, the same problem twice as such, two different ones in turn. */
-function failureReason(problems: Problem[]): string {
-  const [first, second] = problems;
-  if (first === undefined) return 'the planner made no request';
-  if (second === undefined) return first.reason;
-  return first.key === second.key ? second.twice : `${first.reason}, then ${second.reason}`;
+function asReading(reading: AnswerReading): Reading<ModelAnswer> {
+  return reading.ok ? { ok: true, value: reading.answer } : reading;
 }
 
 function unique(texts: string[]): string[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatEventStarter } from '../jobs/chat-inbox.js';
+import type { ChatEventStarter } from '../jobs/chat/chat-inbox.js';
 import type { Queue } from '../queue/index.js';
 import { stageWorkflow } from './stage-workflow.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { purgeSettledChatReceipts } from '../jobs/chat-inbox.js';
+import { purgeSettledChatReceipts } from '../jobs/chat/chat-inbox.js';
 import { defineQueueJob, type QueueJobDefinition } from '../queue/index.js';
 import type { DataSource } from 'typeorm';
 

@@ -10,7 +10,7 @@ import { QA_RUN_JOB } from './run-starter.js';
 import { SCHEDULE_FIRE_JOB, scheduleFireJob, type ScheduleFireDeps } from './schedule-fire.js';
 import { WEBHOOK_DELIVERY_JOB } from './webhook-delivery-starter.js';
 import { WEBHOOK_SWEEP_JOB, webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from './webhook-delivery.js';
-import type { WebhookReceipts } from '../jobs/webhook-receipts.js';
+import type { WebhookReceipts } from '../jobs/webhooks/webhook-receipts.js';
 
 /**
  * Every kind of queued work, by its queue job name. `workerJobs` defines each one a process can run; onboarding's

@@ -2,6 +2,7 @@ import type { Locator } from 'playwright';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
 import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
+import type { ModelGrounding } from '../browser/model-ground.js';
 import type { SideEffectGuard } from '../browser/side-effect-guard.js';
 import { describeLocator, locatorOf } from '../browser/locate.js';
 import { describeElement } from '../core/healing.js';
@@ -36,6 +37,8 @@ export interface PlanRunInput {
   stop: AbortSignal;
   /** Which steps keep a screenshot (qa-run/evidence.ts); every step when not given. */
   evidence?: EvidencePolicy;
+  /** A model planner's questions about the page (a natural-language run with one configured); its calls are recorded. */
+  model?: ModelGrounding;
 }
 
 export interface PlanRunDeps {
@@ -103,12 +106,14 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
               ...(compiled.toLocator ? { toLocator: compiled.toLocator } : {}),
               allowlist: session.allowlist,
               sideEffects: input.sideEffects,
+              ...(input.model === undefined ? {} : { model: input.model }),
             },
             // A natural-language run records what each target looked like; a replay heals with that record.
             // Nothing the scrubber would change is stored in a check (it keeps no secret value).
             { record: job.plan !== null, storable: (value) => JSON.stringify(recorder.scrubber.value(value)) === JSON.stringify(value) },
           );
     const ms = Math.round(performance.now() - started);
+    const modelCalls = input.model?.session.takeCalls() ?? [];
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
     if (result.status === 'passed' && step.action === 'fill' && step.value.kind === 'testValue' && result.locator) {
@@ -156,6 +161,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     const stored = await Promise.all(storing);
     const next = held && index + 1 < input.steps.length && !input.stop.aborted ? index + 1 : undefined;
     await recorder.commit(async (writes) => {
+      for (const call of modelCalls) await writes.event('planner.called', { ...call, stepIndex: index });
       await writes.artifacts(stored);
       if (finding) await writes.findings([finding], stored.map((artifact) => artifact.id));
       if (healedFinding) await writes.findings([healedFinding], stored.map((artifact) => artifact.id));
@@ -166,6 +172,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
         ...(result.locator ? { locator: result.locator } : {}),
         ...(result.toLocator ? { toLocator: result.toLocator } : {}),
         ...(result.healed ? { healed: { from: result.healed.from, to: result.healed.to } } : {}),
+        ...(result.model !== undefined ? { model: result.model } : {}),
         ...(result.status === 'failed' ? { kind: result.kind, message: result.message, ...(held ? { disputed: true } : {}) } : {}),
         // What a failed expectation compared, for whoever follows the stream (qa follow), as its finding keeps it.
         ...(result.status === 'failed' && result.comparison ? boundedComparison(result.comparison) : {}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { enqueue, type Queue } from '../queue/index.js';
-import type { WebhookDeliveryStarter } from '../jobs/webhook-receipts.js';
+import type { WebhookDeliveryStarter } from '../jobs/webhooks/webhook-receipts.js';
 import { stageWorkflow } from './stage-workflow.js';
 
 /** The queue job that processes one stored webhook receipt (src/webhooks/process-delivery.ts). */

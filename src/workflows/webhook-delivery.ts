@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { WebhookProvider } from '../core/webhook-receipt.js';
 import { defineQueueJob, type QueueJobDefinition, type QueueRunContext } from '../queue/index.js';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryPayload } from './webhook-delivery-starter.js';
-import type { ClaimedReceipt, WebhookReceipts } from '../jobs/webhook-receipts.js';
+import type { ClaimedReceipt, WebhookReceipts } from '../jobs/webhooks/webhook-receipts.js';
 
 /** Does what one provider's delivery asks; throws to have the receipt retried with back-off. */
 export type DeliveryHandler = (receipt: ClaimedReceipt, context: QueueRunContext) => Promise<void>;

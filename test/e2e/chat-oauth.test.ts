@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { CHAT_WEBHOOK_PATH } from '../../bot/app.js';
 import { BOT_SCOPES, INSTALL_PATH, REDIRECT_PATH } from '../../bot/oauth/install-routes.js';
-import { createChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
+import { createChatWorkspaces } from '../../src/jobs/chat/chat-workspaces.js';
 import type { DemoApp } from '../fixtures/demo-app/index.js';
 import type { FakeSlack, OAuthGrant } from '../fakes/slack-api.js';
 import { CHAT_PUBLIC_BASE_URL as PUBLIC_BASE_URL, seedAcmeShop, useChatEndToEnd } from '../support/chat-service.js';

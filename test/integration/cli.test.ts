@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { verifyApiKey } from '../../src/identity/api-keys.js';
-import { createChatWorkspaces, type ChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
+import { createChatWorkspaces, type ChatWorkspaces } from '../../src/jobs/chat/chat-workspaces.js';
 import { WebhookReceipt } from '../../src/store/entities/webhook-receipt.entity.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dropMysqlDatabase, testDialects, testMysqlUrl } from '../support/databases.js';

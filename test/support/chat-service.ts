@@ -9,7 +9,7 @@ import type { Logger } from '../../src/logger.js';
 import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/slack-api.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp } from '../fixtures/demo-app/index.js';
 import { createApiKey } from '../../src/identity/api-keys.js';
-import { createChatWorkspaces } from '../../src/jobs/chat-workspaces.js';
+import { createChatWorkspaces } from '../../src/jobs/chat/chat-workspaces.js';
 import { insertRepository } from './check-fixtures.js';
 import { useTestStore } from './dialects.js';
 import { silentLogger } from './logger.js';

@@ -1,7 +1,9 @@
 /**
  * A local stand-in for an OpenAI-compatible endpoint: a real HTTP server on 127.0.0.1 that speaks the
  * chat-completions wire format (POST <base>/chat/completions), answers from a script, one scripted answer per
- * request, and records every request so that tests can assert what the model was shown.
+ * request, and records every request so that tests can assert what the model was shown. With a responder
+ * (`respond`), a request the script has no answer for is answered by reading it (test/support/fake-page-model.ts
+ * answers page questions from the snapshot in the request).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,18 +43,27 @@ export interface FakeChatCompletions {
   /** The API base to configure, `http://127.0.0.1:<port>/v1`. */
   url: string;
   requests: RecordedRequest[];
-  /** Appends answers for the next requests; a request with no answer left gets HTTP 500 `no_scripted_answer`. */
+  /**
+   * Appends answers for the next requests; a request with no answer left goes to the responder, or without one
+   * gets HTTP 500 `no_scripted_answer`.
+   */
   script(...answers: ScriptedAnswer[]): void;
+  /** Answers each request the script has no answer for from the request's body (undefined: no responder). */
+  respond(responder: Responder | undefined): void;
   /** Forgets requests and unused answers (between tests). */
   reset(): void;
   close(): Promise<void>;
 }
+
+/** Reads a request's parsed body and says how to answer it. */
+export type Responder = (body: RecordedRequest['body']) => ScriptedAnswer;
 
 export const DEFAULT_USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
 
 export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
   const requests: RecordedRequest[] = [];
   let answers: ScriptedAnswer[] = [];
+  let responder: Responder | undefined;
   let sequence = 0;
 
   const server = createServer((request, response) => {
@@ -71,7 +82,7 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
         send(response, 404, { error: { message: 'not found', code: 'unknown_url' } });
         return;
       }
-      const answer = answers.shift();
+      const answer = answers.shift() ?? responder?.(body);
       if (answer === undefined) {
         send(response, 500, { error: { message: 'the test scripted no answer for this request', code: 'no_scripted_answer' } });
         return;
@@ -111,9 +122,13 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
     script: (...more) => {
       answers.push(...more);
     },
+    respond: (next) => {
+      responder = next;
+    },
     reset: () => {
       requests.length = 0;
       answers = [];
+      responder = undefined;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -40,6 +40,8 @@ export interface TestWorkerOptions {
   codehost?: Partial<Config['codehost']>;
   /** NOTIFY_* settings: edit interval and the public base URL of links. */
   notify?: Partial<Config['notify']>;
+  /** PLANNER_* settings (default: the rule planner); a model planner also resolves steps on the page in a run. */
+  planner?: Config['planner'];
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -60,6 +62,7 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     probes: { allowCidrs: ['127.0.0.1/32'] },
     codehost: options.codehost,
     notify: options.notify,
+    planner: options.planner,
   });
   const worker = await startWorker(config, silentLogger(), {
     dataSource,

@@ -2,7 +2,9 @@ import { createAccessibilityAudit, type AccessibilityAuditOptions } from '../../
 import { createHostAllowlist } from '../../browser/host-allowlist.js';
 import { findingsFromObservations } from '../../browser/observation-findings.js';
 import { startTrace } from '../../browser/trace.js';
+import type { ModelGrounding } from '../../browser/model-ground.js';
 import { verdictOf } from '../../core/findings.js';
+import { testValuesOf } from '../../core/plan.js';
 import { kindsNamedByLabel } from '../../planner/side-effect-floor.js';
 import { Job } from '../../store/entities/job.entity.js';
 import type { QueueRunContext } from '../../queue/index.js';
@@ -39,6 +41,7 @@ export async function runPlannedStep(
     cancelled: async () => (await deps.dataSource.getRepository(Job).findOne({ select: { status: true }, where: { id: job.id } }))?.status === 'cancelled',
   });
   const evidence = evidencePolicyOf(job);
+  const model = pageSteps(deps, job, secrets);
   try {
     // A plan that does not start by going somewhere starts on the target.
     await startTrace(session.context, { screenshots: !typesSecret(planned, secrets), snapshots: evidence.traceSnapshots });
@@ -51,7 +54,8 @@ export async function runPlannedStep(
         // The planner's own policy reads what a click's target is called (side-effect-guard.ts).
         sideEffects: { kindsNamedBy: kindsNamedByLabel, allowed: allowedSideEffects },
         // axe's legacy mode: no cross-origin frames, but about 3x faster (0.3–0.4 s a page instead of ~1 s).
-        accessibility: createAccessibilityAudit({ crossOriginFrames: false, ...replayMemory(deps, job, version) }), evidence },
+        accessibility: createAccessibilityAudit({ crossOriginFrames: false, ...replayMemory(deps, job, version) }), evidence,
+        ...(model === undefined ? {} : { model }) },
     );
     if (context.signal.aborted) throw context.signal.reason;
     if (run.stopped === STOP_CANCELLED) {
@@ -87,6 +91,17 @@ export async function runPlannedStep(
   } finally {
     await close();
   }
+}
+
+/**
+ * A natural-language run's questions to a model planner about the page, when one is configured: the task and every
+ * text it is shown are masked with the run's scrubber. A replay runs its compiled locators and never asks.
+ */
+function pageSteps(deps: QaRunDeps, job: Job, secrets: RunSecrets): ModelGrounding | undefined {
+  if (job.plan === null || deps.planner?.openPageSteps === undefined) return undefined;
+  const mask = (text: string) => secrets.scrubber.text(text);
+  const session = deps.planner.openPageSteps({ task: mask(job.task ?? ''), testValueNames: testValuesOf(job.plan) });
+  return { session, mask };
 }
 
 /**

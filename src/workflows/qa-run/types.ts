@@ -6,6 +6,7 @@ import type { CompiledCheck, CompiledStep } from '../../core/check.js';
 import type { JobEventType } from '../../core/job-lifecycle.js';
 import type { ProbeClient } from '../../probes/probe-client.js';
 import type { RetryPolicy } from '../../queue/index.js';
+import type { Planner } from '../../planner/planner.js';
 import type { EvidenceProbeRef } from '../../store/entities/connected-repository.entity.js';
 import type { ReadSecret } from '../test-values.js';
 
@@ -42,6 +43,11 @@ export interface QaRunDeps {
    * audits every page.
    */
   accessibilityMemory?: AccessibilityMemory;
+  /**
+   * The configured planner, when it can resolve steps on the live page (the model planner): a natural-language run
+   * shows it a target the rule grounding could not resolve. Replays never ask it.
+   */
+  planner?: Pick<Planner, 'openPageSteps'>;
 }
 
 /** What the browser step of a run came to (a visit of the target, or a plan's steps). */

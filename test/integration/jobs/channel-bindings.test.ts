@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { chatPrincipal } from '../../../src/core/principal.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { createChannelBindings } from '../../../src/jobs/channel-bindings.js';
+import { createChannelBindings } from '../../../src/jobs/chat/channel-bindings.js';
 import { ChatChannelBinding } from '../../../src/store/entities/chat-channel-binding.entity.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { TOO_DEEP } from '../../../src/core/storable-json.js';
-import { createChatInbox, type ChatDelivery, type ChatEventStarter } from '../../../src/jobs/chat-inbox.js';
+import { createChatInbox, type ChatDelivery, type ChatEventStarter } from '../../../src/jobs/chat/chat-inbox.js';
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from '@jest/globals';
-import { purgeSettledChatReceipts } from '../../../src/jobs/chat-inbox.js';
+import { purgeSettledChatReceipts } from '../../../src/jobs/chat/chat-inbox.js';
 import { createNotificationChannel, createQueue, createWorker, type Worker } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
 import { CHAT_RECEIPT_PURGE_JOB, chatReceiptPurgeJob } from '../../../src/workflows/chat-receipt-purge.js';

@@ -5,7 +5,7 @@ import { MAX_RECEIPT_ATTEMPTS, PENDING_GRACE_MS, RECEIPT_LEASE_MS, retryDelayMs 
 import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
-import { createWebhookReceipts, type WebhookDelivery } from '../../../src/jobs/webhook-receipts.js';
+import { createWebhookReceipts, type WebhookDelivery } from '../../../src/jobs/webhooks/webhook-receipts.js';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryPayload, webhookDeliveryStarter } from '../../../src/workflows/webhook-delivery-starter.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

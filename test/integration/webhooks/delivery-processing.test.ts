@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from '@jest/globals';
-import { createWebhookReceipts, type ClaimedReceipt, type WebhookDelivery, type WebhookReceipts } from '../../../src/jobs/webhook-receipts.js';
+import { createWebhookReceipts, type ClaimedReceipt, type WebhookDelivery, type WebhookReceipts } from '../../../src/jobs/webhooks/webhook-receipts.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';

@@ -17,7 +17,7 @@ import { callApi, startTestApi, type TestApi } from '../../support/api-server.js
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
-import { startPullRequestRuns } from '../../../src/webhooks/pull-request-runs.js';
+import { startPullRequestRuns } from '../../../src/webhooks/codehost/pull-request-runs.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 import { useTestService } from '../../support/test-service.js';
 

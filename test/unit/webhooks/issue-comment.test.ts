@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError, ErrorCode } from '../../../src/core/errors.js';
-import { targetFor } from '../../../src/webhooks/comment-target.js';
-import { hasWriteAccess } from '../../../src/webhooks/issue-comment-handler.js';
-import { readIssueComment, triageComment, type IssueComment } from '../../../src/webhooks/issue-comment-payload.js';
-import * as replies from '../../../src/webhooks/issue-comment-replies.js';
+import { targetFor } from '../../../src/webhooks/codehost/comment-target.js';
+import { hasWriteAccess } from '../../../src/webhooks/codehost/issue-comment-handler.js';
+import { readIssueComment, triageComment, type IssueComment } from '../../../src/webhooks/codehost/issue-comment-payload.js';
+import * as replies from '../../../src/webhooks/codehost/issue-comment-replies.js';
 import { examplePayload } from '../../support/codehost-deliveries.js';
 
 const comment = (fields: Partial<IssueComment> = {}): IssueComment => ({

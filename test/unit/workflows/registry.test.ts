@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import type { WebhookReceipts } from '../../../src/jobs/webhook-receipts.js';
+import type { WebhookReceipts } from '../../../src/jobs/webhooks/webhook-receipts.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
 import type { QaRunDeps } from '../../../src/workflows/qa-run.js';
 import { QUEUE_JOB_NAMES, workerJobs } from '../../../src/workflows/registry.js';

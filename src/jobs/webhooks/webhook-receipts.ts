@@ -2,11 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import {
   MAX_RECEIPT_ATTEMPTS, PENDING_GRACE_MS, RECEIPT_LEASE_MS, redeliveryOf, retryDelayMs, type ReceiptStatus, type WebhookProvider,
-} from '../core/webhook-receipt.js';
-import { storableJson } from '../core/storable-json.js';
-import { isDuplicateKey } from '../store/duplicate-key.js';
-import { WebhookReceipt } from '../store/entities/webhook-receipt.entity.js';
-import { insertRows, type StagedWorkflow, type WriteBatch } from '../store/write-batch.js';
+} from '../../core/webhook-receipt.js';
+import { storableJson } from '../../core/storable-json.js';
+import { isDuplicateKey } from '../../store/duplicate-key.js';
+import { WebhookReceipt } from '../../store/entities/webhook-receipt.entity.js';
+import { insertRows, type StagedWorkflow, type WriteBatch } from '../../store/write-batch.js';
 
 /** A verified delivery, as the endpoint read it. */
 export interface WebhookDelivery {

@@ -1,13 +1,12 @@
-import { pullRequestKey, type CodehostChannelContext } from '../core/channel-context.js';
-import { readAnswerLines } from '../core/clarification-answers.js';
-import { ErrorCode, isAppError } from '../core/errors.js';
-import { parsePullRequestComment, type PullRequestCommand } from '../core/pr-comment-command.js';
-import { codehostPrincipal, type Principal } from '../core/principal.js';
-import type { CheckService } from '../jobs/check-service.js';
-import type { CreateJobInput, JobService } from '../jobs/job-service.js';
-import type { NotificationOutbox, ThreadJob } from '../jobs/notification-outbox.js';
+import { pullRequestKey, type CodehostChannelContext } from '../../core/channel-context.js';
+import { AppError, ErrorCode } from '../../core/errors.js';
+import { parsePullRequestComment, type PullRequestCommand } from '../../core/pr-comment-command.js';
+import { codehostPrincipal, type Principal } from '../../core/principal.js';
+import { createConversation, type ConversationDeps, type ConversationPlace, type JobTarget, type Outcome } from '../../jobs/conversation/conversation.js';
+import type { JobService } from '../../jobs/job-service.js';
+import type { NotificationOutbox } from '../../jobs/notification-outbox.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
-import { targetFor, type CommentTarget, type DeploymentLookup, type TargetRepository } from './comment-target.js';
+import { targetFor, type DeploymentLookup, type TargetRepository } from './comment-target.js';
 import { readIssueComment, triageComment, type PullRequestComment } from './issue-comment-payload.js';
 import * as replies from './issue-comment-replies.js';
 
@@ -53,8 +52,8 @@ export interface IssueCommentDeps {
   findRepository: CommentRepositoryLookup;
   pullRequests: PullRequestConversation;
   threads: Pick<NotificationOutbox, 'inThread'>;
-  jobs: Pick<JobService, 'create' | 'answer' | 'madeFor' | 'get'>;
-  checks: Pick<CheckService, 'list' | 'get'>;
+  jobs: ConversationDeps['jobs'] & Pick<JobService, 'madeFor'>;
+  checks: ConversationDeps['checks'];
   /** Preview deployments the code host reported (`deployment_status`), for repositories that run against them. */
   deployments: DeploymentLookup;
 }
@@ -81,11 +80,10 @@ interface Request {
   logger: CodehostHandlerContext['logger'];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * `issue_comment`: a `/qa` (or `@<bot>`) comment on a pull request starts, answers, replays or reruns a job, as the
- * pull request's author or a collaborator with write access. The job's progress (its questions included) is the
+ * `issue_comment`, the pull request's adapter of the `/qa` conversation (src/jobs/conversation/): a `/qa` (or `@<bot>`)
+ * comment on a pull request starts, answers, replays or reruns a job, as the pull request's author or a collaborator
+ * with write access. The job's progress (its questions included) is the
  * progress sink's comment and check run; this handler posts only its own short replies (help, refusals, what is
  * wrong with a command), each once per comment. Steps: read the comment, skip what is not a request, find the
  * connected repository, skip a comment whose job exists (a redelivery), check who asked, do the command, reply.
@@ -130,22 +128,8 @@ export function issueCommentHandler(deps: IssueCommentDeps): CodehostEventHandle
 /** The reply to a command, or null when the job it started (or answered) speaks for itself. */
 async function decide(command: PullRequestCommand, request: Request): Promise<string | null> {
   if (!(await mayRequest(request))) return replies.notAllowed();
-  switch (command.kind) {
-    case 'help':
-      return replies.help(request.deps.botName);
-    case 'invalid':
-      return replies.invalid(command.message);
-    case 'task':
-      return start(request, { naturalLanguageTask: command.task });
-    case 'replay': {
-      const found = await findCheck(command.check, request);
-      return 'reply' in found ? found.reply : start(request, { checkId: found.checkId });
-    }
-    case 'rerun':
-      return rerun(request);
-    case 'answer':
-      return answer(command.lines, request);
-  }
+  const outcome = await createConversation(request.deps).run(command, pullRequestPlace(request));
+  return sayOutcome(outcome, request);
 }
 
 /**
@@ -157,12 +141,56 @@ async function mayRequest({ comment, ref, deps }: Request): Promise<boolean> {
   return hasWriteAccess(await deps.pullRequests.permission(comment.installationId, ref, comment.login));
 }
 
+/** What a pull request says in its own words when it refuses: a reply, or null for nothing to say. */
+type Said = string | null;
+
+/** The pull request as a place of the `/qa` conversation (src/jobs/conversation/): its repository, jobs and head. */
+function pullRequestPlace(request: Request): ConversationPlace<Said> {
+  const { comment, ref, deps, repository, principal } = request;
+  let now: Promise<{ pull: PullRequestNow } | { reply: Said }> | undefined;
+  const open = () => (now ??= openPull(request));
+  return {
+    principal,
+    sourceKey: commentJobKey(comment.commentId),
+    checkRepository: async () => repository.id,
+    // An id of another repository's check is unknown here, in the same words as an id nobody has.
+    idsWithinRepository: true,
+    async jobs() {
+      const jobs = await deps.threads.inThread(pullRequestKey(ref));
+      return jobs.filter((job) => job.organizationId === principal.organizationId);
+    },
+    async closed() {
+      const state = await open();
+      return 'reply' in state ? { said: state.reply } : null;
+    },
+    async jobTarget(): Promise<JobTarget | { said: Said }> {
+      // issue_comment payloads carry no head commit: the pull request says what it is now. A task's own address is
+      // not taken here: a pull request's runs go where its repository's pull requests run.
+      const state = await open();
+      if ('reply' in state) return { said: state.reply };
+      const { pull } = state;
+      const target = await targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha }, deps.deployments);
+      const channelContext: CodehostChannelContext = {
+        channel: 'codehost',
+        provider: 'codehost',
+        installationId: comment.installationId,
+        owner: ref.owner,
+        repo: ref.repo,
+        pullNumber: ref.pullNumber,
+        headSha: pull.headSha.toLowerCase(),
+        requestedBy: comment.login,
+      };
+      return { repositoryId: repository.id, baseUrl: target.baseUrl, networkAllowlist: target.networkAllowlist, commitSha: channelContext.headSha, trigger: 'codehost', channelContext };
+    },
+  };
+}
+
 /**
  * The pull request as it is now, when a run may start on it; else the reply (`{ reply: null }`: nothing to say). A
  * closed pull request starts nothing: its code is merged or abandoned, and its preview deployment is often gone. The
  * comment's payload cannot say so (the issue's state may lag behind a close), so the code host is asked.
  */
-async function openPull({ comment, ref, deps, logger }: Request): Promise<{ pull: PullRequestNow } | { reply: string | null }> {
+async function openPull({ comment, ref, deps, logger }: Request): Promise<{ pull: PullRequestNow } | { reply: Said }> {
   const pull = await deps.pullRequests.pull(comment.installationId, ref);
   if (!pull) {
     logger.warn({ commentId: comment.commentId, pullNumber: ref.pullNumber }, 'the code host no longer has this pull request; nothing started');
@@ -175,43 +203,34 @@ async function openPull({ comment, ref, deps, logger }: Request): Promise<{ pull
   return { pull };
 }
 
-/** Creates the comment's job at the pull request's current head; a refusal of the job core is the reply. */
-async function start(request: Request, what: Pick<CreateJobInput, 'naturalLanguageTask' | 'checkId'>): Promise<string | null> {
-  const { comment, ref, deps, repository } = request;
-  // issue_comment payloads carry no head commit: the pull request says what it is now.
-  const now = await openPull(request);
-  if ('reply' in now) return now.reply;
-  const { pull } = now;
-  let target: CommentTarget;
-  try {
-    target = await targetFor(repository, { number: ref.pullNumber, headSha: pull.headSha }, deps.deployments);
-  } catch (error) {
-    return refusal(error);
-  }
-  const channelContext: CodehostChannelContext = {
-    channel: 'codehost',
-    provider: 'codehost',
-    installationId: comment.installationId,
-    owner: ref.owner,
-    repo: ref.repo,
-    pullNumber: ref.pullNumber,
-    headSha: pull.headSha.toLowerCase(),
-    requestedBy: comment.login,
-  };
-  try {
-    await deps.jobs.create(request.principal, {
-      repositoryId: repository.id,
-      ...what,
-      baseUrl: target.baseUrl,
-      networkAllowlist: target.networkAllowlist,
-      commitSha: channelContext.headSha,
-      trigger: 'codehost',
-      channelContext,
-      sourceKey: commentJobKey(comment.commentId),
-    });
-    return null;
-  } catch (error) {
-    return refusal(error);
+/** The outcome in the pull request's words (GitHub Markdown, coded); null where the job (or nobody) speaks. */
+function sayOutcome(outcome: Outcome<Said>, request: Request): string | null {
+  switch (outcome.kind) {
+    case 'done':
+      return null;
+    case 'said':
+      return outcome.said;
+    case 'help':
+      return replies.help(request.deps.botName);
+    case 'invalid':
+      return replies.invalid(outcome.message);
+    case 'check_unknown':
+      return replies.unknownCheck(outcome.wanted);
+    case 'check_ambiguous':
+      return replies.ambiguousCheck(outcome.wanted, outcome.candidates);
+    case 'check_not_replayable':
+      return replies.checkNotReplayable(outcome.task);
+    case 'nothing_to_rerun':
+      return replies.nothingToRerun();
+    case 'nothing_to_answer':
+      return replies.nothingToAnswer();
+    case 'answer_problem':
+      return replies.answerProblem(outcome.problem, outcome.questions, outcome.fault);
+    case 'refused':
+      return refusal(outcome.error);
+    default:
+      // The outcomes of commands a pull request's words do not offer (src/core/pr-comment-command.ts).
+      throw new AppError({ kind: 'unexpected', code: ErrorCode.InternalUnexpected, status: 500, message: `a pull-request comment came to ${outcome.kind}, which its commands cannot` });
   }
 }
 
@@ -220,79 +239,10 @@ async function start(request: Request, what: Pick<CreateJobInput, 'naturalLangua
  * paused capability (503). A planner that failed left an errored job, which reports itself on the pull request. Anything
  * else (the store, the queue) is thrown, so the receipt is retried.
  */
-function refusal(error: unknown): string | null {
-  if (!isAppError(error)) throw error;
+function refusal(error: AppError): string | null {
   if (error.code === ErrorCode.PlannerFailed) return null;
   if (error.kind === 'user' || error.code === ErrorCode.ExecutionPaused) return replies.refused(error);
   throw error;
-}
-
-/** The jobs of this pull request in the caller's organization, newest first. */
-async function pullRequestJobs({ deps, ref, principal }: Request): Promise<ThreadJob[]> {
-  const jobs = await deps.threads.inThread(pullRequestKey(ref));
-  return jobs.filter((job) => job.organizationId === principal.organizationId);
-}
-
-/**
- * The check a replay names, among the repository's: an id (another organization's or repository's is unknown, in the
- * same words as an id nobody has), else an exact task before a fragment of one.
- */
-async function findCheck(wanted: string, request: Request): Promise<{ checkId: string } | { reply: string }> {
-  const { deps, principal, repository } = request;
-  const needle = wanted.trim().toLowerCase();
-  if (UUID.test(needle)) {
-    const view = await deps.checks.get(principal, needle).catch((error: unknown) => {
-      if (isAppError(error) && error.code === ErrorCode.CheckNotFound) return null;
-      throw error;
-    });
-    if (!view || view.check.repositoryId !== repository.id) return { reply: replies.unknownCheck(wanted) };
-    return view.check.status === 'active' ? { checkId: view.check.id } : { reply: replies.checkNotReplayable(view.check.task) };
-  }
-  const checks = await deps.checks.list(principal, { repositoryId: repository.id, limit: 200 });
-  const exact = checks.filter((check) => check.task.toLowerCase() === needle);
-  const matches = exact.length > 0 ? exact : checks.filter((check) => check.task.toLowerCase().includes(needle));
-  if (matches.length === 0) return { reply: replies.unknownCheck(wanted) };
-  // Among several, the active ones are the candidates: a draft cannot be replayed anyway.
-  const active = matches.filter((check) => check.status === 'active');
-  if (active.length === 0) return { reply: replies.checkNotReplayable(matches[0]!.task) };
-  if (active.length > 1) return { reply: replies.ambiguousCheck(wanted, active.slice(0, 10)) };
-  return { checkId: active[0]!.id };
-}
-
-/** What the pull request's latest job ran, again at the current head: its task (answers included), or its check. */
-async function rerun(request: Request): Promise<string | null> {
-  const [latest] = await pullRequestJobs(request);
-  if (!latest) return replies.nothingToRerun();
-  const { job } = await request.deps.jobs.get(request.principal, latest.id);
-  if (job.task !== null) return start(request, { naturalLanguageTask: job.task });
-  if (job.checkId !== null) return start(request, { checkId: job.checkId });
-  return replies.nothingToRerun();
-}
-
-/**
- * The newest job of the pull request still waiting for answers: review_required with questions, and not answered yet
- * (an answered job stays review_required; its child is the next job of the pull request).
- */
-function awaitingAnswers(jobs: ThreadJob[]): ThreadJob | undefined {
-  const answered = new Set(jobs.map((job) => job.parentJobId).filter((id): id is string => id !== null));
-  return jobs.find((job) => job.status === 'review_required' && job.resolution !== null && !answered.has(job.id));
-}
-
-async function answer(lines: string[], request: Request): Promise<string | null> {
-  // An answer starts the answered job's child: not on a closed pull request either.
-  const now = await openPull(request);
-  if ('reply' in now) return now.reply;
-  const job = awaitingAnswers(await pullRequestJobs(request));
-  if (!job) return replies.nothingToAnswer();
-  const questions = job.resolution!.questions;
-  const reading = readAnswerLines(lines, questions.length);
-  if ('problem' in reading) return replies.answerProblem(reading.problem, questions, reading.fault);
-  try {
-    await request.deps.jobs.answer(request.principal, job.id, reading.answers, { sourceKey: commentJobKey(request.comment.commentId) });
-    return null;
-  } catch (error) {
-    return refusal(error);
-  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
-import type { CodehostChannelContext } from '../core/channel-context.js';
-import { ErrorCode, isAppError } from '../core/errors.js';
-import { codehostPrincipal } from '../core/principal.js';
-import { pullRequestRunKey, pullRequestRunKeyPrefix } from '../core/pull-request-event.js';
-import type { PullRequestSettings } from '../core/pull-request-settings.js';
-import type { JobService } from '../jobs/job-service.js';
-import { activeCheckIds, pullRequestHead } from '../jobs/pull-request-records.js';
+import type { CodehostChannelContext } from '../../core/channel-context.js';
+import { ErrorCode, isAppError } from '../../core/errors.js';
+import { codehostPrincipal } from '../../core/principal.js';
+import { pullRequestRunKey, pullRequestRunKeyPrefix } from '../../core/pull-request-event.js';
+import type { PullRequestSettings } from '../../core/pull-request-settings.js';
+import type { JobService } from '../../jobs/job-service.js';
+import { activeCheckIds, pullRequestHead } from '../../jobs/codehost/pull-request-records.js';
 import type { CodehostHandlerContext } from './codehost-handler.js';
 
 /** What the pull-request handlers read of a connected repository (`repositories` row). */

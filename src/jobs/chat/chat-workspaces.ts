@@ -1,9 +1,9 @@
 import { Not, type DataSource } from 'typeorm';
-import { AppError, ErrorCode, userError } from '../core/errors.js';
-import { decryptSecret, encryptSecret } from '../core/token-cipher.js';
-import { ChatChannelBinding } from '../store/entities/chat-channel-binding.entity.js';
-import { ChatWorkspace } from '../store/entities/chat-workspace.entity.js';
-import { Organization } from '../store/entities/organization.entity.js';
+import { AppError, ErrorCode, userError } from '../../core/errors.js';
+import { decryptSecret, encryptSecret } from '../../core/token-cipher.js';
+import { ChatChannelBinding } from '../../store/entities/chat-channel-binding.entity.js';
+import { ChatWorkspace } from '../../store/entities/chat-workspace.entity.js';
+import { Organization } from '../../store/entities/organization.entity.js';
 
 /** A Slack team id: `T` (or `E` for an Enterprise Grid org) and capitals and digits. */
 export const TEAM_ID = /^[TE][A-Z0-9]{2,31}$/;

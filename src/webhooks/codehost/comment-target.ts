@@ -1,5 +1,5 @@
-import { ErrorCode, userError } from '../core/errors.js';
-import { pullRequestSettingsOf, pullRequestTarget, type PullRequestSettings } from '../core/pull-request-settings.js';
+import { ErrorCode, userError } from '../../core/errors.js';
+import { pullRequestSettingsOf, pullRequestTarget, type PullRequestSettings } from '../../core/pull-request-settings.js';
 
 /**
  * Where a job a pull-request comment starts runs: where the pull request's own runs go (src/core/pull-request-settings.ts):

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { Check } from '../store/entities/check.entity.js';
-import { PreviewDeployment } from '../store/entities/preview-deployment.entity.js';
-import { PullRequestHead } from '../store/entities/pull-request-head.entity.js';
-import { isDuplicateKey } from '../store/duplicate-key.js';
+import { Check } from '../../store/entities/check.entity.js';
+import { PreviewDeployment } from '../../store/entities/preview-deployment.entity.js';
+import { PullRequestHead } from '../../store/entities/pull-request-head.entity.js';
+import { isDuplicateKey } from '../../store/duplicate-key.js';
 
 /** A pull request's head as one of its events reports it. */
 export interface ReportedHead {

@@ -1,6 +1,6 @@
-import { INSTALLATION_EVENTS, installationChange } from '../core/codehost-installation.js';
-import type { InstallationChange } from '../core/codehost-installation.js';
-import type { ClaimedReceipt } from '../jobs/webhook-receipts.js';
+import { INSTALLATION_EVENTS, installationChange } from '../../core/codehost-installation.js';
+import type { InstallationChange } from '../../core/codehost-installation.js';
+import type { ClaimedReceipt } from '../../jobs/webhooks/webhook-receipts.js';
 
 /** Where installation changes are recorded (src/repos/installation-records.ts). */
 export interface InstallationRecorder {

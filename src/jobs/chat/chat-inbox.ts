@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { ErrorCode, operationalError } from '../core/errors.js';
-import { storableJson, wellFormedText } from '../core/storable-json.js';
-import { isDuplicateKey } from '../store/duplicate-key.js';
-import { ChatEventReceipt } from '../store/entities/chat-event-receipt.entity.js';
-import { insertRows, type StagedWorkflow, type WriteBatch } from '../store/write-batch.js';
+import { ErrorCode, operationalError } from '../../core/errors.js';
+import { storableJson, wellFormedText } from '../../core/storable-json.js';
+import { isDuplicateKey } from '../../store/duplicate-key.js';
+import { ChatEventReceipt } from '../../store/entities/chat-event-receipt.entity.js';
+import { insertRows, type StagedWorkflow, type WriteBatch } from '../../store/write-batch.js';
 
 /** What a chat listener received: Slack's payload under a key that is the same for every delivery of it. */
 export interface ChatDelivery {

@@ -1,7 +1,7 @@
 import { verifyWithFallback } from '@octokit/webhooks-methods';
 import express, { Router, type RequestHandler } from 'express';
-import { AppError, ErrorCode } from '../core/errors.js';
-import type { RecordOutcome, WebhookDelivery } from '../jobs/webhook-receipts.js';
+import { AppError, ErrorCode } from '../../core/errors.js';
+import type { RecordOutcome, WebhookDelivery } from '../../jobs/webhooks/webhook-receipts.js';
 
 /** What the receiver needs of the receipts: store a verified delivery and say what it came to. */
 export interface DeliveryRecorder {

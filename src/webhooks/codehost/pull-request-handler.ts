@@ -1,6 +1,6 @@
-import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../core/pull-request-event.js';
-import { pullRequestSettingsOf, pullRequestTarget } from '../core/pull-request-settings.js';
-import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../jobs/pull-request-records.js';
+import { deploymentCounts, deploymentEventOf, pullRequestEventOf, pullRequestSkipReason } from '../../core/pull-request-event.js';
+import { pullRequestSettingsOf, pullRequestTarget } from '../../core/pull-request-settings.js';
+import { previewDeploymentUrl, pullRequestHeadsAt, recordPreviewDeployment, recordPullRequestHead } from '../../jobs/codehost/pull-request-records.js';
 import type { CodehostEventHandler, CodehostHandlerContext } from './codehost-handler.js';
 import { cancelOutdatedRuns, startPullRequestRuns, type PullRequestRepositoryLookup, type PullRequestRunDeps } from './pull-request-runs.js';
 
@@ -29,7 +29,7 @@ function notConnected(found: Exclude<PullRequestRepositoryLookup, { kind: 'conne
  * 2. drafts and forks run only when the repository's settings say so (a draft runs once `ready_for_review`);
  * 3. the target: the deployment of the head when the repository waits for one (none yet: the deployment_status
  *    handler starts the runs when it comes), else the preview template, else the repository's baseUrl;
- * 4. one job per active check (src/webhooks/pull-request-runs.ts).
+ * 4. one job per active check (src/webhooks/codehost/pull-request-runs.ts).
  * The head is written before the deployment is read, and the deployment handler writes before it reads heads, so
  * whichever comes second sees the first; when both see each other the source keys start each run once.
  */

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { ErrorCode, notFoundError, userError } from '../core/errors.js';
-import type { Principal } from '../core/principal.js';
-import { ChatChannelBinding } from '../store/entities/chat-channel-binding.entity.js';
-import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
+import { ErrorCode, notFoundError, userError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
+import { ChatChannelBinding } from '../../store/entities/chat-channel-binding.entity.js';
+import { ConnectedRepository } from '../../store/entities/connected-repository.entity.js';
 
 /** What a chat request runs against: a repository of the organization and the address to open. */
 export interface ChannelTarget {

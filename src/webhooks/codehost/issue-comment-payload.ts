@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { webhookPayloadInvalid } from '../core/webhook-receipt.js';
+import { webhookPayloadInvalid } from '../../core/webhook-receipt.js';
 
 /**
  * The parts of an `issue_comment` delivery the `/qa` handler reads (GitHub's shape:

@@ -1,5 +1,5 @@
-import { ErrorCode, type AppError } from '../core/errors.js';
-import { quoteUntrusted } from '../core/markdown-quote.js';
+import { ErrorCode, type AppError } from '../../core/errors.js';
+import { quoteUntrusted } from '../../core/markdown-quote.js';
 
 /**
  * The bot's own short replies to `/qa` comments, in GitHub-flavoured Markdown (a job's progress is the progress
