@@ -2,6 +2,7 @@ import { InstallProvider, type Installation, type InstallURLOptions } from '@sla
 import { Router } from 'express';
 import type { InstalledWorkspace } from '../../src/jobs/chat/chat-workspaces.js';
 import type { Logger } from '../../src/logger.js';
+import { ErrorCode, userError } from '../../src/core/errors.js';
 import { boltLogger } from '../bolt-logger.js';
 import { escapeHtml } from './html.js';
 import { oneTimeStateStore, STATE_LIFETIME_SECONDS } from './one-time-state.js';
@@ -52,7 +53,10 @@ export function createInstallRoutes(settings: OAuthSettings, deps: OAuthDeps): R
     logger: boltLogger(deps.logger.child({ component: 'chat-oauth' })),
     installationStore: {
       async storeInstallation(installation: Installation) {
-        if (!installation.team || !installation.bot) throw new Error('only workspace installations with a bot user are supported');
+        if (!installation.team || !installation.bot) {
+          // The failure page shows the code: the person installing sees why.
+          throw userError(ErrorCode.ChatInstallationUnsupported, 'Only workspace installations with a bot user are supported');
+        }
         await deps.saveInstallation({
           teamId: installation.team.id,
           teamName: installation.team.name ?? null,
@@ -62,7 +66,8 @@ export function createInstallRoutes(settings: OAuthSettings, deps: OAuthDeps): R
         });
       },
       async fetchInstallation() {
-        // Tokens are read through the workspaces use case, never through the installer.
+        // Tokens are read through the workspaces use case, never through the installer: no route of ours calls this
+        // (InstallProvider calls it only from `authorize`), so reaching it is a bug, not a caller's error.
         throw new Error('the install routes do not authorize requests');
       },
     },

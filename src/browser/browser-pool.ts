@@ -247,7 +247,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
   return {
     async openSession(requested) {
       const allowlist = withoutForbidden(requested, forbidden);
-      if (closed) throw new Error('the browser pool is closed');
+      if (closed) throw operationalError(ErrorCode.BrowserUnavailable, "This worker's browser pool is closed: the worker is stopping, and the run is tried again by another worker.");
       const prepared = (await takeSpare()) ?? (await prepare());
       // The next run's context starts now, while this one runs.
       prepareSpare();

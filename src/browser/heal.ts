@@ -1,6 +1,7 @@
 import type { ElementHandle, Locator, Page } from 'playwright';
 import { roleAndNameOf } from './aria-name.js';
 import type { CompiledStep, ResolvedLocator } from '../core/check.js';
+import { ErrorCode, operationalError } from '../core/errors.js';
 import {
   describeAlternative,
   describeElement,
@@ -140,7 +141,9 @@ export function alternativeLocator(page: Page, alternative: Alternative): Locato
  */
 export async function recordTarget(page: Page, element: Locator): Promise<HealingRecord> {
   const [only, roleName] = await Promise.all([onlyElement(element), roleAndName(element)]);
-  if (only.handle === undefined) throw new Error(`the target matches ${only.matches} elements`);
+  if (only.handle === undefined) {
+    throw operationalError(ErrorCode.BrowserTargetNotUnique, `the target matches ${only.matches} elements`, { details: { matches: only.matches } });
+  }
   const target = only.handle;
   try {
     const { description, facts } = await describe(target, element, roleName);

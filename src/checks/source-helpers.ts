@@ -3,7 +3,9 @@
  * Each one repeats what `src/browser/step-runner.ts` does at replay, so the file and the replay mean the same.
  * A generated file holds only the helpers its steps use, always in this order (the output is deterministic).
  *
- * The texts are raw strings: they contain no template literals or `${`, so they need no escaping here.
+ * The texts are raw strings: they contain no template literals or `${`, so they need no escaping here. Their
+ * failures are plain `Error`s: the file runs under `npx playwright test` with none of the service's modules, so the
+ * error catalogue (src/core/error-codes.ts) is not there to throw from.
  */
 import { SELECTED_CLASSES } from '../core/selected-state.js';
 

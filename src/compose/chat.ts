@@ -15,14 +15,11 @@ import type { JobService } from '../jobs/job-service.js';
 import type { NotificationOutbox } from '../jobs/notification-outbox.js';
 import type { Logger } from '../logger.js';
 import type { ProgressSink } from '../notify/progress-sink.js';
-import { defineQueueJob, type Queue, type QueueJobDefinition, type RetryPolicy } from '../queue/index.js';
+import type { Queue } from '../queue/index.js';
 import type { DataSource } from 'typeorm';
 import type { WriteBatch } from '../store/write-batch.js';
-import { CHAT_EVENT_JOB, chatEventPayload, chatEventStarter } from '../workflows/chat-event-starter.js';
-import { chatReceiptPurgeJob } from '../workflows/chat-receipt-purge.js';
-
-/** A chat delivery whose reply Slack refused for now is tried again for about an hour, then given up (and logged). */
-export const CHAT_EVENT_RETRY: RetryPolicy = { baseDelayMs: 1_000, factor: 2, maxDelayMs: 5 * 60_000, maxRetries: 12, jitter: 0.2 };
+import { chatEventStarter } from '../workflows/chat-event-starter.js';
+import type { ChatEventHandler } from '../workflows/chat-event.js';
 
 /** The chat bot's part of a process's graph: built once, used by the HTTP side, the processors and the roles. */
 export interface ChatParts {
@@ -32,8 +29,8 @@ export interface ChatParts {
   mounts: Mount[];
   /** Socket Mode, when CHAT_APP_TOKEN is set: started by the serving roles, like the HTTP server. */
   socket: SocketModeChatApp | undefined;
-  /** The `chat-event` queue job and the hourly receipt purge, for the processors. */
-  queueJobs: QueueJobDefinition[];
+  /** Answers one stored delivery: the processors' `chat-event` job (src/workflows/registry.ts) calls it. */
+  handleEvent: ChatEventHandler;
   /** Where chat jobs' progress goes (src/notify's port). */
   sink: ProgressSink;
 }
@@ -107,18 +104,7 @@ export function composeChat(deps: ChatPartsDeps): ChatParts {
     workspaces,
     mounts,
     socket: chat.appToken ? createSocketModeChatApp(chat.appToken, { apiUrl: chat.apiUrl }, listenerDeps) : undefined,
-    queueJobs: [
-      defineQueueJob({
-        name: CHAT_EVENT_JOB,
-        payload: chatEventPayload,
-        retry: CHAT_EVENT_RETRY,
-        // A reply never waits behind browser runs.
-        light: true,
-        handle: ({ eventId }) => handleChatEvent(eventId, conversation),
-      }),
-      // Receipts would otherwise pile up forever, one per delivery.
-      chatReceiptPurgeJob(dataSource, { retentionHours: chat.receiptRetentionHours }),
-    ],
+    handleEvent: (eventId) => handleChatEvent(eventId, conversation),
     sink: new SlackProgressSink({ apiUrl: chat.apiUrl, tokenFor }),
   };
 }

@@ -4,14 +4,15 @@ import { serviceOrigin } from '../browser/forbidden-origins.js';
 import { generatePlaywrightSource } from '../checks/generate-source.js';
 import { createProbeClient } from '../probes/probe-client.js';
 import { createWorker, type Worker } from '../queue/index.js';
+import type { QaRunDeps } from '../workflows/qa-run.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
-import { workflowJobs } from '../workflows/registry.js';
-import { notifyDeliveryJob } from './notify-delivery.js';
+import { workerJobs } from '../workflows/registry.js';
 import type { Services } from './services.js';
 
 /**
- * The job processors on the graph's queue: one browser for the process (launched on first use), the workflows, and
- * schedules' fires, which create their replays with the graph's job service as the API does.
+ * The job processors on the graph's queue: one browser for the process (launched on first use) and every queue job
+ * of src/workflows/registry.ts this process has the parts for; schedules' fires create their replays with the graph's
+ * job service as the API does.
  */
 export async function startProcessors(services: Services): Promise<Worker> {
   const { config, logger, overrides, dataSource, queue, feed } = services;
@@ -20,7 +21,7 @@ export async function startProcessors(services: Services): Promise<Worker> {
   const forbiddenOrigins = [serviceOrigin(config.http), ...(overrides.forbiddenOrigins ?? [])];
   const browsers = createBrowserPool({ ...config.browser, forbiddenOrigins }, logger.child({ component: 'browser' }));
   const repeats = createScheduleRepeats(queue.agenda);
-  const workflows = workflowJobs({
+  const runs: QaRunDeps = {
     dataSource,
     browsers,
     artifacts: services.artifacts,
@@ -40,11 +41,16 @@ export async function startProcessors(services: Services): Promise<Worker> {
     cancelPollMs: overrides.cancelPollMs,
     retry: overrides.retry,
     generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
+  };
+  const jobs = workerJobs({
+    runs,
     schedules: { createJob: (organizationId, input) => services.jobs.create(organizationId, input), removeRepeat: (scheduleId) => repeats.remove(scheduleId) },
+    // Progress deliveries run where their channel's sink is; a worker without any leaves them queued for one that has it.
+    deliveries: Object.keys(services.progressSinks).length > 0 ? { sinks: services.progressSinks, settings: config.notify, logger } : undefined,
+    chat: services.chat && { handleEvent: services.chat.handleEvent, receiptRetentionHours: config.chat.receiptRetentionHours },
+    webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs },
   });
-  // Progress deliveries run where their channel's sink is; a worker without any leaves them queued for one that has it.
-  const deliveries = Object.keys(services.progressSinks).length > 0 ? [notifyDeliveryJob({ dataSource, sinks: services.progressSinks, settings: config.notify, logger })] : [];
-  const worker = createWorker(queue, [...workflows, ...deliveries, ...(services.chat?.queueJobs ?? []), ...services.webhooks.queueJobs], logger, config.worker.shutdownGraceMs);
+  const worker = createWorker(queue, jobs, logger, config.worker.shutdownGraceMs);
   await worker.start();
   return {
     start: () => worker.start(),

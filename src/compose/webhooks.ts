@@ -11,7 +11,7 @@ import { createWebhookReceipts, type WebhookReceipts } from '../jobs/webhooks/we
 import type { Logger } from '../logger.js';
 import type { ProgressSink } from '../notify/progress-sink.js';
 import type { CodehostChannelContext } from '../core/channel-context.js';
-import type { Queue, QueueJobDefinition } from '../queue/index.js';
+import type { Queue } from '../queue/index.js';
 import type { WriteBatch } from '../store/write-batch.js';
 import { findCodehostRepository } from '../repos/codehost-repositories.js';
 import { createInstallationRecords } from '../repos/installation-records.js';
@@ -20,19 +20,19 @@ import { issueCommentHandler } from '../webhooks/codehost/issue-comment-handler.
 import { codehostReceiver } from '../webhooks/codehost/codehost-receiver.js';
 import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/codehost/pull-request-handler.js';
 import { composeCodehostSink } from './codehost-sink.js';
-import { webhookDeliveryJob, webhookSweepJob, type DeliveryHandlers } from '../workflows/webhook-delivery.js';
+import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 
 /** Code-host payloads can be large (a push with many commits); GitHub caps deliveries at 25 MB, we take 1 MB. */
 export const CODEHOST_BODY_LIMIT = '1mb';
 
-/** Signed webhooks: their durable receipts, the receivers, and the queue jobs that process and sweep receipts. */
+/** Signed webhooks: their durable receipts, the receivers, and each provider's delivery handler. */
 export interface WebhookParts {
   receipts: WebhookReceipts;
   /** `POST /api/webhooks/codehost` when CODEHOST_WEBHOOK_SECRET is set. */
   mounts: Mount[];
-  /** `webhook-delivery` and the periodic `webhook-receipt-sweep`, for the processors. */
-  queueJobs: QueueJobDefinition[];
+  /** What the processors' `webhook-delivery` job (src/workflows/registry.ts) does with each provider's receipt. */
+  handlers: DeliveryHandlers;
   /** The code host's API as the app, when CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY are set. */
   codehost: CodehostClient | undefined;
   /** Where pull-request jobs' progress goes (a PR comment and a check run), when the client exists. */
@@ -52,7 +52,7 @@ export function composeWebhooks(deps: {
   handlers?: DeliveryHandlers;
 }): WebhookParts {
   const { config, logger } = deps;
-  const { leaseMs, sweepIntervalMs } = config.webhooks;
+  const { leaseMs } = config.webhooks;
   const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue), leaseMs });
   const log = logger.child({ component: 'webhooks' });
   const mounts: Mount[] = [];
@@ -81,11 +81,10 @@ export function composeWebhooks(deps: {
       deployments: (repositoryId, sha, environment) => previewDeploymentUrl(deps.dataSource, repositoryId, sha, environment),
     });
   }
-  const handlers: DeliveryHandlers = { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers };
   return {
     receipts,
     mounts,
-    queueJobs: [webhookDeliveryJob({ receipts, handlers }), webhookSweepJob({ receipts, everyMs: sweepIntervalMs })],
+    handlers: { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers },
     codehost,
     sink: codehost ? composeCodehostSink({ config: config.codehost, dataSource: deps.dataSource, client: codehost }) : undefined,
   };

@@ -96,6 +96,7 @@ export const ERROR_CATALOGUE = {
 
   // The browser, what it leaves behind, and artifact storage.
   BrowserUnavailable: { code: 'browser.unavailable', kind: 'operational', status: 503, meaning: 'The worker could not start or reach its browser' },
+  BrowserTargetNotUnique: { code: 'browser.target_not_unique', kind: 'operational', meaning: 'The element a step is recording no longer matches exactly one element (the page changed under it)' },
   AccessibilityAuditTimeout: { code: 'accessibility.audit_timeout', kind: 'operational', meaning: "A page's accessibility audit did not finish in time; the page is not checked" },
   AccessibilityAuditFailed: { code: 'accessibility.audit_failed', kind: 'operational', meaning: "A page's accessibility audit could not run; the page is not checked" },
   TraceUnavailable: { code: 'trace.unavailable', kind: 'unexpected', meaning: 'Playwright could not stop the trace' },
@@ -141,6 +142,8 @@ export const ERROR_CATALOGUE = {
   ChatWorkspaceNotFound: { code: 'chat.workspace_not_found', kind: 'user', status: 404, meaning: 'Administrator CLI: no chat workspace with that team id' },
   ChatInvalidTeamId: { code: 'chat.invalid_team_id', kind: 'user', status: 400, meaning: 'Not a Slack team id (T followed by letters and digits)' },
   ChatInvalidBaseUrl: { code: 'chat.invalid_base_url', kind: 'user', status: 400, meaning: 'A channel binding address that is not an http(s) URL' },
+  ChatInstallationUnsupported: { code: 'chat.installation_unsupported', kind: 'user', status: 400, meaning: 'A Slack installation that is not a workspace installation with a bot user (an org-wide or user-only install)' },
+  ChatDeliveryGone: { code: 'chat.delivery_gone', kind: 'operational', meaning: "A chat delivery's receipt was purged before its opening message could be recorded" },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
   // Signed webhooks (the code host; the identity provider's later) and their durable receipts.

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoApp } from '../fixtures/demo-app/index.js';
+import { shopRepositoryBody } from '../support/check-fixtures.js';
 import { freePort, qa, spawnQa, until, type QaProcess } from '../support/qa-cli.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- printed JSON is read field by field
@@ -45,16 +46,7 @@ describe('qa against a running `qa start` (end to end)', () => {
     const file = join(folder, 'repo.json');
     writeFileSync(
       file,
-      JSON.stringify({
-        provider: 'codehost',
-        providerInstallationId: '42',
-        owner: 'acme',
-        name: 'shop',
-        defaultBranch: 'main',
-        cloneUrl: 'https://code.example/acme/shop.git',
-        baseUrl: 'https://shop.example',
-        networkAllowlist: ['cdn.shop.example'],
-      }),
+      JSON.stringify(shopRepositoryBody({ networkAllowlist: ['cdn.shop.example'] })),
     );
     const connected = await qa(['repos', 'connect', '--file', file], env);
     expect([connected.code, connected.stderr]).toEqual([0, '']);

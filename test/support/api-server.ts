@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../src/config.js';
 import type { Mount } from '../../src/api/app.js';
@@ -25,27 +26,26 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
+export interface TestApiOptions {
+  secrets?: Record<string, string>;
+  excludedOwners?: string[];
+  feedRead?: (read: ReadProgress) => ReadProgress;
+  /** Where the workers of the test keep artifacts (default: a new temporary folder). */
+  artifacts?: ArtifactStorage;
+  /** The planner of the job service (default: the rule planner). */
+  planner?: Planner;
+  /** Routers mounted in front of the JSON `/api` routers (createApp's `mounts`). */
+  mounts?: Mount[];
+  /** CODEHOST_* settings (a webhook secret mounts the code-host receiver). */
+  codehost?: Partial<Config['codehost']>;
+}
+
 /**
  * The service's real HTTP app on a random loopback port, composed as `qa serve` composes it, over a test store.
  * The server's environment secrets are `secrets`; `excludedOwners` stands for EXCLUDED_OWNERS; `feedRead` wraps
  * the event feed's read (to count or fail reads).
  */
-export async function startTestApi(
-  dataSource: DataSource,
-  options: {
-    secrets?: Record<string, string>;
-    excludedOwners?: string[];
-    feedRead?: (read: ReadProgress) => ReadProgress;
-    /** Where the workers of the test keep artifacts (default: a new temporary folder). */
-    artifacts?: ArtifactStorage;
-    /** The planner of the job service (default: the rule planner). */
-    planner?: Planner;
-    /** Routers mounted in front of the JSON `/api` routers (createApp's `mounts`). */
-    mounts?: Mount[];
-    /** CODEHOST_* settings (a webhook secret mounts the code-host receiver). */
-    codehost?: Partial<Config['codehost']>;
-  } = {},
-): Promise<TestApi> {
+export async function startTestApi(dataSource: DataSource, options: TestApiOptions = {}): Promise<TestApi> {
   const config = testConfig({
     queue: { pollIntervalMs: 60_000, lockLifetimeMs: 60_000 },
     worker: { concurrency: 1 },
@@ -68,6 +68,31 @@ export async function startTestApi(
     feed: api.services.feed,
     jobs: api.services.jobs,
     close: () => api.stop(),
+  };
+}
+
+/**
+ * `startTestApi` over the block's test store, for the tests of a describe block: started before them, closed after
+ * them. The answer reads the running API, so a test uses it as it would the started one (`api.base`).
+ */
+export function useTestApi(store: () => DataSource, options: TestApiOptions = {}): TestApi {
+  let started: TestApi | undefined;
+  beforeAll(async () => {
+    started = await startTestApi(store(), options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const running = (): TestApi => {
+    if (!started) throw new Error('useTestApi: the API starts in a beforeAll hook; read it in a test or a later hook');
+    return started;
+  };
+  return {
+    get base() { return running().base; },
+    get queue() { return running().queue; },
+    get feed() { return running().feed; },
+    get jobs() { return running().jobs; },
+    close: () => running().close(),
   };
 }
 

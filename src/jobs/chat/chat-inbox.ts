@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { ErrorCode, operationalError } from '../../core/errors.js';
 import { storableJson, wellFormedText } from '../../core/storable-json.js';
 import { isDuplicateKey } from '../../store/duplicate-key.js';
 import { ChatEventReceipt } from '../../store/entities/chat-event-receipt.entity.js';
@@ -118,7 +119,9 @@ export function createChatInbox({ dataSource, writes, starter }: { dataSource: D
         .where('event_id = :eventId AND opening_ts IS NULL', { eventId })
         .execute();
       const stored = await opening(eventId);
-      if (stored === null) throw new Error(`chat delivery ${eventId.slice(0, 40)} is not stored; its opening cannot be recorded`);
+      if (stored === null) {
+        throw operationalError(ErrorCode.ChatDeliveryGone, `chat delivery ${eventId.slice(0, 40)} is not stored; its opening cannot be recorded`);
+      }
       return stored;
     },
   };

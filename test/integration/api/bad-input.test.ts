@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { createApiKey } from '../../../src/identity/api-keys.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const TASK = 'Check that the pricing page lists three plans';
@@ -21,24 +20,14 @@ const urlOfLength = (length: number, prefix = 'https://shop.example/') => prefix
 
 forEachDialect('bad input', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store);
   let key: string;
   let otherKey: string;
   let repositoryId: string;
   let checkId: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
   beforeEach(async () => {
-    const mine = await createApiKey(store(), 'acme');
-    key = mine.key;
-    otherKey = (await createApiKey(store(), 'globex')).key;
-    repositoryId = await insertRepository(store(), mine.organization.id);
-    checkId = await insertCheck(store(), mine.organization.id, repositoryId, 'active');
+    ({ key, otherKey, repositoryId, checkId } = await seedAcmeShop(store()));
   });
 
   const call = (method: string, path: string, body?: unknown, auth: string | null = key) => callApi(api.base, method, path, body, auth);

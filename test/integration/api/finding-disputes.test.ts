@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createApiKey } from '../../../src/identity/api-keys.js';
 import { CheckDispute } from '../../../src/store/entities/check-dispute.entity.js';
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 forEachDialect('finding disputes API', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store);
   let key: string;
   let keyId: string;
   let otherKey: string;
@@ -18,21 +17,9 @@ forEachDialect('finding disputes API', (dialect) => {
   let repositoryId: string;
   let checkId: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
 
   beforeEach(async () => {
-    const mine = await createApiKey(store(), 'acme', 'ci');
-    key = mine.key;
-    keyId = (mine.principal.actor as { apiKeyId: string }).apiKeyId;
-    otherKey = (await createApiKey(store(), 'globex')).key;
-    organizationId = mine.organization.id;
-    repositoryId = await insertRepository(store(), organizationId);
-    checkId = await insertCheck(store(), organizationId, repositoryId, 'active');
+    ({ key, keyId, otherKey, organizationId, repositoryId, checkId } = await seedAcmeShop(store(), { keyName: 'ci' }));
   });
 
   const call = (method: string, path: string, body?: unknown, auth: string | null = key) => callApi(api.base, method, path, body, auth);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 /**
@@ -29,15 +29,7 @@ function rawBodyReceiver(): Router {
 
 forEachDialect('mounted routers in front of the API', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
-
-  beforeAll(async () => {
-    api = await startTestApi(store(), { mounts: [{ path: '/hooks', router: rawBodyReceiver() }] });
-  });
-
-  afterAll(async () => {
-    await api.close();
-  });
+  const api = useTestApi(store, { mounts: [{ path: '/hooks', router: rawBodyReceiver() }] });
 
   it('hands a mount the raw bytes of a JSON body, unparsed', async () => {
     // Spacing, key order and an escape that re-serialized JSON would not keep.

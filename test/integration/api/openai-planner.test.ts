@@ -10,6 +10,7 @@ import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { startFakeChatCompletions, type FakeChatCompletions } from '../../support/fake-chat-completions.js';
 
@@ -70,18 +71,11 @@ forEachDialect('PLANNER=openai through the API', (dialect) => {
     fake.reset();
     key = (await createApiKey(store(), 'acme')).key;
     await connectInstallation(store(), 'codehost', '42', 'acme');
-    const connected = await call('POST', '/api/repositories', {
-      provider: 'codehost',
-      providerInstallationId: '42',
-      owner: 'acme',
-      name: 'shop',
-      defaultBranch: 'main',
-      cloneUrl: 'https://code.example/acme/shop.git',
-      baseUrl: 'https://shop.example',
+    const connected = await call('POST', '/api/repositories', shopRepositoryBody({
       networkAllowlist: ['probe.shop.example'],
       testValueSecretRefs: { demoEmail: 'DEMO_EMAIL', demoPassword: 'DEMO_PASSWORD', orderProbeUrl: 'PROBE_URL', orderProbeToken: 'PROBE_TOKEN' },
       evidenceProbeRefs: { order_created: { urlValueRef: 'orderProbeUrl', tokenValueRef: 'orderProbeToken' } },
-    });
+    }));
     expect(connected.status).toBe(202);
     repositoryId = connected.body.repositoryId as string;
   });

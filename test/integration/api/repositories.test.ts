@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const SECRETS = {
@@ -15,35 +16,20 @@ const SECRETS = {
 };
 
 function validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    provider: 'codehost',
-    providerInstallationId: '42',
-    owner: 'acme',
-    name: 'shop',
-    defaultBranch: 'main',
-    cloneUrl: 'https://code.example/acme/shop.git',
-    baseUrl: 'https://shop.example',
+  return shopRepositoryBody({
     networkAllowlist: ['Probe.Shop.Example'],
     testValueSecretRefs: { orderProbeUrl: 'PROBE_URL', orderProbeToken: 'PROBE_TOKEN', demoPassword: 'DEMO_PASSWORD' },
     evidenceProbeRefs: { orderCreated: { urlValueRef: 'orderProbeUrl', tokenValueRef: 'orderProbeToken' } },
     ...overrides,
-  };
+  });
 }
 
 forEachDialect('repositories API', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store, { secrets: SECRETS, excludedOwners: ['evil-corp'] });
   let key: string;
   let otherKey: string;
   let organizationId: string;
-
-  beforeAll(async () => {
-    api = await startTestApi(store(), { secrets: SECRETS, excludedOwners: ['evil-corp'] });
-  });
-
-  afterAll(async () => {
-    await api.close();
-  });
 
   beforeEach(async () => {
     const mine = await createApiKey(store(), 'acme');

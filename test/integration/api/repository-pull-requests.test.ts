@@ -1,37 +1,19 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const DEFAULTS = { waitForDeployment: false, runDrafts: false, runForks: false };
 
-function connectBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    provider: 'codehost',
-    providerInstallationId: '42',
-    owner: 'acme',
-    name: 'shop',
-    defaultBranch: 'main',
-    cloneUrl: 'https://code.example/acme/shop.git',
-    baseUrl: 'https://shop.example',
-    ...overrides,
-  };
-}
-
 forEachDialect('repositories API: pull-request settings', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store);
   let key: string;
   let otherKey: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
   beforeEach(async () => {
     key = (await createApiKey(store(), 'acme')).key;
     otherKey = (await createApiKey(store(), 'globex')).key;
@@ -41,7 +23,7 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
 
   const call = (method: string, path: string, body?: unknown, auth = key) => callApi(api.base, method, path, body, auth);
   const connect = async (overrides: Record<string, unknown> = {}, auth = key) => {
-    const response = await call('POST', '/api/repositories', connectBody(overrides), auth);
+    const response = await call('POST', '/api/repositories', shopRepositoryBody(overrides), auth);
     expect(response.status).toBe(202);
     return response.body.repositoryId as string;
   };
@@ -97,7 +79,7 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
     ['a non-boolean switch', { runForks: 'yes' }, 'pullRequests.runForks', /boolean/],
     ['an unknown setting', { runEverything: true }, 'pullRequests', /runEverything/],
   ])('refuses %s with 400 request.invalid, naming the field, on connect and on PATCH', async (_what, pullRequests, field, message) => {
-    const refused = await call('POST', '/api/repositories', connectBody({ pullRequests }));
+    const refused = await call('POST', '/api/repositories', shopRepositoryBody({ pullRequests }));
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'request.invalid', details: { field } });
     expect(refused.body.error.message).toMatch(message);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { SET_A, SET_B, type NamingSet } from '../../../src/core/naming.js';
@@ -7,14 +7,13 @@ import { errorResponseSchema } from '../../../src/api/schemas/common.js';
 import { jobCancelledSchema, jobCreatedSchema, jobEventSchema, jobViewSchema } from '../../../src/api/schemas/jobs.js';
 import { repositoryConnectedSchema, repositoryDetailSchema, repositoryListSchema } from '../../../src/api/schemas/repositories.js';
 import { scheduleDetailSchema, scheduleListSchema, scheduleSchema } from '../../../src/api/schemas/schedules.js';
-import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Artifact } from '../../../src/store/entities/artifact.entity.js';
 import { CheckVersion } from '../../../src/store/entities/check-version.entity.js';
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { ScheduleFire } from '../../../src/store/entities/schedule-fire.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const RUNNABLE = 'Check that the pricing page lists three plans';
@@ -29,24 +28,14 @@ function expectFits(schema: z.ZodType, answer: unknown, what: string): void {
 
 forEachDialect('response schemas', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
+  const api = useTestApi(store);
   let key: string;
   let organizationId: string;
   let repositoryId: string;
   let checkId: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
   beforeEach(async () => {
-    const mine = await createApiKey(store(), 'acme');
-    key = mine.key;
-    organizationId = mine.organization.id;
-    repositoryId = await insertRepository(store(), organizationId, { testValueSecretRefs: { demoUser: 'DEMO_USER' }, revision: 'abcdef1' });
-    checkId = await insertCheck(store(), organizationId, repositoryId, 'active');
+    ({ key, organizationId, repositoryId, checkId } = await seedAcmeShop(store(), { repository: { testValueSecretRefs: { demoUser: 'DEMO_USER' }, revision: 'abcdef1' } }));
   });
 
   const call = (method: string, path: string, body?: unknown, auth: string | null = key) => callApi(api.base, method, path, body, auth);

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { JobParameters } from 'agenda';
-import type { Queue } from '../../../src/queue/index.js';
-import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { SCHEDULE_FIRE_JOB } from '../../../src/workflows/schedule-fire.js';
-import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
+import { callApi, useTestApi } from '../../support/api-server.js';
+import { insertCheck, insertRepository, seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const BASE_URL = 'https://shop.example';
@@ -22,8 +20,7 @@ function localTime(date: Date, timeZone: string): { time: string; weekday: strin
 
 forEachDialect('schedule API', (dialect) => {
   const store = useTestStore(dialect);
-  let api: TestApi;
-  let queue: Queue;
+  const api = useTestApi(store);
   let key: string;
   let otherKey: string;
   let organizationId: string;
@@ -32,25 +29,11 @@ forEachDialect('schedule API', (dialect) => {
   let draftId: string;
   let otherCheckId: string;
 
-  beforeAll(async () => {
-    api = await startTestApi(store());
-    queue = api.queue;
-  });
-
-  afterAll(async () => {
-    await api.close();
-  });
-
   beforeEach(async () => {
-    const mine = await createApiKey(store(), 'acme');
-    const theirs = await createApiKey(store(), 'globex');
-    key = mine.key;
-    otherKey = theirs.key;
-    organizationId = mine.organization.id;
-    repositoryId = await insertRepository(store(), organizationId);
-    checkId = await insertCheck(store(), organizationId, repositoryId, 'active');
+    let otherOrganizationId: string;
+    ({ key, otherKey, organizationId, repositoryId, checkId, otherOrganizationId } = await seedAcmeShop(store()));
     draftId = await insertCheck(store(), organizationId, repositoryId, 'draft');
-    otherCheckId = await insertCheck(store(), theirs.organization.id, await insertRepository(store(), theirs.organization.id), 'active');
+    otherCheckId = await insertCheck(store(), otherOrganizationId, await insertRepository(store(), otherOrganizationId), 'active');
   });
 
   const call = (method: string, path: string, body?: unknown, auth: string | null = key) => callApi(api.base, method, path, body, auth);
@@ -58,7 +41,7 @@ forEachDialect('schedule API', (dialect) => {
     call('POST', '/api/schedules', { testId: checkId, baseUrl: BASE_URL, ...fields }, auth);
 
   /** The schedules' repeat jobs on the queue. */
-  const repeatJobs = async (): Promise<JobParameters[]> => (await queue.backend.repository.queryJobs({ name: SCHEDULE_FIRE_JOB })).jobs;
+  const repeatJobs = async (): Promise<JobParameters[]> => (await api.queue.backend.repository.queryJobs({ name: SCHEDULE_FIRE_JOB })).jobs;
 
   describe('creating', () => {
     it('stores a cron schedule, read in its time zone, with one repeat job whose next run is the next match', async () => {

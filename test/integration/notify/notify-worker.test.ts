@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
-import { notifyDeliveryJob } from '../../../src/compose/notify-delivery.js';
+import { notifyDeliveryJob } from '../../../src/workflows/notify-delivery.js';
 import { createNotificationOutbox } from '../../../src/jobs/notification-outbox.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { NOTIFY_DELIVERY_JOB } from '../../../src/workflows/notify-starter.js';

@@ -13,7 +13,7 @@ import { Job } from '../../../src/store/entities/job.entity.js';
 import { startFakeCodehost, type FakeCodehost } from '../../fakes/codehost-api.js';
 import { insertActiveCheck } from '../../support/backlog.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { useDemoService } from '../../support/demo-service.js';
+import { useDemoService } from '../../support/test-service.js';
 import { forEachDialect } from '../../support/dialects.js';
 import { jobServiceOn } from './notify-fixtures.js';
 import { APP_ID, APP_KEYS, BOT_NAME, codehostSettings, COMMENT_POSTS, HEAD_SHA, INSTALLATION, postedFor, pullRequestContext, summaryOf, until } from './pull-request-fixtures.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Installation } from '../../../src/store/entities/installation.entity.js';
 import { Organization } from '../../../src/store/entities/organization.entity.js';
@@ -6,10 +6,9 @@ import { ReportedInstallationRepository } from '../../../src/store/entities/repo
 import { ReportedInstallation } from '../../../src/store/entities/reported-installation.entity.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { connectInstallation, isInstallationConnected } from '../../../src/store/repository-admission.js';
-import { startTestApi, type TestApi } from '../../support/api-server.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
-import { forEachDialect, useTestStore } from '../../support/dialects.js';
-import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+import { forEachDialect } from '../../support/dialects.js';
+import { useTestService } from '../../support/test-service.js';
 
 const SECRET = 'codehost-webhook-secret-for-installation-tests';
 
@@ -39,19 +38,9 @@ function payload(event: string, action: string, installationId: number, times: {
 }
 
 forEachDialect('code-host installation deliveries', (dialect) => {
-  let api: TestApi | undefined;
-  let worker: TestWorker | undefined;
-  // Declared before the store's hooks: after-all hooks run in declaration order, and the worker must stop first.
-  afterAll(async () => {
-    await worker?.stop();
-    await api?.close();
-  });
-  const store = useTestStore(dialect);
-  beforeAll(async () => {
-    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
-    worker = await startTestWorker(store(), { concurrency: 4 });
-  });
-  const base = () => api!.base;
+  const service = useTestService(dialect, { api: { codehost: { webhookSecret: SECRET } }, worker: { concurrency: 4 } });
+  const { store } = service;
+  const base = () => service.api.base;
 
   /** Posts a signed delivery to the service's receiver and waits until a worker has completed (or failed) it. */
   async function deliver(event: string, body: unknown, deliveryId: string = randomUUID(), settled: string[] = ['completed']): Promise<WebhookReceipt> {

@@ -19,6 +19,7 @@ import { examplePayload, signedDelivery } from '../../support/codehost-deliverie
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { startPullRequestRuns } from '../../../src/webhooks/codehost/pull-request-runs.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
+import { useTestService } from '../../support/test-service.js';
 
 const SECRET = 'codehost-webhook-secret-for-pull-request-tests';
 const INSTALLATION = 42;
@@ -118,20 +119,12 @@ function codehostDeliveries(store: () => DataSource, apiBase: () => string) {
 }
 
 forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
-  let api: TestApi | undefined;
-  let worker: TestWorker | undefined;
-  afterAll(async () => {
-    await worker?.stop();
-    await api?.close();
-  });
-  const store = useTestStore(dialect);
-  beforeAll(async () => {
-    api = await startTestApi(store(), { codehost: { webhookSecret: SECRET } });
-    // No browser: the runs started here fail at once and keep the worker free for deliveries.
-    worker = await startTestWorker(store(), { concurrency: 4, executablePath: '/nonexistent/chromium' });
-  });
+  // No browser: the runs started here fail at once and keep the worker free for deliveries.
+  const service = useTestService(dialect, { api: { codehost: { webhookSecret: SECRET } }, worker: { concurrency: 4, executablePath: '/nonexistent/chromium' } });
+  const { store } = service;
+  const api = () => service.api;
 
-  const { post, deliver, settledReceipt, seed, jobs } = codehostDeliveries(store, () => api!.base);
+  const { post, deliver, settledReceipt, seed, jobs } = codehostDeliveries(store, () => api().base);
 
   it('replays every active check at the head of an opened pull request, naming the pull request', async () => {
     const { organizationId, repositoryId, checks } = await seed();
@@ -152,7 +145,7 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
     const body = pullRequest({ number: 8, sha: SHA_A });
 
     const signed = await signedDelivery(SECRET, 'pull_request', body, 'pr-8-delivery');
-    const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${api!.base}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body })));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${api().base}/api/webhooks/codehost`, { method: 'POST', headers: signed.headers, body: signed.body })));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(202));
     // Redeliveries under new ids, processed at once, and a close-and-reopen at the same head.
     const redeliveries = await Promise.all([post('pull_request', body), post('pull_request', body), post('pull_request', body)]);

@@ -7,7 +7,7 @@ import { beforeEach, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { callApi } from '../../support/api-server.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { useDemoService } from '../../support/demo-service.js';
+import { useDemoService } from '../../support/test-service.js';
 import { forEachDialect } from '../../support/dialects.js';
 
 interface FindingBody {

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi } from '../../support/api-server.js';
-import { useDemoService } from '../../support/demo-service.js';
+import { useDemoService } from '../../support/test-service.js';
 
 const EMAIL = 'demo@acme.test';
 const PASSWORD = 'acme-Pa55word!';

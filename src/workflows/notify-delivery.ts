@@ -1,17 +1,16 @@
 import type { DataSource } from 'typeorm';
-import type { NotifyConfig } from '../config.js';
 import { readJobForNotification } from '../jobs/job-for-notification.js';
 import { createNotificationOutbox } from '../jobs/notification-outbox.js';
 import type { Logger } from '../logger.js';
-import { createProgressDelivery } from '../notify/deliver-progress.js';
+import { createProgressDelivery, type DeliverySettings } from '../notify/deliver-progress.js';
 import type { ProgressSinks } from '../notify/progress-sink.js';
 import { defineQueueJob, type QueueJobDefinition } from '../queue/index.js';
-import { NOTIFY_DELIVERY_JOB, notifyDeliveryPayload } from '../workflows/notify-starter.js';
+import { NOTIFY_DELIVERY_JOB, notifyDeliveryPayload } from './notify-starter.js';
 
 export interface NotifyDeliveryJobDeps {
   dataSource: DataSource;
   sinks: ProgressSinks;
-  settings: NotifyConfig;
+  settings: DeliverySettings;
   logger: Logger;
 }
 
