@@ -1,4 +1,4 @@
-import { ErrorCode, isAppError } from '../../src/core/errors.js';
+import { ErrorCode, isAppError, operationalError } from '../../src/core/errors.js';
 import type { Principal } from '../../src/core/principal.js';
 import { chatJobKey } from '../../src/jobs/chat/chat-inbox.js';
 import { createConversation, type ConversationPlace, type JobRequest, type JobTarget, type Outcome } from '../../src/jobs/conversation/conversation.js';
@@ -182,7 +182,7 @@ async function threadFor(conversation: Conversation, opening: string, deps: Conv
   if (recorded !== null) return recorded;
   const workspace = await deps.workspaces.find(conversation.teamId);
   const token = workspace?.botToken ?? deps.defaultBotToken;
-  if (!token) throw new Error('no bot token to open a thread with');
+  if (!token) throw operationalError(ErrorCode.ChatBotTokenMissing, `no bot token for team ${conversation.teamId.slice(0, 40)} to open a thread with`);
   const poster = deps.poster(token);
   const tag = { eventType: OPENING_EVENT_TYPE, eventPayload: { event_id: eventId } };
   if (await deps.events.startOpening(eventId)) {

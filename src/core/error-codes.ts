@@ -143,6 +143,7 @@ export const ERROR_CATALOGUE = {
   ChatInvalidTeamId: { code: 'chat.invalid_team_id', kind: 'user', status: 400, meaning: 'Not a Slack team id (T followed by letters and digits)' },
   ChatInvalidBaseUrl: { code: 'chat.invalid_base_url', kind: 'user', status: 400, meaning: 'A channel binding address that is not an http(s) URL' },
   ChatInstallationUnsupported: { code: 'chat.installation_unsupported', kind: 'user', status: 400, meaning: 'A Slack installation that is not a workspace installation with a bot user (an org-wide or user-only install)' },
+  ChatBotTokenMissing: { code: 'chat.bot_token_missing', kind: 'operational', meaning: 'A job asked from a workspace with no stored bot token and no default SLACK_BOT_TOKEN, so its thread cannot be opened' },
   ChatDeliveryGone: { code: 'chat.delivery_gone', kind: 'operational', meaning: "A chat delivery's receipt was purged before its opening message could be recorded" },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
