@@ -27,7 +27,10 @@ const REDACTED_PATHS = [
 /**
  * JSON lines for machines, pino-pretty for a terminal (`config.format` is decided once, in `loadConfig`).
  * `destination` replaces stdout (tests); pretty output to a given destination is formatted in-process,
- * pretty output to stdout goes through the pino-pretty transport (a worker thread, flushed on exit).
+ * pretty output to stdout goes through the pino-pretty transport (a worker thread, flushed on exit). JSON lines go
+ * to stdout synchronously, as Node writes its own stdout to a pipe or file: pino's default asynchronous stream
+ * answers `flush()` at once while a write is still in flight, so the process's last lines ("stopped") could be
+ * lost when the CLI exits right after them.
  */
 export function createLogger(config: LogSettings, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
@@ -35,7 +38,7 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
     timestamp: stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
-  if (config.format === 'json') return destination === undefined ? pino(options) : pino(options, destination);
+  if (config.format === 'json') return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
   if (destination !== undefined) return pino(options, pinoPretty({ ...PRETTY_OPTIONS, destination, sync: true }));
   return pino({ ...options, transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } });
 }
