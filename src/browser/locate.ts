@@ -21,6 +21,7 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
   // A description is grounded on the page (src/browser/ground.ts) before this is asked; its words as a click's meanwhile.
   switch (target.by === 'description' ? 'click' : action) {
     case 'click':
+    case 'rightClick':
     case 'press':
       return [
         { strategy: 'role', role: 'button', name, exact },

@@ -281,6 +281,7 @@ function kindsFor(action: PlanStep['action'], target: Target): readonly string[]
       return TICK_ROLES;
     case 'click':
     case 'dblclick':
+    case 'rightClick':
     case 'hover':
     case 'press':
     case 'dragTo':
