@@ -6,7 +6,7 @@
  */
 import type { PlanStep, Target } from '../core/plan.js';
 import { itemRefs } from './item-steps.js';
-import { readNavigation } from './navigation.js';
+import { isTitle, readNavigation } from './navigation.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget, type TargetKind } from './targets.js';
 import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.js';
@@ -42,8 +42,9 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   }
 
   // "On the Hovers page, …": where the rest happens; the run opens it unless it is there already.
-  const on = matchOutsideQuotes(text, /^(?:on|in|from|at|starting (?:on|from|at))\s+((?:the\s+)?.+?\s(?:page|screen|view|example|form))$/i);
-  if (on !== undefined) {
+  // "On JavaScript Alerts, …": a page's name in title case and nothing else is a page too.
+  const on = matchOutsideQuotes(text, /^(?:on|in|from|at|starting (?:on|from|at))\s+((?:the\s+)?.+?\s(?:page|screen|view|example|form))$/i) ?? matchOutsideQuotes(text, /^(?:[Oo]n|[Ff]rom|[Ss]tarting (?:on|from))\s+((?:the\s+)?[A-Z].*)$/);
+  if (on !== undefined && (/\s(?:page|screen|view|example|form)$/i.test(on[1]!) || isTitle(on[1]!))) {
     const reading = readNavigation(`go to ${on[1]!}`);
     if (reading.kind === 'steps') return reading;
   }
