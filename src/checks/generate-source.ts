@@ -367,6 +367,9 @@ function locatorExpression(locator: ResolvedLocator): string {
     case 'text':
       element = `${scope}.getByText(${name}${exactOption})`;
       break;
+    case 'css':
+      element = `${scope}.locator(${name})`;
+      break;
   }
   if (locator.nth === undefined) return element;
   return `${element}.filter({ visible: true }).${locator.nth === -1 ? 'last()' : `nth(${locator.nth})`}`;

@@ -101,6 +101,9 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
 
   const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);
   if (dbl !== undefined) return act('dblclick', 'Double-click', dbl[1]!, context, 'text');
+  // "right-click inside the dashed box", "open the context menu of the Report row".
+  const right = matchOutsideQuotes(text, /^(?:right[- ]?click|context[- ]?click|secondary[- ]?click)(?:\s+(?:on|in|inside|into|within|somewhere in))?\s+(.+)$|^open\s+the\s+context\s+menu\s+(?:of|on|for)\s+(.+)$/i);
+  if (right !== undefined) return act('rightClick', 'Right-click', (right[1] ?? right[2])!, context, 'text');
   const hover = matchOutsideQuotes(text, /^(?:hover|mouse over|move the mouse over|move the (?:mouse|pointer|cursor) (?:to|over|onto)|point at)\s+(?:over\s+|on\s+)?(.+)$/i);
   if (hover !== undefined) return act('hover', 'Hover over', hover[1]!, context, 'text');
   const scroll = matchOutsideQuotes(text, /^scroll\s+(?:down\s+|up\s+)?(?:to|until you see|until|towards)\s+(.+)$/i);
@@ -146,7 +149,7 @@ function fillFocused(value: string, where: string): Reading {
   );
 }
 
-function act(action: 'dblclick' | 'hover' | 'scrollTo', verb: string, phrase: string, context: ReadingContext, kind: TargetKind): Reading | undefined {
+function act(action: 'dblclick' | 'rightClick' | 'hover' | 'scrollTo', verb: string, phrase: string, context: ReadingContext, kind: TargetKind): Reading | undefined {
   const target = targetOf(phrase, context, kind);
   if (target === undefined) return undefined;
   return steps([{ action, description: `${verb} ${describeTarget(target)}`, target } as PlanStep]);

@@ -84,6 +84,16 @@ describe('the browser\'s dialogs in Chromium', () => {
     expect(passed(await runAll(twice))).toEqual(['passed', 'passed', 'passed', 'passed']);
   });
 
+  it('right-clicks the element a look names ("the dashed box") for its context menu, kept as a CSS locator', async () => {
+    const box = { by: 'description', name: 'the dashed box', exact: false };
+    const results = await runAll([{ action: 'rightClick', target: box }, { action: 'dialog', accept: true, text: 'Menu opened' }, result('Right-clicked')]);
+    expect(passed(results)).toEqual(['passed', 'passed', 'passed']);
+    expect(results[0]!.locator).toEqual({ strategy: 'css', name: '#menu-area', exact: false });
+    // No element has a dotted border: nothing is guessed.
+    const none = await runAll([{ action: 'rightClick', target: { by: 'description', name: 'the dotted box', exact: false } }], 1_500);
+    expect(none[0]).toMatchObject({ status: 'failed', kind: 'step_unresolvable' });
+  });
+
   it('fails a dialog that says something else with what it expected and what it said', async () => {
     await session.page.goto(`${site.url}?bug=1`, { waitUntil: 'load' });
     const results = await runAll([click('Save'), { action: 'dialog', accept: true, text: 'Saved!' }]);

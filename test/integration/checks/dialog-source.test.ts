@@ -1,5 +1,5 @@
 /**
- * A check with the browser's dialogs, compiled and run both ways on test/support/dialog-site.ts: recorded, replayed
+ * A check with the browser's dialogs and a right click on a box only its look names, compiled and run both ways on test/support/dialog-site.ts: recorded, replayed
  * with its stored locators, and as generated source under the real `playwright test`; with the app's bug switched on
  * (another alert message, the confirm's answer inverted) both fail at the alert, saying what it said.
  */
@@ -34,6 +34,9 @@ const STEPS: Array<Record<string, unknown>> = [
   { action: 'dialog', accept: true, text: 'First of two' },
   { action: 'dialog', accept: true, text: 'Second of two' },
   { action: 'expectText', text: 'Both shown' },
+  { action: 'rightClick', target: { by: 'description', name: 'the dashed box' } },
+  { action: 'dialog', accept: true, text: 'Menu opened' },
+  { action: 'expectText', text: 'Right-clicked' },
 ];
 
 describe('dialogs, compiled: replay and generated source', () => {
@@ -70,6 +73,8 @@ describe('dialogs, compiled: replay and generated source', () => {
     const planned = STEPS.map((raw): CompiledStep => ({ step: stepSchema.parse({ description: String(raw.action), ...raw }) }));
     const results = await runSteps(planned);
     expect(results.map((result, index) => [index + 1, result.status === 'passed' ? 'passed' : result.message])).toEqual(planned.map((_, index) => [index + 1, 'passed']));
+    // The dashed box has no role, label or text: its look found it, kept as a CSS locator.
+    expect(results[13]!.locator).toEqual({ strategy: 'css', name: '#menu-area', exact: false });
     check = compiledCheckSchema.parse({ steps: planned.map(({ step }, index) => ({ step, ...(results[index]!.locator ? { locator: results[index]!.locator } : {}) })), successCriteria: [] });
   }, RUN_TIMEOUT_MS);
   afterAll(async () => {

@@ -62,3 +62,14 @@ describe('pages named in title case', () => {
     void heading;
   });
 });
+
+describe('right clicks', () => {
+  it('reads a right click on an element, and one only a look names as a description found by that look', () => {
+    expect(stepsOf('Right-click the "Quarterly report" link')).toEqual([{ action: 'rightClick', target: { by: 'role', role: 'link', name: 'Quarterly report', exact: true } }]);
+    expect(stepsOf('context-click somewhere in the grey area')).toEqual([{ action: 'rightClick', target: { by: 'description', name: 'the grey area', exact: false } }]);
+    expect(stepsOf('Open the context menu of the dotted square, then accept the JS alert')).toEqual([
+      { action: 'rightClick', target: { by: 'description', name: 'the dotted square', exact: false } },
+      { action: 'dialog', accept: true },
+    ]);
+  });
+});
