@@ -35,6 +35,7 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
     case 'fill':
     case 'select':
     case 'check':
+    case 'expectValue':
       return [
         { strategy: 'label', name, exact },
         { strategy: 'placeholder', name, exact },

@@ -66,6 +66,13 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
     return steps([{ action: 'expectState', description: `Expect ${describeTarget(acted.target)} to be ${state}`, target: acted.target, state, criterion: key }], [], [{ key, description: text }]);
   }
+  // "check that it shows 2", "it should now read 'Ada'": the value of the field the task just typed into.
+  const itValue = matchOutsideQuotes(text, /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|its value|the value)\s+(?:now\s+|still\s+)?(?:shows|reads|holds|contains|says|is|should\s+(?:now\s+|still\s+)?(?:show|read|hold|contain|say|be))\s+(?:now\s+)?("[^"]*"|'[^']*'|[+-]?[\d.,]+|\S+)$/i);
+  if (itValue !== undefined && acted !== undefined && (acted.action === 'fill' || acted.action === 'clear')) {
+    const value = unquote(itValue[1]!) ?? itValue[1]!;
+    const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
+    return steps([{ action: 'expectValue', description: `Expect ${describeTarget(acted.target)} to hold ${JSON.stringify(value)}`, target: acted.target, text: value, criterion: key }], [], [{ key, description: text }]);
+  }
   // "type 'x' over it": the field being edited.
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
   if (over !== undefined) return fillFocused(unquote(over[1]!)!, 'the field being edited');
