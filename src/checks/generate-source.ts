@@ -198,6 +198,16 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'upload':
       return [`await ${element()}.setInputFiles(${uploadExpression(step.fileName)}, ${timeout});`];
     case 'expectText':
+      if (step.orText !== undefined) {
+        // Any one of the texts: a pattern of them all, white space and case as the runner compares.
+        use('anyTextPattern');
+        const pattern = `anyTextPattern([${[step.text, ...step.orText].map(literal).join(', ')}])`;
+        if (!step.target && step.role !== undefined) {
+          use('visible');
+          return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${pattern}], { useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+        }
+        return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${pattern}, { useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      }
       // Playwright normalizes whitespace and, with ignoreCase, lower-cases both sides before `includes`: the
       // runner's matching exactly. (A RegExp would be matched against the text as is, whitespace unnormalized.)
       if (!step.target && step.role !== undefined) {

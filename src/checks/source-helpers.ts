@@ -14,6 +14,7 @@ export type HelperName =
   | 'selectOption'
   | 'urlContaining'
   | 'textPattern'
+  | 'anyTextPattern'
   | 'isValid'
   | 'isSelected'
   | 'visibleCount'
@@ -93,6 +94,14 @@ function urlContaining(text: string): RegExp {
 function textPattern(text: string): RegExp {
   const words = text.trim().split(/\s+/).map((word) => word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
   return new RegExp(words.join('\\s+'), 'i');
+}`,
+  },
+  anyTextPattern: {
+    uses: ['textPattern'],
+    text: String.raw`
+/** Matches a text that contains any one of these (see textPattern): "either A or B". */
+function anyTextPattern(texts: string[]): RegExp {
+  return new RegExp(texts.map((text) => textPattern(text).source).join('|'), 'i');
 }`,
   },
   isValid: {

@@ -116,6 +116,8 @@ export const stepSchema = z.discriminatedUnion('action', [
     action: z.literal('expectText'),
     description,
     text: z.string().min(1).max(500),
+    /** Other texts any one of which will do instead ("it says either 'Saved' or 'Try again'"). */
+    orText: z.array(z.string().min(1).max(500)).min(1).max(10).optional(),
     target: targetSchema.optional(),
     role: z.string().min(1).max(40).optional(),
     criterion: z.string().optional(),

@@ -91,6 +91,7 @@ const stepSchema = z.union([
   step('goForward', {}),
   step('expectText', {
     text: z.string(),
+    orText: z.array(z.string()).nullable().prefault(null).describe('Other texts any one of which will do instead ("either A or B": text A, orText [B]); else null.'),
     target: target.nullable(),
     role: z.string().nullable().describe('Without a target: the role of the page elements one of which shows the text ("heading" for "the heading says …"); else null.'),
     criterion,

@@ -18,6 +18,7 @@
 import { readAssertion } from './assertions.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readDialogClause } from './dialog-steps.js';
+import { readEitherText } from './either-text.js';
 import { readFormStep } from './form-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readPageAction } from './page-actions.js';
@@ -43,6 +44,7 @@ export function readClause(clause: string, context: ReadingContext): Reading {
   if (ability !== null) return readClause(ability[1], context);
   const readers: Array<() => Reading> = [
     () => readDialogClause(clause, context) ?? UNKNOWN,
+    () => readEitherText(clause) ?? UNKNOWN,
     () => readStorage(clause, context) ?? UNKNOWN,
     () => readItemClause(clause, context) ?? UNKNOWN,
     () => readPageAction(clause, context) ?? UNKNOWN,

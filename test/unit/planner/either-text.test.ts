@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals';
+import { stepsOf } from './plan-support.js';
+
+describe('a text with alternatives: "either A or B"', () => {
+  it.each<[string, string, string[]]>([
+    ['Click "Roll". The result should be "Heads" or "Tails".', 'Heads', ['Tails']],
+    ['Click "Send" and check that the status says either "Sent" or "Queued for later"', 'Sent', ['Queued for later']],
+    ['Click "Pay". The banner should read "Approved" or "Declined".', 'Approved', ['Declined']],
+  ])('%j: any one of the texts', (task, text, orText) => {
+    expect(stepsOf(task).at(-1)).toEqual({ action: 'expectText', text, orText, criterion: expect.any(String) });
+  });
+
+  it('leaves a subject placed on the page ("the message above the heading") to the readers of targets', () => {
+    const last = stepsOf('Click "Roll". The message below the button should say either "Heads" or "Tails".').at(-1)!;
+    expect(last).not.toHaveProperty('orText');
+  });
+});
