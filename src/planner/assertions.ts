@@ -89,6 +89,8 @@ export function normalise(body: string): string {
         not ? `does not ${verb}` : third(verb),
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
+      // "'Loading' has disappeared", "it vanishes": as "is gone".
+      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away)|(?:disappears|vanishes))\b/gi, 'is gone')
       .replace(/\bno longer\b/gi, 'not')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')

@@ -15,3 +15,9 @@ describe('a text with alternatives: "either A or B"', () => {
     expect(last).not.toHaveProperty('orText');
   });
 });
+
+describe('what has disappeared', () => {
+  it.each(['check that "Saving…" has disappeared', 'Make sure "Saving…" has vanished', '"Saving…" disappears', '"Saving…" should be gone'])('%j: the text is hidden', (task) => {
+    expect(stepsOf(task)).toEqual([{ action: 'expectState', target: { by: 'text', name: 'Saving…', exact: true }, state: 'hidden', criterion: expect.any(String) }]);
+  });
+});
