@@ -41,9 +41,12 @@ const NEAR_LINE = 0.3;
 export async function checkExpectation(page: Page, step: ExpectStep, tools: ExpectationTools): Promise<void> {
   const timeout = tools.timeoutMs;
   switch (step.action) {
-    case 'expectText':
-      if (step.target) return textOfElement(await tools.find(step.target), targetWords(step.target), step.text, timeout);
-      return step.role ? textAmongRole(page, step.role, step.text, timeout) : textOnPage(page, step.text, timeout);
+    case 'expectText': {
+      // "either A or B": any one of the texts will do; a failure names them all.
+      const text = step.orText === undefined ? step.text : [step.text, ...step.orText];
+      if (step.target) return textOfElement(await tools.find(step.target), targetWords(step.target), text, timeout);
+      return step.role ? textAmongRole(page, step.role, text, timeout) : textOnPage(page, text, timeout);
+    }
     case 'expectTitle': {
       const seen = await poll(timeout, () => page.title(), (title) => contains(title, step.text));
       if (!seen.held) throw failed(`The title is "${oneLine(seen.last ?? '')}", which does not contain "${step.text}"`, step.text, [seen.last ?? '']);
@@ -100,24 +103,38 @@ async function readLocalStorage(page: Page): Promise<Record<string, string | nul
   });
 }
 
-async function textOnPage(page: Page, text: string, timeout: number): Promise<void> {
-  const seen = await poll(timeout, () => page.locator('body').innerText(), (body) => contains(body, text));
+/** A text expected, or several any one of which will do: `"A" or "B"` in messages. */
+type Wanted = string | readonly string[];
+
+function containsAny(shown: string, wanted: Wanted): boolean {
+  return typeof wanted === 'string' ? contains(shown, wanted) : wanted.some((text) => contains(shown, text));
+}
+
+function wantedWords(wanted: Wanted): string {
+  return typeof wanted === 'string' ? wanted : wanted.join('" or "');
+}
+
+async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<void> {
+  const text = wantedWords(wanted);
+  const seen = await poll(timeout, () => page.locator('body').innerText(), (body) => containsAny(body, wanted));
   if (seen.held) return;
-  const near = nearestTexts(text, linesOf(seen.last ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
+  const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
   // Nothing on the page reads like it: its headings say where the run is.
   const actual = near.length > 0 ? near : nearestTexts(text, await visibleTexts(page.getByRole('heading')), { max: MAX_CANDIDATES });
   throw failed(`The page does not show "${text}"`, text, actual);
 }
 
-async function textOfElement(element: Locator, name: string, text: string, timeout: number): Promise<void> {
-  const seen = await poll(timeout, () => element.innerText(), (shown) => contains(shown, text));
+async function textOfElement(element: Locator, name: string, wanted: Wanted, timeout: number): Promise<void> {
+  const text = wantedWords(wanted);
+  const seen = await poll(timeout, () => element.innerText(), (shown) => containsAny(shown, wanted));
   if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
 }
 
 /** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */
-async function textAmongRole(page: Page, role: string, text: string, timeout: number): Promise<void> {
+async function textAmongRole(page: Page, role: string, wanted: Wanted, timeout: number): Promise<void> {
+  const text = wantedWords(wanted);
   const elements = page.getByRole(role as Parameters<Page['getByRole']>[0]);
-  const seen = await poll(timeout, () => visibleTexts(elements), (texts) => texts.some((shown) => contains(shown, text)));
+  const seen = await poll(timeout, () => visibleTexts(elements), (texts) => texts.some((shown) => containsAny(shown, wanted)));
   if (seen.held) return;
   const texts = seen.last ?? [];
   if (texts.length === 0) throw new StepFailure('step_unresolvable', `The page has no ${roleWord(role)} (looked for role ${role})`);

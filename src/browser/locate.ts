@@ -2,7 +2,9 @@ import type { Locator, Page } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { isLookPhrase } from '../core/looks.js';
 import { groundFirstOf, groundOnPage, type Grounded } from './ground.js';
+import { groundByLook } from './look-grounding.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
 
 /** Roles a field can have, for "the Email field" said without saying which kind of field. */
@@ -21,6 +23,7 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
   // A description is grounded on the page (src/browser/ground.ts) before this is asked; its words as a click's meanwhile.
   switch (target.by === 'description' ? 'click' : action) {
     case 'click':
+    case 'rightClick':
     case 'press':
       return [
         { strategy: 'role', role: 'button', name, exact },
@@ -32,6 +35,7 @@ export function candidatesFor(action: PlanStep['action'], target: Target): Resol
     case 'fill':
     case 'select':
     case 'check':
+    case 'expectValue':
       return [
         { strategy: 'label', name, exact },
         { strategy: 'placeholder', name, exact },
@@ -77,6 +81,9 @@ export function locatorOf(page: Page, locator: ResolvedLocator): Locator {
     case 'text':
       element = scope.getByText(locator.name, options);
       break;
+    case 'css':
+      element = scope.locator(locator.name);
+      break;
   }
   if (locator.nth === undefined) return element;
   const shown = element.filter({ visible: true });
@@ -109,6 +116,11 @@ const OTHER_KIND_AFTER_MS = 1_000;
 export async function resolveTarget(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution> {
   // "The sign-in button" is found by what it does, not by the task's word for it.
   if (target.purpose === 'signIn' && action === 'click') return resolveSignInSubmit(page, timeoutMs);
+  // "The dashed box": an element only its look names, when one element has that look (./look-grounding.ts).
+  if (target.by === 'description' && isLookPhrase(target.name)) {
+    const byLook = await findByLook(page, target, Math.min(timeoutMs, OTHER_KIND_AFTER_MS));
+    if (byLook !== undefined) return byLook;
+  }
   if (needsGrounding(target)) return fromGrounding(await groundOnPage(page, action, target, timeoutMs));
   const tried = candidatesFor(action, target);
   const started = Date.now();
@@ -148,6 +160,17 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
       if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
     }
     if (now >= deadline) return { found: false, reason: 'several', matches: most, tried };
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+/** The one element with the target's look, polled while the page may still render it; undefined when none or several. */
+async function findByLook(page: Page, target: Target, timeoutMs: number): Promise<Resolution | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await groundByLook(page, target);
+    if (found.found) return { found: true, locator: found.locator, element: found.element };
+    if (Date.now() >= deadline) return undefined;
     await page.waitForTimeout(POLL_MS);
   }
 }

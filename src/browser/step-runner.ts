@@ -5,6 +5,7 @@ import { SIGN_IN_PAGE, type PlanStep, type PlanValue, type Target } from '../cor
 import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
+import { expectDialog, unexpectedDialogs, type DialogStep, type DialogWatch } from './dialogs.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
 import { asksModel, resolveWithModel, type ModelGrounding } from './model-ground.js';
@@ -38,6 +39,10 @@ export interface StepContext {
    * resolve is shown to the model with the page (model-ground.ts). Never on a replay (it has `locator`).
    */
   model?: ModelGrounding;
+  /** The run's one answerer of the page's dialogs (./dialogs.ts); without it, Playwright dismisses them. */
+  dialogs?: DialogWatch;
+  /** The `dialog` steps right after this one: the dialogs this step opens, answered as they say while it acts. */
+  opensDialogs?: readonly DialogStep[];
 }
 
 /** Which of a step's targets: its `target`, or a drag's `to`. */
@@ -118,7 +123,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   // checked on the element it resolved to, just before it acts.
   const guard = context.sideEffects;
   const acting =
-    guard !== undefined && (step.action === 'click' || step.action === 'dblclick' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
+    guard !== undefined && (step.action === 'click' || step.action === 'dblclick' || step.action === 'rightClick' || (step.action === 'press' && /^(?:Enter|NumpadEnter|Space| )$/.test(step.key)));
   const findChecked = !acting
     ? find
     : async (target: Target, which?: TargetRole): Promise<Locator> => {
@@ -129,10 +134,15 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
       };
 
   page.on('requestfailed', onRequestFailed);
+  // Before the step acts: the dialog it opens is answered as it opens, else the action would stall on it.
+  if (step.action !== 'dialog') context.dialogs?.arm(context.opensDialogs ?? []);
   try {
     // A page the task named without a path: found on the live page first, and kept as the address it reached.
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
     if (!named) await perform(page, step, context, findChecked, valueOf);
+    // A dialog no step expected opened while this one acted (it was dismissed): the page did what the task did not say.
+    const stray = unexpectedDialogs(context.dialogs);
+    if (stray !== undefined) throw stray;
     const outside = blocked();
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
@@ -144,6 +154,9 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
     if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
+    // A dialog nobody expected is the likelier cause of what went wrong after it: said first.
+    const stray = unexpectedDialogs(context.dialogs);
+    if (stray !== undefined) return { status: 'failed', kind: stray.kind, message: `${stray.message}; then: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`, ...found, comparison: stray.comparison! };
     if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, ...found, ...(error.comparison ? { comparison: error.comparison } : {}) };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { status: 'failed', kind: 'assertion_failed', message, ...found };
@@ -241,6 +254,12 @@ async function perform(
       await (await find(step.target)).dblclick({ timeout });
       await settle(page);
       return;
+    case 'rightClick':
+      await (await find(step.target)).click({ button: 'right', timeout });
+      await settle(page);
+      return;
+    case 'dialog':
+      return expectDialog(context.dialogs, step, timeout);
     case 'hover':
       await (await find(step.target)).hover({ timeout });
       return;

@@ -56,11 +56,23 @@ export function generatePlaywrightSource(input: PlaywrightSourceInput): string {
   const needs: Needs = { helpers: new Set(), env: new Map(), expect: false, probe: false };
   // A run whose first step goes nowhere starts on the app's address (src/workflows/qa-run/run-step.ts): so does the file.
   const opening = input.check.steps[0]?.step.action === 'navigate' ? [] : ['// The run started on the app under test.', "await page.goto(BASE_URL, { waitUntil: 'load', timeout: STEP_TIMEOUT_MS });", ''];
-  const body = [...opening, ...input.check.steps.flatMap((compiled, index) => [
-    ...(index > 0 ? [''] : []),
-    `// ${index + 1}. ${stepComment(compiled.step)}`,
-    ...stepLines(compiled, index, input, needs),
-  ])];
+  // A check with dialog steps answers the page's dialogs as the run did: one listener for the whole test.
+  const dialogs = input.check.steps.some((compiled) => compiled.step.action === 'dialog');
+  if (dialogs) {
+    needs.helpers.add('answerDialogs');
+    needs.expect = true;
+  }
+  const body = [
+    ...(dialogs ? ['// The page\'s JavaScript dialogs, answered as the run answered them.', 'const dialogs = answerDialogs(page);', ''] : []),
+    ...opening,
+    ...input.check.steps.flatMap((compiled, index) => [
+      ...(index > 0 ? [''] : []),
+      `// ${index + 1}. ${stepComment(compiled.step)}`,
+      ...(dialogs && compiled.step.action !== 'dialog' ? dialogsOpenedBy(input.check.steps, index) : []),
+      ...stepLines(compiled, index, input, needs),
+    ]),
+    ...(dialogs ? ['', "// No dialog opened that the check did not expect.", "expect(dialogs.unexpected, 'dialogs no step expected').toEqual([]);"] : []),
+  ];
   const helpers = helpersFor(needs.helpers);
   const envNames = [...needs.env.keys()];
 
@@ -90,6 +102,16 @@ export function generatePlaywrightSource(input: PlaywrightSourceInput): string {
   return lines.join('\n');
 }
 
+/** Before a step that opens dialogs: how each is answered (the dialog steps right after it), set before it acts. */
+function dialogsOpenedBy(steps: readonly CompiledStep[], index: number): string[] {
+  const answers: string[] = [];
+  for (const { step } of steps.slice(index + 1)) {
+    if (step.action !== 'dialog') break;
+    answers.push(`{ accept: ${step.accept}${step.promptText === undefined ? '' : `, promptText: ${literal(step.promptText)}`} }`);
+  }
+  return answers.length === 0 ? [] : [`dialogs.expectFromNextStep([${answers.join(', ')}]);`];
+}
+
 function stepComment(step: PlanStep): string {
   const criterion = 'criterion' in step && step.criterion ? ` (criterion ${commentText(step.criterion)})` : '';
   return `${commentText(step.description)}${criterion}`;
@@ -107,7 +129,7 @@ function importList(needs: Needs, helpers: readonly HelperName[]): string {
     ...(needs.expect ? ['expect'] : []),
     'test',
     ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'expectItems') ? ['type Locator'] : []),
-    ...(uses('settle', 'goInHistory', 'expectStorage') ? ['type Page'] : []),
+    ...(uses('settle', 'goInHistory', 'expectStorage', 'answerDialogs') ? ['type Page'] : []),
   ].join(', ');
 }
 
@@ -159,6 +181,12 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'dblclick':
       use('settle');
       return [`await ${element()}.dblclick(${timeout});`, 'await settle(page);'];
+    case 'rightClick':
+      use('settle');
+      return [`await ${element()}.click({ button: 'right', timeout: STEP_TIMEOUT_MS });`, 'await settle(page);'];
+    case 'dialog':
+      // Answered by the listener as it opened (dialogsOpenedBy, before the step that opened it).
+      return [`await dialogs.opened(${step.text === undefined ? '' : literal(step.text)});`];
     case 'hover':
       return [`await ${element()}.hover(${timeout});`];
     case 'clear':
@@ -170,6 +198,16 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
     case 'upload':
       return [`await ${element()}.setInputFiles(${uploadExpression(step.fileName)}, ${timeout});`];
     case 'expectText':
+      if (step.orText !== undefined) {
+        // Any one of the texts: a pattern of them all, white space and case as the runner compares.
+        use('anyTextPattern');
+        const pattern = `anyTextPattern([${[step.text, ...step.orText].map(literal).join(', ')}])`;
+        if (!step.target && step.role !== undefined) {
+          use('visible');
+          return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${pattern}], { useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+        }
+        return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${pattern}, { useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      }
       // Playwright normalizes whitespace and, with ignoreCase, lower-cases both sides before `includes`: the
       // runner's matching exactly. (A RegExp would be matched against the text as is, whitespace unnormalized.)
       if (!step.target && step.role !== undefined) {
@@ -338,6 +376,9 @@ function locatorExpression(locator: ResolvedLocator): string {
       break;
     case 'text':
       element = `${scope}.getByText(${name}${exactOption})`;
+      break;
+    case 'css':
+      element = `${scope}.locator(${name})`;
       break;
   }
   if (locator.nth === undefined) return element;

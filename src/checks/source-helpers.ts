@@ -16,6 +16,7 @@ export type HelperName =
   | 'selectOption'
   | 'urlContaining'
   | 'textPattern'
+  | 'anyTextPattern'
   | 'isValid'
   | 'isSelected'
   | 'visibleCount'
@@ -23,6 +24,7 @@ export type HelperName =
   | 'expectItems'
   | 'storageMatch'
   | 'expectStorage'
+  | 'answerDialogs'
   | 'requireEnv'
   | 'fromEnv'
   | 'expectProbe';
@@ -94,6 +96,14 @@ function urlContaining(text: string): RegExp {
 function textPattern(text: string): RegExp {
   const words = text.trim().split(/\s+/).map((word) => word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
   return new RegExp(words.join('\\s+'), 'i');
+}`,
+  },
+  anyTextPattern: {
+    uses: ['textPattern'],
+    text: String.raw`
+/** Matches a text that contains any one of these (see textPattern): "either A or B". */
+function anyTextPattern(texts: string[]): RegExp {
+  return new RegExp(texts.map((text) => textPattern(text).source).join('|'), 'i');
 }`,
   },
   isValid: {
@@ -258,6 +268,54 @@ async function expectStorage(page: Page, expected: { key?: string; texts: string
       { message: 'Local storage holds ' + JSON.stringify(expected), timeout: STEP_TIMEOUT_MS },
     )
     .toEqual('held');
+}`,
+  },
+  answerDialogs: {
+    uses: [],
+    text: String.raw`
+/** How the recorded run answered a dialog: OK (with the text typed into a prompt) or Cancel. */
+interface DialogAnswer {
+  accept: boolean;
+  promptText?: string;
+}
+
+/**
+ * Answers the page's JavaScript dialogs as the recorded run did (src/browser/dialogs.ts): those the next step opens
+ * as the check says, as they open, so the action that opens one does not stall; any other is dismissed and kept in
+ * unexpected (a leave-page dialog nobody expects is accepted, as Playwright does).
+ */
+function answerDialogs(page: Page) {
+  let armed: DialogAnswer[] = [];
+  const opened: string[] = [];
+  const unexpected: string[] = [];
+  page.on('dialog', (dialog) => {
+    const leaving = dialog.type() === 'beforeunload';
+    const answer = leaving && armed.length === 0 ? undefined : armed.shift();
+    if (answer === undefined && leaving) {
+      dialog.accept().catch(() => undefined);
+    } else if (answer === undefined) {
+      unexpected.push(dialog.type() + ' saying ' + JSON.stringify(dialog.message()));
+      dialog.dismiss().catch(() => undefined);
+    } else {
+      opened.push(dialog.message());
+      (answer.accept ? dialog.accept(answer.promptText ?? dialog.defaultValue()) : dialog.dismiss()).catch(() => undefined);
+    }
+  });
+  const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return {
+    unexpected,
+    /** The dialogs the next step opens, in order. */
+    expectFromNextStep(answers: DialogAnswer[]): void {
+      armed = [...answers];
+      opened.length = 0;
+    },
+    /** The next of those opened (waiting as long as a step may) and its message contains the text, if one is given. */
+    async opened(text?: string): Promise<void> {
+      await expect.poll(() => opened.length, { message: 'A dialog opens', timeout: STEP_TIMEOUT_MS }).toBeGreaterThan(0);
+      const message = opened.shift() ?? '';
+      if (text !== undefined) expect(normalized(message), 'The dialog says ' + JSON.stringify(message)).toContain(normalized(text));
+    },
+  };
 }`,
   },
   requireEnv: {

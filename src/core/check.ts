@@ -8,7 +8,8 @@ import { allowedSideEffectsSchema, criterionSchema, sideEffectsSchema, stepSchem
 
 /** How the runner found an element: a Playwright locator strategy and its arguments. */
 export const resolvedLocatorSchema = z.strictObject({
-  strategy: z.enum(['role', 'label', 'text', 'placeholder']),
+  /** `css`: a CSS selector (`name`), only for an element named by its look, which has no role, label or text to find it by. */
+  strategy: z.enum(['role', 'label', 'text', 'placeholder', 'css']),
   role: z.string().max(40).optional(),
   /** Empty: any element of `role` (one with no name of its own, picked by `scope` or `nth`). */
   name: z.string().max(300),

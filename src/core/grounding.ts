@@ -271,6 +271,7 @@ function kindsFor(action: PlanStep['action'], target: Target): readonly string[]
   switch (action) {
     case 'fill':
     case 'clear':
+    case 'expectValue':
       return FIELD_ROLES;
     case 'upload':
       // A file input shows as a button ("Choose File").
@@ -281,6 +282,7 @@ function kindsFor(action: PlanStep['action'], target: Target): readonly string[]
       return TICK_ROLES;
     case 'click':
     case 'dblclick':
+    case 'rightClick':
     case 'hover':
     case 'press':
     case 'dragTo':

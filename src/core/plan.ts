@@ -78,6 +78,8 @@ export const stepSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('press'), description, key: z.string().min(1).max(40), target: targetSchema.optional() }),
   z.strictObject({ action: z.literal('waitFor'), description, target: targetSchema }),
   z.strictObject({ action: z.literal('dblclick'), description, target: targetSchema }),
+  /** A right click (the context click that opens a page's context menu). */
+  z.strictObject({ action: z.literal('rightClick'), description, target: targetSchema }),
   z.strictObject({ action: z.literal('hover'), description, target: targetSchema }),
   /** Empties a field (`fill('')`). */
   z.strictObject({ action: z.literal('clear'), description, target: targetSchema }),
@@ -90,6 +92,20 @@ export const stepSchema = z.discriminatedUnion('action', [
    */
   z.strictObject({ action: z.literal('upload'), description, target: targetSchema, fileName: z.string().regex(/^[\w][\w .()-]{0,99}$/, 'a file name is letters, digits, spaces and . ( ) - _') }),
   z.strictObject({ action: z.literal('reload'), description }),
+  /**
+   * The JavaScript dialog (alert, confirm or prompt) the step before opens: its message contains `text` (as
+   * expectText compares), and it is accepted (OK; `promptText` typed into a prompt first) or dismissed (Cancel). The
+   * runner answers it as it opens, so the step that opens it never stalls (src/browser/dialogs.ts); a dialog that opens
+   * when no dialog step follows fails that step.
+   */
+  z.strictObject({
+    action: z.literal('dialog'),
+    description,
+    accept: z.boolean(),
+    promptText: z.string().max(2_000).optional(),
+    text: z.string().min(1).max(500).optional(),
+    criterion: z.string().optional(),
+  }),
   z.strictObject({ action: z.literal('goBack'), description }),
   z.strictObject({ action: z.literal('goForward'), description }),
   /**
@@ -100,6 +116,8 @@ export const stepSchema = z.discriminatedUnion('action', [
     action: z.literal('expectText'),
     description,
     text: z.string().min(1).max(500),
+    /** Other texts any one of which will do instead ("it says either 'Saved' or 'Try again'"). */
+    orText: z.array(z.string().min(1).max(500)).min(1).max(10).optional(),
     target: targetSchema.optional(),
     role: z.string().min(1).max(40).optional(),
     criterion: z.string().optional(),

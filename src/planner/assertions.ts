@@ -77,7 +77,7 @@ function readProbe(clause: string, context: ReadingContext): Reading | undefined
 }
 
 const MODALS = '(?:should|must|will|would|can|could|does|do|shall)';
-const ADVERBS = '(?:still\\s+|now\\s+|also\\s+|always\\s+)?';
+const ADVERBS = '(?:(?:still|now|also|always|then|again|by then|afterwards|finally)\\s+){0,2}';
 const VERBS = 'show|say|contain|include|display|list|read|have|appear|exist|load|work|open|link|return|equal|match|mention|render|respond|succeed';
 
 /** "should show", "must be", "to contain" (after "expect … to"), "isn't": the plain present forms the shapes read. */
@@ -89,6 +89,8 @@ export function normalise(body: string): string {
         not ? `does not ${verb}` : third(verb),
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
+      // "'Loading' has disappeared", "it vanishes": as "is gone".
+      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away)|(?:disappears|vanishes))\b/gi, 'is gone')
       .replace(/\bno longer\b/gi, 'not')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')

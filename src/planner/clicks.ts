@@ -27,10 +27,14 @@ const KEYS: ReadonlyArray<[RegExp, string]> = [
 ];
 const KEY_WORDS = 'enter|return|tab|escape|esc|space ?bar|space|backspace|delete|del|arrow ?(?:up|down|left|right)|(?:up|down|left|right) arrow|page ?up|page ?down|home|end|f(?:1[0-2]|[1-9])';
 const MODIFIER = /^(ctrl|control|cmd|command|meta|alt|option|shift)\s*\+\s*(\w+)$/i;
+/** "once", "twice", "three times": how many times a key is pressed. */
+const TIMES = `(?:\\s+(once|twice|thrice|${NUMBER}\\s+times))?`;
 const PRESS_KEY = new RegExp(
-  `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?(?:\\s+(?:in|on|inside)\\s+(.+))?$`,
+  `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?${TIMES}(?:\\s+(?:in|on|inside)\\s+(.+?))?${TIMES}$`,
   'i',
 );
+/** A key is pressed at most this many times by one clause. */
+const MAX_PRESSES = 20;
 const ADD_TO_CART = /^(?:add|put|place|drop)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(cart|basket|bag|trolley|wish ?list|favou?rites)$/i;
 /** "add the Desk Lamp" with no cart named: only a quoted or capitalised product name, so "add a note" is not one. */
 const ADD_PRODUCT = /^[Aa]dd\s+(?:[Tt]he\s+|an?\s+|one\s+)?((?:["'][^"']+["'])|(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))$/;
@@ -54,7 +58,7 @@ const OBJECT_TAIL = /\s+(?:with|using|via|for|to|from|as|on|in|at|by|through|int
 
 export function readClick(clause: string): Reading {
   const key = matchOutsideQuotes(clause, PRESS_KEY);
-  if (key !== undefined) return pressKey(key[1]!, key[2]);
+  if (key !== undefined) return pressKey(key[1]!, key[3], timesOf(key[2] ?? key[4]));
 
   const added = matchOutsideQuotes(clause, ADD_TO_CART) ?? matchOutsideQuotes(clause, ADD_PRODUCT);
   if (added !== undefined) return addToCart(added[1]!, added[2] ?? 'cart');
@@ -97,7 +101,14 @@ function click(target: Target, assumptions: string[] = []): Reading {
   return steps([{ action: 'click', description: `Click ${describeTarget(target)}`, target }], assumptions);
 }
 
-function pressKey(spoken: string, on: string | undefined): Reading {
+function timesOf(spoken: string | undefined): number {
+  if (spoken === undefined) return 1;
+  const word = spoken.toLowerCase().replace(/\s+times$/, '');
+  const times = word === 'once' ? 1 : word === 'twice' ? 2 : word === 'thrice' ? 3 : numberOf(word) ?? 1;
+  return Math.min(Math.max(times, 1), MAX_PRESSES);
+}
+
+function pressKey(spoken: string, on: string | undefined, times = 1): Reading {
   const modified = MODIFIER.exec(spoken.trim());
   const key = modified !== null ? `${modifierName(modified[1]!)}+${keyName(modified[2]!)}` : keyName(spoken);
   const target = on === undefined ? undefined : readTarget(on, 'field');
@@ -106,7 +117,7 @@ function pressKey(spoken: string, on: string | undefined): Reading {
     target === undefined
       ? { action: 'press', description: `Press ${key}`, key }
       : { action: 'press', description: `Press ${key} in ${describeTarget(target)}`, key, target };
-  return steps([step]);
+  return steps(Array.from({ length: times }, () => step));
 }
 
 function keyName(spoken: string): string {

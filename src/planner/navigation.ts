@@ -38,8 +38,9 @@ export function readNavigation(clause: string): Reading {
     const [, verb = '', object = ''] = open;
     if (/^go$/i.test(verb)) return UNKNOWN;
     if (isPagePhrase(object) || isPlace(object)) return navigateTo(object);
-    // "open the Settings menu", "open Order history": a control to click, a link unless its noun says otherwise.
-    if (/^open$/i.test(verb)) return clickOn(object);
+    // "open the Settings menu", "open Order history": a control to click, a link unless its noun says otherwise. A
+    // name in title case and nothing else ("open JavaScript Alerts") is a page's: found on the page or opened.
+    if (/^open$/i.test(verb)) return isTitle(object) && !CONTROL_NOUN.test(object) ? navigateTo(object) : clickOn(object);
     return navigateTo(object);
   }
 
@@ -54,6 +55,12 @@ export function readNavigation(clause: string): Reading {
     return steps([{ action: 'waitFor', description: `Wait for ${describeTarget(target)}`, target }]);
   }
   return UNKNOWN;
+}
+
+/** "JavaScript Alerts", "the Key Presses": every word but the small ones capitalised, two words at least. */
+export function isTitle(phrase: string): boolean {
+  const words = stripDeterminers(trimPunctuation(phrase)).split(/\s+/);
+  return words.length >= 2 && words.every((word) => /^[A-Z0-9]/.test(word) || /^(?:of|and|or|the|a|an|to|in|on|for|with|at|by|&|\/)$/.test(word)) && /^[A-Z]/.test(words[0] ?? '');
 }
 
 function navigateTo(phrase: string): Reading {

@@ -19,6 +19,9 @@ Rules:
 - Answer with one JSON object that follows the given schema.
 - Steps: navigate (a path like "/pricing" on the site under test), click, fill, select, check, press, waitFor,
   expectText, expectTitle, expectValue, expectUrl, expectState, expectCount, probe. At most ${MAX_MODEL_STEPS} steps.
+- A JavaScript dialog (alert, confirm, prompt) is a dialog step right after the step that opens it: its text (what
+  the dialog should say) and accept (OK, with promptText typed into a prompt) or not (Cancel). A right click is
+  rightClick.
 - An expectation about what an element shows names that element, not the text it should show: "the heading says
   X" is expectText with role "heading" and no target, "the title is X" is expectTitle, "the Email field contains
   X" is expectValue of that field. Then a failure can say what the page shows instead.

@@ -6,7 +6,7 @@
  */
 import type { PlanStep, Target } from '../core/plan.js';
 import { itemRefs } from './item-steps.js';
-import { readNavigation } from './navigation.js';
+import { isTitle, readNavigation } from './navigation.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget, type TargetKind } from './targets.js';
 import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.js';
@@ -42,8 +42,9 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   }
 
   // "On the Hovers page, …": where the rest happens; the run opens it unless it is there already.
-  const on = matchOutsideQuotes(text, /^(?:on|in|from|at|starting (?:on|from|at))\s+((?:the\s+)?.+?\s(?:page|screen|view|example|form))$/i);
-  if (on !== undefined) {
+  // "On JavaScript Alerts, …": a page's name in title case and nothing else is a page too.
+  const on = matchOutsideQuotes(text, /^(?:on|in|from|at|starting (?:on|from|at))\s+((?:the\s+)?.+?\s(?:page|screen|view|example|form))$/i) ?? matchOutsideQuotes(text, /^(?:[Oo]n|[Ff]rom|[Ss]tarting (?:on|from))\s+((?:the\s+)?[A-Z].*)$/);
+  if (on !== undefined && (/\s(?:page|screen|view|example|form)$/i.test(on[1]!) || isTitle(on[1]!))) {
     const reading = readNavigation(`go to ${on[1]!}`);
     if (reading.kind === 'steps') return reading;
   }
@@ -64,6 +65,13 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     const state = (itState[1] === undefined ? base : opposite[base] ?? base) as Extract<PlanStep, { action: 'expectState' }>['state'];
     const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
     return steps([{ action: 'expectState', description: `Expect ${describeTarget(acted.target)} to be ${state}`, target: acted.target, state, criterion: key }], [], [{ key, description: text }]);
+  }
+  // "check that it shows 2", "it should now read 'Ada'": the value of the field the task just typed into.
+  const itValue = matchOutsideQuotes(text, /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|its value|the value)\s+(?:now\s+|still\s+)?(?:shows|reads|holds|contains|says|is|should\s+(?:now\s+|still\s+)?(?:show|read|hold|contain|say|be))\s+(?:now\s+)?("[^"]*"|'[^']*'|[+-]?[\d.,]+|\S+)$/i);
+  if (itValue !== undefined && acted !== undefined && (acted.action === 'fill' || acted.action === 'clear')) {
+    const value = unquote(itValue[1]!) ?? itValue[1]!;
+    const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
+    return steps([{ action: 'expectValue', description: `Expect ${describeTarget(acted.target)} to hold ${JSON.stringify(value)}`, target: acted.target, text: value, criterion: key }], [], [{ key, description: text }]);
   }
   // "type 'x' over it": the field being edited.
   const over = matchOutsideQuotes(text, /^(?:type|enter|write)\s+("[^"]*"|'[^']*')\s+(?:over|into|in)\s+(?:it|the field|the text)$/i);
@@ -100,6 +108,9 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
 
   const dbl = matchOutsideQuotes(text, /^double[- ]?click(?:\s+on)?\s+(.+)$/i);
   if (dbl !== undefined) return act('dblclick', 'Double-click', dbl[1]!, context, 'text');
+  // "right-click inside the dashed box", "open the context menu of the Report row".
+  const right = matchOutsideQuotes(text, /^(?:right[- ]?click|context[- ]?click|secondary[- ]?click)(?:\s+(?:on|in|inside|into|within|somewhere in))?\s+(.+)$|^open\s+the\s+context\s+menu\s+(?:of|on|for)\s+(.+)$/i);
+  if (right !== undefined) return act('rightClick', 'Right-click', (right[1] ?? right[2])!, context, 'text');
   const hover = matchOutsideQuotes(text, /^(?:hover|mouse over|move the mouse over|move the (?:mouse|pointer|cursor) (?:to|over|onto)|point at)\s+(?:over\s+|on\s+)?(.+)$/i);
   if (hover !== undefined) return act('hover', 'Hover over', hover[1]!, context, 'text');
   const scroll = matchOutsideQuotes(text, /^scroll\s+(?:down\s+|up\s+)?(?:to|until you see|until|towards)\s+(.+)$/i);
@@ -145,7 +156,7 @@ function fillFocused(value: string, where: string): Reading {
   );
 }
 
-function act(action: 'dblclick' | 'hover' | 'scrollTo', verb: string, phrase: string, context: ReadingContext, kind: TargetKind): Reading | undefined {
+function act(action: 'dblclick' | 'rightClick' | 'hover' | 'scrollTo', verb: string, phrase: string, context: ReadingContext, kind: TargetKind): Reading | undefined {
   const target = targetOf(phrase, context, kind);
   if (target === undefined) return undefined;
   return steps([{ action, description: `${verb} ${describeTarget(target)}`, target } as PlanStep]);

@@ -9,6 +9,7 @@ import { planSchema, type Plan, type PlanStep, type SuccessCriterion } from '../
 import { pagePath } from './pages.js';
 import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
+import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
@@ -102,7 +103,11 @@ class PlanBuilder {
   private lastItem: string | undefined;
   private lastVerb: string | undefined;
 
-  constructor(private readonly request: PlanRequest) {}
+  private readonly browserDialogs: boolean;
+
+  constructor(private readonly request: PlanRequest) {
+    this.browserDialogs = speaksOfBrowserDialogs(request.text);
+  }
 
   /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
   addWhole(clause: StepClause): boolean {
@@ -179,6 +184,7 @@ class PlanBuilder {
       return;
     }
     if (reading.kind !== 'steps') return;
+    if (reading.replacesLast === true) this.steps.pop();
     const renamed = new Map<string, string>();
     for (const criterion of reading.criteria) {
       const probed = reading.steps.some((step) => step.action === 'probe' && step.criterion === criterion.key);
@@ -242,6 +248,7 @@ class PlanBuilder {
       items: [...this.items],
       lastItem: this.lastItem,
       lastActed: this.steps.findLast((step) => ['click', 'dblclick', 'check', 'fill', 'select', 'hover'].includes(step.action) && 'target' in step && step.target !== undefined),
+      browserDialogs: this.browserDialogs,
       answerTo: (question) => this.request.answerTo(question),
     };
   }

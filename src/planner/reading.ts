@@ -3,7 +3,8 @@ import type { PlanStep, SuccessCriterion } from '../core/plan.js';
 
 export type Reading =
   /** Assertion steps name their criterion in `criteria` by key; the plan builder keeps keys unique. */
-  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[]; items?: string[] }
+  /** `replacesLast`: the clause completes the plan's last step ("press OK" after "an alert should appear"): its steps replace it. */
+  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[]; items?: string[]; replacesLast?: boolean }
   /** The clause cannot be planned without an answer. */
   | { kind: 'question'; question: string; ambiguity: string }
   /** No reader recognised the clause. */
@@ -25,6 +26,8 @@ export interface ReadingContext {
   lastItem: string | undefined;
   /** The last step that acted on an element (a click, a tick, a fill): "click it again", "check that it is ticked". */
   lastActed?: PlanStep;
+  /** The task speaks of the browser's own dialogs (alert, confirm, prompt): "the alert" means one (dialog-steps.ts). */
+  browserDialogs?: boolean;
   /** The latest answer that decides `question` (asked in an earlier round), if any. */
   answerTo(question: string): string | undefined;
 }

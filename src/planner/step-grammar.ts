@@ -3,7 +3,7 @@
  * the clause decides it:
  *
  * 1. a limit ("do not pay", "stop before paying"): no step, noted as an assumption; "check that I can <do X>" is
- *    read as "<do X>";
+ *    read as "<do X>"; then the browser's dialogs ("an alert saying 'X' should appear; press OK");
  * 2. an assertion with a lead verb ("check that …", "verify …", "make sure …", "expect …") in a known shape;
  * 3. signing in ("sign in as the demo user");
  * 4. moving: "go to /pricing", "open the pricing page", "visit https://…", "check out", "wait for …";
@@ -17,6 +17,8 @@
  */
 import { readAssertion } from './assertions.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
+import { readDialogClause } from './dialog-steps.js';
+import { readEitherText } from './either-text.js';
 import { readFormStep } from './form-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readPageAction } from './page-actions.js';
@@ -41,6 +43,8 @@ export function readClause(clause: string, context: ReadingContext): Reading {
   const ability = ABILITY.exec(clause);
   if (ability !== null) return readClause(ability[1], context);
   const readers: Array<() => Reading> = [
+    () => readDialogClause(clause, context) ?? UNKNOWN,
+    () => readEitherText(clause) ?? UNKNOWN,
     () => readStorage(clause, context) ?? UNKNOWN,
     () => readItemClause(clause, context) ?? UNKNOWN,
     () => readPageAction(clause, context) ?? UNKNOWN,

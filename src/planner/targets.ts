@@ -3,6 +3,7 @@
  * checkbox", "the field with placeholder Search". A quoted name matches exactly; an unquoted one is a
  * case-insensitive substring (core/plan.ts). The noun after the name decides the role; without one, the verb does.
  */
+import { isLookPhrase } from '../core/looks.js';
 import { ordinal } from '../core/ordinal.js';
 import type { Target } from '../core/plan.js';
 import { matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
@@ -57,6 +58,8 @@ const PRONOUN = /^(?:it|its|them|they|this|that|these|those|one|here|there|every
 export function readTarget(phrase: string, kind: TargetKind): Target | undefined {
   const text = stripDeterminers(trimPunctuation(phrase));
   if (text === '') return undefined;
+  // "the dashed box", "the green area": only a look names it, found on the page by that look (src/core/looks.ts).
+  if (unquote(text) === undefined && isLookPhrase(text)) return { by: 'description', name: `the ${text}`.slice(0, 300), exact: false };
 
   const labelled = matchOutsideQuotes(
     text,

@@ -4,6 +4,7 @@ import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
 import type { ModelGrounding } from '../browser/model-ground.js';
 import type { SideEffectGuard } from '../browser/side-effect-guard.js';
+import { dialogStepsAfter, watchDialogs, type DialogWatch } from '../browser/dialogs.js';
 import { describeLocator, locatorOf } from '../browser/locate.js';
 import { describeElement } from '../core/healing.js';
 import { runStepWithHealing, type HealingStepResult } from '../browser/heal.js';
@@ -70,6 +71,16 @@ export interface PlanRunResult {
  * scrubbed before they are stored.
  */
 export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<PlanRunResult> {
+  // The page's dialogs are answered by one listener for the whole run, as the plan's dialog steps say.
+  const dialogs = watchDialogs(input.session.page);
+  try {
+    return await runSteps(deps, input, dialogs);
+  } finally {
+    dialogs.dispose();
+  }
+}
+
+async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogWatch): Promise<PlanRunResult> {
   const { job, session } = input;
   const { recorder } = deps;
   // Fields a secret was typed into, and any element showing a secret as text, are masked in screenshots.
@@ -88,6 +99,7 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
     await recorder.commit((writes) => announce(writes, 0));
   }
 
+  const planned = input.steps.map((compiled) => compiled.step);
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
@@ -107,6 +119,8 @@ export async function runPlan(deps: PlanRunDeps, input: PlanRunInput): Promise<P
               allowlist: session.allowlist,
               sideEffects: input.sideEffects,
               ...(input.model === undefined ? {} : { model: input.model }),
+              dialogs,
+              opensDialogs: dialogStepsAfter(planned, index),
             },
             // A natural-language run records what each target looked like; a replay heals with that record.
             // Nothing the scrubber would change is stored in a check (it keeps no secret value).

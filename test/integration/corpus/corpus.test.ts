@@ -19,7 +19,7 @@ import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 /** Task ids per suite that CI runs (all of a suite's tasks with CORPUS_ALL=1). */
 const CI_TASKS: Readonly<Record<string, readonly string[]>> = {
   todomvc: ['clear-completed-removes', 'active-filter'],
-  'the-internet': ['login-correct-credentials'],
+  'the-internet': ['login-correct-credentials', 'javascript-confirm-accept'],
   'sauce-demo': ['cart-to-checkout'],
 };
 

@@ -110,3 +110,14 @@ describe('grounding where the page says less than the task', () => {
     expect(refOf(groundTarget(flattenSnapshot(form), 'fill', target({ name: 'Email address' })))).toBe('e6');
   });
 });
+
+describe('grounding the field an expected value is read from', () => {
+  // A quantity box captioned by a text beside it, not labelled: the text and the field both say "Quantity".
+  const form = flattenSnapshot([{ role: 'generic', ref: 'e1', children: [{ role: 'paragraph', ref: 'e2', children: ['Quantity'] }, { role: 'spinbutton', ref: 'e3' }] }]);
+
+  it('reads a value from a field, never from the text that captions it', () => {
+    expect(refOf(groundTarget(form, 'expectValue', target({ by: 'text', name: 'Quantity' })))).toBeUndefined();
+    expect(refOf(groundTarget(form, 'expectValue', target({ by: 'description', name: 'Quantity' })))).toBe('e3');
+    expect(refOf(groundTarget(form, 'expectText', target({ by: 'text', name: 'Quantity' })))).not.toBe('e3');
+  });
+});

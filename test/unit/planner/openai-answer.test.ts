@@ -65,9 +65,9 @@ describe('the answer schema sent as response_format', () => {
     const planned = stepVariants(planSteps, (variant) => variant.properties!.action!.const);
     const wired = stepVariants(wireSteps, (variant) => variant.properties!.action!.enum![0]);
     expect(wired).toEqual(planned);
-    expect(Object.keys(planned)).toHaveLength(25);
+    expect(Object.keys(planned)).toHaveLength(27);
     expect(Object.keys(planned)).toEqual(
-      expect.arrayContaining(['dblclick', 'hover', 'clear', 'scrollTo', 'dragTo', 'upload', 'reload', 'goBack', 'goForward', 'expectItems', 'expectStorage']),
+      expect.arrayContaining(['dblclick', 'rightClick', 'dialog', 'hover', 'clear', 'scrollTo', 'dragTo', 'upload', 'reload', 'goBack', 'goForward', 'expectItems', 'expectStorage']),
     );
   });
 
@@ -122,6 +122,10 @@ const EVERY_ACTION: Plan = {
     { action: 'upload', description: 'Attach a receipt', target: { by: 'label', name: 'Receipt', exact: false }, fileName: 'receipt.pdf' },
     { action: 'check', description: 'Tick Pay rent', target: { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: 'Pay rent' } }, checked: true },
     { action: 'reload', description: 'Reload the page' },
+    { action: 'rightClick', description: 'Right-click the drop zone', target: { by: 'description', name: 'the dashed drop zone', exact: false } },
+    { action: 'dialog', description: 'The alert says it was selected; press OK', accept: true, text: 'You selected it', criterion: 'themes' },
+    { action: 'dialog', description: 'Type a name into the prompt and press OK', accept: true, promptText: 'Ada' },
+    { action: 'dialog', description: 'Cancel the confirm', accept: false },
     { action: 'goBack', description: 'Go back' },
     { action: 'goForward', description: 'Go forward' },
     { action: 'expectState', description: 'The Active filter is selected', target: { by: 'role', role: 'link', name: 'Active', exact: true }, state: 'selected' },
