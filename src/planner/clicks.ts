@@ -1,12 +1,12 @@
 /**
  * Clauses that press something: "click Apply", "click the 'Sign in' button", "press the Checkout button", "follow
- * the Pricing link", "press Enter", "add Blue Mug to the cart" (the button whose name contains "Blue Mug"), "remove
- * the Desk Lamp from the cart", and the verbs a page offers as buttons ("place the order" → "Place order").
+ * the Pricing link", "press Enter", "remove the Desk Lamp from the cart", and the verbs a page offers as buttons
+ * ("place the order" → "Place order").
  */
 import type { PlanStep, Target } from '../core/plan.js';
 import { steps, UNKNOWN, type Reading } from './reading.js';
 import { describeTarget, readTarget } from './targets.js';
-import { capitalise, matchOutsideQuotes, NUMBER, numberOf, stripDeterminers, trimPunctuation, unquote } from './words.js';
+import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
 const KEYS: ReadonlyArray<[RegExp, string]> = [
   [/^(?:enter|return)$/i, 'Enter'],
@@ -31,9 +31,6 @@ const PRESS_KEY = new RegExp(
   `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?(?:\\s+(?:in|on|inside)\\s+(.+))?$`,
   'i',
 );
-const ADD_TO_CART = /^(?:add|put|place|drop)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(cart|basket|bag|trolley|wish ?list|favou?rites)$/i;
-/** "add the Desk Lamp" with no cart named: only a quoted or capitalised product name, so "add a note" is not one. */
-const ADD_PRODUCT = /^[Aa]dd\s+(?:[Tt]he\s+|an?\s+|one\s+)?((?:["'][^"']+["'])|(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))$/;
 const REMOVE_FROM = /^(?:remove|delete|take)\s+(.+?)\s+(?:from|out of)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley|wish ?list)$/i;
 const CLICK = /^(?:click|tap|press|hit|push|activate|trigger)\s+(?:on\s+)?(.+)$/i;
 const FOLLOW = /^follow\s+(.+)$/i;
@@ -55,9 +52,6 @@ const OBJECT_TAIL = /\s+(?:with|using|via|for|to|from|as|on|in|at|by|through|int
 export function readClick(clause: string): Reading {
   const key = matchOutsideQuotes(clause, PRESS_KEY);
   if (key !== undefined) return pressKey(key[1]!, key[2]);
-
-  const added = matchOutsideQuotes(clause, ADD_TO_CART) ?? matchOutsideQuotes(clause, ADD_PRODUCT);
-  if (added !== undefined) return addToCart(added[1]!, added[2] ?? 'cart');
 
   const removed = matchOutsideQuotes(clause, REMOVE_FROM);
   if (removed !== undefined) {
@@ -122,23 +116,6 @@ function modifierName(spoken: string): string {
   if (lower === 'cmd' || lower === 'command' || lower === 'meta') return 'Meta';
   if (lower === 'option') return 'Alt';
   return capitalise(lower);
-}
-
-/** "add the Desk Lamp to the cart": the button whose name contains "Desk Lamp" ("Add Desk Lamp to cart"). */
-function addToCart(phrase: string, place: string): Reading {
-  let item = stripDeterminers(trimPunctuation(phrase));
-  let times = 1;
-  const counted = new RegExp(`^(${NUMBER})\\s+(.+)$`, 'i').exec(item);
-  if (counted !== null && unquote(item) === undefined) {
-    times = Math.min(numberOf(counted[1]!) ?? 1, 10);
-    item = times > 1 ? counted[2]!.replace(/([^s])s$/i, '$1') : counted[2]!;
-  }
-  const quoted = unquote(item);
-  const target: Target = { by: 'role', role: 'button', name: quoted ?? item, exact: false };
-  if (target.name === '' || times < 1) return UNKNOWN;
-  const where = place.toLowerCase();
-  const step: PlanStep = { action: 'click', description: `Click the button that adds ${JSON.stringify(target.name)} to the ${where}`, target };
-  return steps(Array.from({ length: times }, () => step));
 }
 
 function verbButton(clause: string, verb: string, rest: string): Reading {

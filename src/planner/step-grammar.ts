@@ -8,7 +8,8 @@
  * 3. signing in ("sign in as the demo user");
  * 4. moving: "go to /pricing", "open the pricing page", "visit https://…", "check out", "wait for …";
  * 5. forms: "type … into …", "fill … with …", "select … in …", "check Remember me", "search for …", coupons;
- * 6. pressing: keys, "click …", "follow …", "add … to the cart", "remove … from the cart";
+ * 6. shopping: "add … to the cart", "put … in the basket" (cart-steps.ts);
+ *    pressing: keys, "click …", "follow …", "remove … from the cart";
  * 7. a bare assertion ("the Plans heading is visible", "Order history shows three orders");
  * 8. a verb that names a button ("place the order" → "Place order", "sign out");
  * 9. a led assertion in no known shape ("check the total"): the page shows its words, said as an assumption.
@@ -16,6 +17,7 @@
  * A clause none of them recognises is returned as unknown; the plan builder then asks about it.
  */
 import { readAssertion } from './assertions.js';
+import { readCartStep } from './cart-steps.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readFormStep } from './form-steps.js';
 import { readItemClause } from './item-steps.js';
@@ -48,6 +50,7 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     () => readSignIn(clause, context),
     () => readNavigation(clause),
     () => readFormStep(clause, context),
+    () => readCartStep(clause, context) ?? UNKNOWN,
     () => readClick(clause),
     () => (startsWithButtonVerb(clause) ? UNKNOWN : readAssertion(clause, context, { bare: true, fallback: false })),
     () => readVerbButton(clause),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { button, field, heading, link, literal, navigate, planFor, stepsOf, testValue, text, type Bare } from './plan-support.js';
+import { addTo, button, field, heading, link, literal, navigate, planFor, stepsOf, testValue, text, type Bare } from './plan-support.js';
 
 describe('step grammar: going somewhere', () => {
   it.each<[string, string]>([
@@ -88,14 +88,16 @@ describe('step grammar: clicking and pressing', () => {
   });
 
   it.each<[string, Bare[]]>([
-    ['add Blue Mug to cart', [{ action: 'click', target: button('Blue Mug') }]],
-    ['add the Desk Lamp to the cart', [{ action: 'click', target: button('Desk Lamp') }]],
-    ['Add a hat to the cart', [{ action: 'click', target: button('hat') }]],
-    ['put the Notebook in the basket', [{ action: 'click', target: button('Notebook') }]],
-    ["add 'Blue Mug' to my cart", [{ action: 'click', target: button('Blue Mug') }]],
-    ['add the Desk Lamp', [{ action: 'click', target: button('Desk Lamp') }]],
-    ['add two Notebooks to the cart', [{ action: 'click', target: button('Notebook') }, { action: 'click', target: button('Notebook') }]],
-    ['add the Desk Lamp to the wishlist', [{ action: 'click', target: button('Desk Lamp') }]],
+    ['add Blue Mug to cart', [{ action: 'click', target: addTo('cart', 'Blue Mug') }]],
+    ['add the Desk Lamp to the cart', [{ action: 'click', target: addTo('cart', 'Desk Lamp') }]],
+    ['Add a hat to the cart', [{ action: 'click', target: addTo('cart', 'hat') }]],
+    ['put the Notebook in the basket', [{ action: 'click', target: addTo('basket', 'Notebook') }]],
+    ["add 'Blue Mug' to my cart", [{ action: 'click', target: addTo('cart', 'Blue Mug') }]],
+    ['add the Desk Lamp', [{ action: 'click', target: addTo('cart', 'Desk Lamp') }]],
+    ['add two Notebooks to the cart', [{ action: 'click', target: addTo('cart', 'Notebook') }, { action: 'click', target: addTo('cart', 'Notebook') }]],
+    ['add the Desk Lamp to the wishlist', [{ action: 'click', target: addTo('wishlist', 'Desk Lamp') }]],
+    ['put the third product in the shopping bag', [{ action: 'click', target: { by: 'description', role: 'button', name: 'Add to bag', exact: false, nth: 3 } }]],
+    ['add the last item on the page to my favourites', [{ action: 'click', target: { by: 'description', role: 'button', name: 'Add to favourites', exact: false, nth: -1 } }]],
     ['remove the Desk Lamp from the cart', [{ action: 'click', target: button('Remove Desk Lamp') }]],
     ['remove the first item from the cart', [{ action: 'click', target: button('Remove') }]],
   ])('%j clicks the product button', (task, steps) => {
@@ -239,8 +241,8 @@ describe('step grammar: several steps per sentence', () => {
 
   it('lets a clause without a verb borrow the one before it', () => {
     expect(stepsOf('Add the Desk Lamp and the Blue Mug to the cart')).toEqual([
-      { action: 'click', target: button('Desk Lamp') },
-      { action: 'click', target: button('Blue Mug') },
+      { action: 'click', target: addTo('cart', 'Desk Lamp') },
+      { action: 'click', target: addTo('cart', 'Blue Mug') },
     ]);
     expect(stepsOf('Fill Email with demo@example.test and Password with the demo password')).toEqual([
       { action: 'fill', target: field('Email'), value: literal('demo@example.test') },
