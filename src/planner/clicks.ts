@@ -4,7 +4,7 @@
  * ("place the order" → "Place order").
  */
 import type { PlanStep, Target } from '../core/plan.js';
-import { steps, UNKNOWN, type Reading } from './reading.js';
+import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget } from './targets.js';
 import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
@@ -49,7 +49,7 @@ const DESCRIPTIVE =
   /\b(?:first|last|second|third|cheapest|dearest|most|least|latest|newest|oldest|old|new|top|bottom|selected|current|existing|other|next|previous|it|them|one|ones|this|that|these|those|all|every|each|any|some|everything|item|items|thing|things|form|request|changes|data|details|page|entry|row|record)\b/i;
 const OBJECT_TAIL = /\s+(?:with|using|via|for|to|from|as|on|in|at|by|through|into)\s+.*$/i;
 
-export function readClick(clause: string): Reading {
+export function readClick(clause: string, context?: Pick<ReadingContext, 'lastItem'>): Reading {
   const key = matchOutsideQuotes(clause, PRESS_KEY);
   if (key !== undefined) return pressKey(key[1]!, key[2]);
 
@@ -62,9 +62,9 @@ export function readClick(clause: string): Reading {
   }
 
   const clicked = matchOutsideQuotes(clause, CLICK);
-  if (clicked !== undefined) return clickTarget(clicked[1]!, 'button');
+  if (clicked !== undefined) return clickTarget(clicked[1]!, 'button', context?.lastItem);
   const followed = matchOutsideQuotes(clause, FOLLOW);
-  if (followed !== undefined) return clickTarget(followed[1]!, 'link');
+  if (followed !== undefined) return clickTarget(followed[1]!, 'link', context?.lastItem);
   return UNKNOWN;
 }
 
@@ -79,11 +79,19 @@ export function readVerbButton(clause: string): Reading {
   return verb === undefined ? UNKNOWN : verbButton(clause, verb[1]!, verb[2] ?? '');
 }
 
-function clickTarget(phrase: string, kind: 'button' | 'link'): Reading {
+function clickTarget(phrase: string, kind: 'button' | 'link', lastItem: string | undefined): Reading {
   // "'Mark all as complete' to complete them all", "'Start' straight away": a quoted name, then why or how.
-  const named = /^(["'][^"']+["'](?:\s+(?:button|link|tab|filter|checkbox|menu item|icon))?)\s+(?:to|so|in order to|straight away|right away|again|once more|now|first|and|which|that)\b.*$/i.exec(trimPunctuation(phrase));
-  const text = named?.[1] ?? trimPunctuation(phrase);
-  const target = readTarget(unquote(text) === undefined ? text.replace(WHERE, '') : text, kind);
+  const named = /^(["'][^"']+["'](?:\s+(?:button|link|tab|filter|checkbox|menu item|icon))?)\s+(?:to|so|in order to|straight away|right away|again|once more|now|first|and|which|that|there|here)\b.*$/i.exec(trimPunctuation(phrase));
+  // "click Remove there": where the person is, not part of the name.
+  const text = (named?.[1] ?? trimPunctuation(phrase)).replace(/\s+(?:there|here)$/i, '');
+  const bare = unquote(text) === undefined ? text.replace(WHERE, '') : text;
+  // "press Remove on it": the control in the row of the item spoken of last.
+  const onIt = /^(.+?)\s+(?:on|of|for|in|next to|beside)\s+(?:it|that one|this one|that item|this item)$/i.exec(bare);
+  if (onIt !== null) {
+    const control = readTarget(onIt[1]!, kind);
+    return control === undefined || lastItem === undefined ? UNKNOWN : click({ ...control, within: { text: lastItem } });
+  }
+  const target = readTarget(bare, kind);
   return target === undefined ? UNKNOWN : click(target);
 }
 
@@ -119,7 +127,12 @@ function modifierName(spoken: string): string {
 }
 
 function verbButton(clause: string, verb: string, rest: string): Reading {
-  const object = stripDeterminers(trimPunctuation(rest).replace(OBJECT_TAIL, ''));
+  const object = stripDeterminers(trimPunctuation(rest).replace(OBJECT_TAIL, '').replace(/\s+(?:there|here)$/i, ''));
+  // "start the checkout", "begin the survey": the control that starts it, "Checkout" or "Start checkout" alike.
+  if (/^(?:start|begin)$/i.test(verb) && object !== '' && unquote(object) === undefined && !DESCRIPTIVE.test(object)) {
+    const name = `${capitalise(verb.toLowerCase())} ${object}`;
+    return click({ by: 'description', role: 'button', name, exact: false }, [`Reads "${clause}" as a click on the control that starts ${object}.`]);
+  }
   const quoted = unquote(object);
   const spokenVerb = capitalise(verb.toLowerCase().replace(/^e-mail$/, 'email'));
   const name = quoted ?? (object === '' || DESCRIPTIVE.test(object) ? spokenVerb : `${spokenVerb} ${object}`);

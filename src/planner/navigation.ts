@@ -3,7 +3,7 @@
  * GET request to /health", "check out the new pricing page", "check out" (the Checkout button), "wait for the Order
  * confirmed heading".
  */
-import type { PlanStep } from '../core/plan.js';
+import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, isPlace, pagePath } from './pages.js';
 import { steps, UNKNOWN, type Reading } from './reading.js';
 import { describeTarget, readTarget } from './targets.js';
@@ -73,8 +73,19 @@ function pageName(phrase: string): string | undefined {
   return name === '' ? undefined : name.slice(0, 200);
 }
 
+/** Where on the screen a control is ("at the top left", "in the header"): its words find it without. */
+const SCREEN_PLACE =
+  /\s+(?:at|in|on|from|near)\s+the\s+(?:very\s+)?(?:(?:top|bottom|upper|lower|left|right)(?:[\s-]+(?:left|right|hand))?(?:\s+(?:side|corner|edge|part))?|side|corner|header|footer|sidebar|toolbar|nav(?:igation)? ?bar|menu bar)(?:\s+of\s+the\s+(?:page|screen|window))?$/i;
+/**
+ * "the menu", "the main menu", "the hamburger menu": the button that opens it, whatever its exact name ("Open Menu",
+ * "Toggle navigation"). A capitalised word names one ("the Settings menu": the Settings button).
+ */
+const MENU = /^(?:the\s+|a\s+)?((?:[a-z][\w-]*\s+)?(?:[Mm]enu|[Nn]avigation|[Nn]av|[Ss]idebar|[Dd]rawer))$/;
+
 function clickOn(phrase: string): Reading {
-  const target = readTarget(phrase, 'link');
+  const place = trimPunctuation(phrase).replace(SCREEN_PLACE, '');
+  const menu = MENU.exec(place)?.[1];
+  const target: Target | undefined = menu === undefined ? readTarget(place, 'link') : { by: 'description', role: 'button', name: menu, exact: false };
   if (target === undefined) return UNKNOWN;
   return steps([{ action: 'click', description: `Click ${describeTarget(target)}`, target }]);
 }

@@ -51,7 +51,7 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     () => readNavigation(clause),
     () => readFormStep(clause, context),
     () => readCartStep(clause, context) ?? UNKNOWN,
-    () => readClick(clause),
+    () => readClick(clause, context),
     () => (startsWithButtonVerb(clause) ? UNKNOWN : readAssertion(clause, context, { bare: true, fallback: false })),
     () => readVerbButton(clause),
     () => readAssertion(clause, context, { bare: false, fallback: true }),

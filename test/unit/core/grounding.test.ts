@@ -156,6 +156,15 @@ describe('grounding where the page says less than the task', () => {
     expect(refOf(groundTarget(flattenSnapshot(shop), 'click', basket('cart', { nth: 1 })))).toBe('e5');
   });
 
+  it('finds the button that opens a menu and the one that starts a checkout by the words they share', () => {
+    const header = flattenSnapshot([
+      { role: 'banner', ref: 'h1', children: [{ role: 'button', name: 'Toggle navigation menu', ref: 'h2' }, { role: 'link', name: 'Home', ref: 'h3' }] },
+      { role: 'main', ref: 'h4', children: [{ role: 'button', name: 'Continue shopping', ref: 'h5' }, { role: 'button', name: 'Checkout', ref: 'h6' }] },
+    ]);
+    expect(refOf(groundTarget(header, 'click', target({ role: 'button', name: 'menu' })))).toBe('h2');
+    expect(refOf(groundTarget(header, 'click', target({ role: 'button', name: 'Start checkout' })))).toBe('h6');
+  });
+
   it('takes the first of links that go to one address, and still refuses links that go to two', () => {
     const flat = flattenSnapshot(shop);
     expect(refOf(groundTarget(flat, 'click', target({ by: 'text', name: 'Sauce Labs Backpack', exact: true })))).toBe('e3');

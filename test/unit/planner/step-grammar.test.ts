@@ -43,6 +43,26 @@ describe('step grammar: going somewhere', () => {
     expect(stepsOf('open the Reviews tab')).toEqual([{ action: 'click', target: { by: 'role', role: 'tab', name: 'Reviews', exact: false } }]);
   });
 
+  it('opens an unnamed menu with the button that opens it, wherever the task says it is', () => {
+    const menu = (name: string) => [{ action: 'click', target: { by: 'description', role: 'button', name, exact: false } }];
+    expect(stepsOf('open the menu')).toEqual(menu('menu'));
+    expect(stepsOf('Open the menu at the top left')).toEqual(menu('menu'));
+    expect(stepsOf('open the hamburger menu in the top right corner')).toEqual(menu('hamburger menu'));
+    expect(stepsOf('open the side navigation')).toEqual(menu('side navigation'));
+    expect(stepsOf('open the Account menu in the header')).toEqual([{ action: 'click', target: button('Account') }]);
+  });
+
+  it('reads "there" as where the person is, and "on it" as the row of the item spoken of last', () => {
+    expect(stepsOf('click "Back to overview" there')).toEqual([{ action: 'click', target: button('Back to overview', true) }]);
+    expect(stepsOf('press Archive here')).toEqual([{ action: 'click', target: button('Archive') }]);
+    expect(stepsOf("add the todo 'Call Ada', then click Edit on it").at(-1)).toEqual({ action: 'click', target: { ...button('Edit'), within: { text: 'Call Ada' } } });
+    expect(stepsOf('put the Red Scarf in the basket, then press Remove on it on the Shop page').at(-1)).toEqual({ action: 'click', target: { ...button('Remove'), within: { text: 'Red Scarf' } } });
+  });
+
+  it('reads "start the checkout" as the control that starts it, whatever the page calls it', () => {
+    expect(stepsOf('start the checkout')).toEqual([{ action: 'click', target: { by: 'description', role: 'button', name: 'Start checkout', exact: false } }]);
+  });
+
   it.each<[string, Bare]>([
     ['wait for the Order confirmed heading', { action: 'waitFor', target: heading('Order confirmed') }],
     ["wait for 'Order placed' to appear", { action: 'waitFor', target: text('Order placed', true) }],
