@@ -35,7 +35,15 @@ const ABILITY =
 
 const REMARK = /^(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|say|now that|since|because|as expected|as usual|(?:in|on|under|within)\s+the\s+.+\s(?:part|section|area|panel|box|card)$)\b(?!\s+(?:the\s+)?(?:page|list|button|field)\s+(?:should|must|shows?|says?))/i;
 
+/** "On the overview page click Finish", "On the 'Checkout' page, press Cancel": where the person is, then the step. */
+const PLACE_LEAD = /^(?:(?:then|now)\s+)?(?:on|from|in|at)\s+(?:the|this|that)\s+(.+?\s+(?:page|screen|view|step|form|tab))\s*,?\s+(.+)$/i;
+
 export function readClause(clause: string, context: ReadingContext): Reading {
+  const placed = PLACE_LEAD.exec(clause);
+  if (placed !== null) {
+    const rest = readClause(placed[2]!, context);
+    if (rest.kind === 'steps') return { ...rest, assumptions: [...rest.assumptions, `Reads "on the ${placed[1]!}" in "${clause}" as where the step happens: the steps before lead there.`] };
+  }
   if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
   // "e.g. by clicking somewhere else", "now that nothing is completed": an example or a reason, not a step.
   if (REMARK.test(clause)) return steps([], [`Reads "${clause}" as a remark: no step of its own.`]);

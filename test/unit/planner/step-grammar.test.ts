@@ -59,6 +59,11 @@ describe('step grammar: going somewhere', () => {
     expect(stepsOf('put the Red Scarf in the basket, then press Remove on it on the Shop page').at(-1)).toEqual({ action: 'click', target: { ...button('Remove'), within: { text: 'Red Scarf' } } });
   });
 
+  it('reads "on the X page" before a step as where it happens, and keeps the step', () => {
+    expect(stepsOf('On the "Review your order" page click Save draft')).toEqual([{ action: 'click', target: button('Save draft') }]);
+    expect(stepsOf('on the summary screen press Edit')).toEqual([{ action: 'click', target: button('Edit') }]);
+  });
+
   it('reads "start the checkout" as the control that starts it, whatever the page calls it', () => {
     expect(stepsOf('start the checkout')).toEqual([{ action: 'click', target: { by: 'description', role: 'button', name: 'Start checkout', exact: false } }]);
   });
