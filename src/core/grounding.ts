@@ -298,7 +298,7 @@ function kindsFor(action: PlanStep['action'], target: Target): readonly string[]
 
 /** 4: the same words; 3: the page's name holds the target's words; 2: the other way round; 1: some content words shared. */
 function nameScore(node: GroundNode, target: Target): number {
-  const names = [node.name, node.placeholder ?? ''].filter((name) => name !== '');
+  const names = [node.name, node.placeholder ?? ''].filter((name) => name !== '').flatMap(withAlternatives);
   let best = 0;
   for (const name of names) {
     if (sameText(name, target.name)) best = Math.max(best, 4);
@@ -314,6 +314,15 @@ function nameScore(node: GroundNode, target: Target): number {
     }
   }
   return best;
+}
+
+/** A name with alternatives written with a slash, and each alternative alone: "Zip/Postal Code", "Zip Code", "Postal Code". */
+function withAlternatives(name: string): string[] {
+  const slashed = /([\p{L}\p{N}]+)\s*\/\s*([\p{L}\p{N}]+)/u.exec(name);
+  if (slashed === null) return [name];
+  const before = name.slice(0, slashed.index);
+  const after = name.slice(slashed.index + slashed[0].length);
+  return [name, `${before}${slashed[1]!}${after}`, `${before}${slashed[2]!}${after}`];
 }
 
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'with', 'and', 'or', 'field', 'box', 'input', 'button', 'link', 'item', 'items', 'new', 'your', 'my', 'this', 'that', 'is', 'what']);

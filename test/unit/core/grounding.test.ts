@@ -165,6 +165,16 @@ describe('grounding where the page says less than the task', () => {
     expect(refOf(groundTarget(header, 'click', target({ role: 'button', name: 'Start checkout' })))).toBe('h6');
   });
 
+  it('reads a slash in a field\'s name as alternatives: "Zip/Postal Code" is the zip code and the postal code', () => {
+    const address = flattenSnapshot([
+      { role: 'form', ref: 'a1', children: [{ role: 'textbox', placeholder: 'City', ref: 'a2' }, { role: 'textbox', placeholder: 'Zip/Postal Code', ref: 'a3' }, { role: 'textbox', name: 'E-mail / Username', ref: 'a4' }] },
+    ]);
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'zip code' }), { strict: true }))).toBe('a3');
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'postal code' }), { strict: true }))).toBe('a3');
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'username' }), { strict: true }))).toBe('a4');
+    expect(groundTarget(address, 'fill', target({ by: 'text', name: 'zip postal' }), { strict: true }).kind).toBe('none');
+  });
+
   it('takes the first of links that go to one address, and still refuses links that go to two', () => {
     const flat = flattenSnapshot(shop);
     expect(refOf(groundTarget(flat, 'click', target({ by: 'text', name: 'Sauce Labs Backpack', exact: true })))).toBe('e3');

@@ -264,6 +264,15 @@ describe('step grammar: several steps per sentence', () => {
     ]);
   });
 
+  it('lets a field and its quoted value borrow the verb before it, so a list of fields is filled in full', () => {
+    expect(stepsOf('Enter city "Lyon", postal code "69001" and phone number "0102030405", then click Save')).toEqual([
+      { action: 'fill', target: field('city'), value: literal('Lyon') },
+      { action: 'fill', target: field('postal code'), value: literal('69001') },
+      { action: 'fill', target: field('phone number'), value: literal('0102030405') },
+      { action: 'click', target: button('Save') },
+    ]);
+  });
+
   it('lets a clause without a verb borrow the one before it', () => {
     expect(stepsOf('Add the Desk Lamp and the Blue Mug to the cart')).toEqual([
       { action: 'click', target: addTo('cart', 'Desk Lamp') },
