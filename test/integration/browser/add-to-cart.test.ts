@@ -2,7 +2,7 @@
  * "Add X to the cart" as shops lay it out, in real Chromium: the rule planner reads the sentence, and the run clicks the
  * control named like the action in the card that shows the product, never the product's own title link. Two shops
  * other than the corpus's: a bookshop whose cards are plain boxes with a title link in a box of its own and two
- * actions each, and a list shop whose buttons say the product themselves.
+ * actions each, and a list shop whose buttons say the product themselves; and a product opened by its name.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createBrowserPool, type BrowserPool, type BrowserSession } from '../../../src/browser/browser-pool.js';
@@ -81,6 +81,16 @@ describe('adding a product to the cart, basket or wish list in Chromium', () => 
     const { results, done } = await runOn(BOOKSHOP, 'add Emma to the basket');
     expect(results).toEqual([expect.objectContaining({ status: 'failed', kind: 'step_unresolvable' })]);
     expect(done).toBe('');
+  });
+
+  it('opens a product by its name when its picture link is named the same by its image, and still refuses two alike that go to two places', async () => {
+    const gallery = `<div><a href="#"><img alt="Dune" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></a><a href="#">Dune</a></div>
+<div><a href="#"><img alt="Emma" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></a><a href="#">Emma</a></div><p id="done"></p>${SCRIPT}`;
+    const opened = await runOn(gallery, 'click on Dune');
+    expect(opened.done).toBe('opened;');
+    expect(opened.results[0]).toMatchObject({ status: 'passed', locator: { strategy: 'role', role: 'link', name: 'Dune', exact: true, nth: 1 } });
+    const twice = await runOn(`<a href="/books/1">Dune</a><a href="/films/1">Dune</a><p id="done"></p>${SCRIPT}`, 'click on Dune');
+    expect(twice.results[0]).toMatchObject({ status: 'failed', kind: 'step_unresolvable' });
   });
 
   it('keeps the plain locator of a button that names its product itself', async () => {
