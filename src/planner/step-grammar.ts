@@ -44,7 +44,14 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     const rest = readClause(placed[2]!, context);
     if (rest.kind === 'steps') return { ...rest, assumptions: [...rest.assumptions, `Reads "on the ${placed[1]!}" in "${clause}" as where the step happens: the steps before lead there.`] };
   }
-  if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  if (LIMIT.test(clause)) {
+    // "Don't finish the order: click Cancel there": what to leave out, then what to do instead.
+    const instead = /^([^:]+):\s+(.+)$/.exec(clause);
+    const rest = instead === null ? undefined : readClause(instead[2]!, context);
+    const left = `Leaves out what "${instead?.[1] ?? clause}" rules out: no step does it.`;
+    if (rest?.kind === 'steps' && rest.steps.length > 0) return { ...rest, assumptions: [left, ...rest.assumptions] };
+    return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  }
   // "e.g. by clicking somewhere else", "now that nothing is completed": an example or a reason, not a step.
   if (REMARK.test(clause)) return steps([], [`Reads "${clause}" as a remark: no step of its own.`]);
   // "check that I can sign in as the demo user": doing it is the check (a failing step fails the run).

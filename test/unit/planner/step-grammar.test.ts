@@ -59,6 +59,11 @@ describe('step grammar: going somewhere', () => {
     expect(stepsOf('put the Red Scarf in the basket, then press Remove on it on the Shop page').at(-1)).toEqual({ action: 'click', target: { ...button('Remove'), within: { text: 'Red Scarf' } } });
   });
 
+  it('keeps what to do instead after a limit and a colon, and leaves out only the limit', () => {
+    expect(stepsOf("Don't send the invoice: click Save draft")).toEqual([{ action: 'click', target: button('Save draft') }]);
+    expect(stepsOf('do not delete the project')).toEqual([{ action: 'navigate', url: '/' }]);
+  });
+
   it('reads "on the X page" before a step as where it happens, and keeps the step', () => {
     expect(stepsOf('On the "Review your order" page click Save draft')).toEqual([{ action: 'click', target: button('Save draft') }]);
     expect(stepsOf('on the summary screen press Edit')).toEqual([{ action: 'click', target: button('Edit') }]);
