@@ -63,7 +63,7 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     () => readPageAction(clause, context) ?? UNKNOWN,
     () => readAssertion(clause, context, { bare: false, fallback: false }),
     () => readSignIn(clause, context),
-    () => readNavigation(clause),
+    () => readNavigation(clause, context),
     () => readFormStep(clause, context),
     () => readCartStep(clause, context) ?? UNKNOWN,
     () => readClick(clause, context),

@@ -43,6 +43,14 @@ describe('step grammar: going somewhere', () => {
     expect(stepsOf('open the Reviews tab')).toEqual([{ action: 'click', target: { by: 'role', role: 'tab', name: 'Reviews', exact: false } }]);
   });
 
+  it('opens the page of a thing by its link: "the details page of X", "X\'s product page", "its details page"', () => {
+    const open = (name: string) => ({ action: 'click', target: link(name) });
+    expect(stepsOf('open the details page of the Green Tea')).toEqual([open('Green Tea')]);
+    expect(stepsOf("open the Green Tea's product page")).toEqual([open('Green Tea')]);
+    expect(stepsOf('put the Green Tea in the basket and open its details page').at(-1)).toEqual(open('Green Tea'));
+    expect(stepsOf('open the details page')).toEqual([{ action: 'navigate', url: '/details', page: 'details' }]);
+  });
+
   it('opens an unnamed menu with the button that opens it, wherever the task says it is', () => {
     const menu = (name: string) => [{ action: 'click', target: { by: 'description', role: 'button', name, exact: false } }];
     expect(stepsOf('open the menu')).toEqual(menu('menu'));
