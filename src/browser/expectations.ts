@@ -64,8 +64,9 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
     }
     case 'expectUrl': {
       const named = step.page;
-      // A named page is there when the URL says its guessed path or the page shows its name (title or text).
-      const read = async () => ({ url: page.url(), shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}`, named) });
+      // A named page is there when the URL says its guessed path or the page shows its name (title, text, or the label
+      // of an input button, which innerText leaves out: a sign-in page's "Login").
+      const read = async () => ({ url: page.url(), shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) });
       const seen = await poll(timeout, read, (at) => at.url.includes(step.contains) || at.shows);
       if (!seen.held) {
         const where = named === undefined ? '' : ` and the page does not show "${named}"`;
@@ -87,6 +88,15 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       throw failed(`The browser's local storage does not hold what was expected (${verdict.expected})`, verdict.expected, verdict.actual);
     }
   }
+}
+
+/** The selector of buttons written as inputs, whose label is their value (the generated source uses the same). */
+export const INPUT_BUTTONS = 'input[type="submit"], input[type="button"], input[type="reset"]';
+
+/** The labels of the page's visible input buttons, one a line. */
+async function inputButtonLabels(page: Page): Promise<string> {
+  const values = await page.locator(INPUT_BUTTONS).filter({ visible: true }).evaluateAll((buttons) => buttons.map((button) => (button as unknown as { value: string }).value)).catch(() => []);
+  return values.join('\n');
 }
 
 /** Every key of the page's local storage and its value (the generated source reads it the same way). */

@@ -89,7 +89,10 @@ async function locatorFor(page: Page, result: Extract<GroundingResult, { kind: '
   const { node, nodes } = result;
   const own: ResolvedLocator = node.role === 'text' ? { strategy: 'text', name: node.name, exact: true } : { strategy: 'role', role: node.role, name: node.name, exact: node.name !== '' };
   const attempts: ResolvedLocator[] = [];
-  if (node.name !== '' && target.within === undefined && target.nth === undefined) attempts.push(own);
+  // Its own name first, unless the task told it apart by its row or place and its name does not say which ("Add to
+  // cart" in every card; "Add Desk Lamp to cart" says the row itself).
+  const says = target.within === undefined || node.name.toLowerCase().includes(target.within.text.toLowerCase().trim());
+  if (node.name !== '' && says && target.nth === undefined) attempts.push(own);
   const row = result.container ?? rowOf(nodes, node);
   const rowText = row === undefined ? undefined : rowTextOf(nodes, row, node, target);
   // A row of its own role ("generic" is what a plain div is to the snapshot: not a role to look up by).

@@ -153,7 +153,13 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     const now = Date.now();
     if (several) severalSince ??= now;
     else severalSince = undefined;
-    if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) return { found: false, reason: 'several', matches: most, tried };
+    if (severalSince !== undefined && now - severalSince >= AMBIGUITY_SETTLE_MS) {
+      // Several by name, but the page's snapshot may still show one: a product's picture link is named by its image
+      // and its title link by its text, and only the title says the name itself.
+      const grounded = await groundFirstOf(page, action, [target]);
+      if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
+      return { found: false, reason: 'several', matches: most, tried };
+    }
     if (!several && (now - started >= OTHER_KIND_AFTER_MS || now >= deadline)) {
       const grounded = await groundFirstOf(page, action, fallbacks, { strict: true });
       if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };

@@ -7,6 +7,7 @@
  * `testValueSecretRefs` name; this function never receives a value. Every user-provided text lands in the source
  * as a string literal or a one-line comment (./source-text.ts), so no description or step text can add code.
  */
+import { INPUT_BUTTONS } from '../browser/expectations.js';
 import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
@@ -229,7 +230,7 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
         use('textPattern');
         needs.expect = true;
         return [
-          `await expect.poll(async () => urlContaining(${literal(step.contains)}).test(page.url()) || textPattern(${literal(step.page)}).test(\`\${await page.title()}\n\${await page.locator('body').innerText()}\`), ${timeout}).toBe(true);`,
+          `await expect.poll(async () => urlContaining(${literal(step.contains)}).test(page.url()) || textPattern(${literal(step.page)}).test(\`\${await page.title()}\n\${await page.locator('body').innerText()}\n\${(await page.locator(${literal(INPUT_BUTTONS)}).filter({ visible: true }).evaluateAll((buttons) => buttons.map((button) => (button as HTMLInputElement).value))).join('\\n')}\`), ${timeout}).toBe(true);`,
         ];
       }
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];

@@ -127,16 +127,19 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     candidates = holding.filter((node) => !holding.some((other) => other !== node && other.ancestors.includes(node.index)));
     how.push(`the ${target.role} that shows ${JSON.stringify(text)}`);
   } else if (target.within !== undefined) {
-    const holding = candidates;
+    const within = target.within.text;
     // The innermost containers that show the text and hold an element of the kind (a todo's label is a container of
-    // its text, but its checkbox sits in the row around it).
-    containers = containersShowing(nodes, target.within.text, (container) => holding.some((node) => node.ancestors.includes(container.index)));
+    // its text, but its checkbox sits in the row around it). A target with a name of its own is not the label: "the
+    // Add to cart of the Backpack" is in the card around the product's title link, not in the title's own box.
+    const holding = target.name === '' ? candidates : candidates.filter((node) => !sameText(node.name, within));
+    containers = containersShowing(nodes, within, (container) => holding.some((node) => node.ancestors.includes(container.index)));
     if (containers.length === 0) {
-      return refuse('none', `Nothing on the page shows ${JSON.stringify(target.within.text)}`, nodes.filter((node) => node.role === 'text').map((node) => node.name));
+      return refuse('none', `Nothing on the page shows ${JSON.stringify(within)}`, nodes.filter((node) => node.role === 'text').map((node) => node.name));
     }
     const inside = candidates.filter((node) => containers.some((container) => node.ancestors.includes(container.index)));
-    // The container's own label is not the element inside it ("the checkbox of Pay rent" is not the text Pay rent).
-    candidates = inside.filter((node) => !(node.role === 'text' && sameText(node.name, target.within!.text)));
+    // The container's own label is not the element inside it ("the checkbox of Pay rent" is not the text Pay rent; the
+    // Backpack's "Add to cart" is not the link that names the Backpack).
+    candidates = inside.filter((node) => !((node.role === 'text' || target.name !== '') && sameText(node.name, within)));
     // Several in one container (a form of checkboxes each followed by its text, a field after its caption): the one
     // next to the text, when one is nearer than the others.
     const label = nodes.find((node) => node.role === 'text' && sameText(node.name, target.within!.text) && containers.some((container) => node.ancestors.includes(container.index)));
@@ -153,7 +156,10 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
 
   if (target.name !== '') {
     // Strict: the page's words and the task's must hold one another, not merely share some.
-    const scored = candidates.map((node) => ({ node, score: nameScore(node, target) })).filter((entry) => entry.score > (options.strict === true ? 1 : 0));
+    // In a row, a person's words for a control must hold it or be held by it: "Add to basket" is not the card's "Add
+    // to wishlist", though they share a word.
+    const least = options.strict === true || (target.by === 'description' && target.within !== undefined) ? 1 : 0;
+    const scored = candidates.map((node) => ({ node, score: nameScore(node, target) })).filter((entry) => entry.score > least);
     const best = Math.max(0, ...scored.map((entry) => entry.score));
     if (best > 0) {
       candidates = scored.filter((entry) => entry.score === best).map((entry) => entry.node);
@@ -294,12 +300,14 @@ function kindsFor(action: PlanStep['action'], target: Target): readonly string[]
 
 /** 4: the same words; 3: the page's name holds the target's words; 2: the other way round; 1: some content words shared. */
 function nameScore(node: GroundNode, target: Target): number {
-  const names = [node.name, node.placeholder ?? ''].filter((name) => name !== '');
+  const names = [node.name, node.placeholder ?? ''].filter((name) => name !== '').flatMap(withAlternatives);
   let best = 0;
   for (const name of names) {
     if (sameText(name, target.name)) best = Math.max(best, 4);
     else if (!target.exact && contains(name, target.name)) best = Math.max(best, 3);
     else if (!target.exact && target.by === 'description' && name.length >= 3 && (contains(target.name, name) || wordsWithin(name, target.name))) best = Math.max(best, 2);
+    // In a row, a control that says the action and the row's own words: "Add Desk Lamp to cart" for "Add to cart".
+    else if (!target.exact && target.by === 'description' && target.within !== undefined && wordsWithin(target.name, name)) best = Math.max(best, 2);
     else if (!target.exact && target.by === 'description') {
       const wanted = contentWords(target.name);
       const shown = new Set(contentWords(name));
@@ -308,6 +316,15 @@ function nameScore(node: GroundNode, target: Target): number {
     }
   }
   return best;
+}
+
+/** A name with alternatives written with a slash, and each alternative alone: "Zip/Postal Code", "Zip Code", "Postal Code". */
+function withAlternatives(name: string): string[] {
+  const slashed = /([\p{L}\p{N}]+)\s*\/\s*([\p{L}\p{N}]+)/u.exec(name);
+  if (slashed === null) return [name];
+  const before = name.slice(0, slashed.index);
+  const after = name.slice(slashed.index + slashed[0].length);
+  return [name, `${before}${slashed[1]!}${after}`, `${before}${slashed[2]!}${after}`];
 }
 
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'at', 'with', 'and', 'or', 'field', 'box', 'input', 'button', 'link', 'item', 'items', 'new', 'your', 'my', 'this', 'that', 'is', 'what']);
@@ -321,11 +338,26 @@ export function contentWords(text: string): string[] {
     .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
 }
 
-/** Every content word of `inner` is a word of `outer` ("Add to cart" within "Add the Backpack to the cart"). */
+/**
+ * Every content word of `inner` is a word of `outer` ("Add to cart" within "Add the Backpack to the cart"); two words
+ * written as one on either side count as that one ("wish list" and "Wishlist", "check out" and "Checkout").
+ */
 function wordsWithin(inner: string, outer: string): boolean {
+  const all = new Set(withJoined(contentWords(outer)));
   const words = contentWords(inner);
-  const all = new Set(contentWords(outer));
-  return words.length > 0 && words.every((word) => all.has(word));
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const joined = `${words[i]}${words[i + 1] ?? ''}`;
+    if (i + 1 < words.length && all.has(joined)) {
+      kept.push(joined);
+      i += 1;
+    } else kept.push(words[i]!);
+  }
+  return kept.length > 0 && kept.every((word) => all.has(word));
+}
+
+function withJoined(words: readonly string[]): string[] {
+  return [...words, ...words.slice(1).map((word, i) => `${words[i]!}${word}`)];
 }
 
 function offered(nodes: readonly GroundNode[], kinds: readonly string[]): string[] {

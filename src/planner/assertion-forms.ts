@@ -62,7 +62,7 @@ const url: Reader = (body) => {
   );
   const landed = matchOutsideQuotes(
     body,
-    /^(?:i|we|you|the user|it|the page|the browser|the app|the site|they|he|she)\s+(?:(?:am|is|are|gets?) (?:redirected|taken|sent)|am|are|is|lands?|ends? up|gets?|goes|go|redirects?|navigates?|arrives?)\s+(?:back\s+)?(?:on|at|to|in)\s+(.+)$/i,
+    /^(?:i|we|you|the user|it|the page|the browser|the app|the site|they|he|she)\s+(?:(?:am|is|are|gets?) (?:redirected|taken|sent|brought|returned)|(?:takes|brings|leads|sends|returns|redirects)\s+(?:me|you|us|them|the user)|am|are|is|lands?|ends? up|gets?|goes|go|redirects?|navigates?|arrives?)\s+(?:back\s+)?(?:on|at|to|in)\s+(.+)$/i,
   );
   const raw = direct?.[1] ?? landed?.[1];
   if (raw === undefined) return undefined;
@@ -169,8 +169,11 @@ const loads: Reader = (body, context) => {
     body,
     /^(.+?)\s+(?:loads|opens|works|renders|is reachable|is up|responds|succeeds|returns\s+(?:an?\s+)?(?:http\s+)?(?:2\d\d|ok|success)(?:\s+status)?)(?:\s+(?:fine|correctly|properly|successfully|ok|without (?:any )?errors?))?$/i,
   );
-  if (match === undefined) return undefined;
-  const subject = trimPunctuation(match[1]!);
+  // "the Products page shows", "the order complete page appears", "the overview comes up": being on that page.
+  const shown = match === undefined ? matchOutsideQuotes(body, /^(.+?)\s+(?:shows|appears|comes up|shows up|is shown|is displayed|is open|is opened|displays)(?:\s+(?:again|now|up))?$/i) : undefined;
+  if (shown !== undefined && !isPagePhrase(trimPunctuation(shown[1]!))) return undefined;
+  if (match === undefined && shown === undefined) return undefined;
+  const subject = trimPunctuation((match ?? shown)![1]!);
   if (isPagePhrase(subject)) {
     const path = pagePath(subject);
     if (path === undefined) return undefined;

@@ -1,10 +1,10 @@
 /**
  * Clauses that press something: "click Apply", "click the 'Sign in' button", "press the Checkout button", "follow
- * the Pricing link", "press Enter", "add Blue Mug to the cart" (the button whose name contains "Blue Mug"), "remove
- * the Desk Lamp from the cart", and the verbs a page offers as buttons ("place the order" → "Place order").
+ * the Pricing link", "press Enter", "remove the Desk Lamp from the cart", and the verbs a page offers as buttons
+ * ("place the order" → "Place order").
  */
 import type { PlanStep, Target } from '../core/plan.js';
-import { steps, UNKNOWN, type Reading } from './reading.js';
+import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { describeTarget, readTarget } from './targets.js';
 import { capitalise, matchOutsideQuotes, NUMBER, numberOf, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
@@ -35,9 +35,6 @@ const PRESS_KEY = new RegExp(
 );
 /** A key is pressed at most this many times by one clause. */
 const MAX_PRESSES = 20;
-const ADD_TO_CART = /^(?:add|put|place|drop)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(cart|basket|bag|trolley|wish ?list|favou?rites)$/i;
-/** "add the Desk Lamp" with no cart named: only a quoted or capitalised product name, so "add a note" is not one. */
-const ADD_PRODUCT = /^[Aa]dd\s+(?:[Tt]he\s+|an?\s+|one\s+)?((?:["'][^"']+["'])|(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))$/;
 const REMOVE_FROM = /^(?:remove|delete|take)\s+(.+?)\s+(?:from|out of)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley|wish ?list)$/i;
 const CLICK = /^(?:click|tap|press|hit|push|activate|trigger)\s+(?:on\s+)?(.+)$/i;
 const FOLLOW = /^follow\s+(.+)$/i;
@@ -56,12 +53,9 @@ const DESCRIPTIVE =
   /\b(?:first|last|second|third|cheapest|dearest|most|least|latest|newest|oldest|old|new|top|bottom|selected|current|existing|other|next|previous|it|them|one|ones|this|that|these|those|all|every|each|any|some|everything|item|items|thing|things|form|request|changes|data|details|page|entry|row|record)\b/i;
 const OBJECT_TAIL = /\s+(?:with|using|via|for|to|from|as|on|in|at|by|through|into)\s+.*$/i;
 
-export function readClick(clause: string): Reading {
+export function readClick(clause: string, context?: Pick<ReadingContext, 'lastItem'>): Reading {
   const key = matchOutsideQuotes(clause, PRESS_KEY);
   if (key !== undefined) return pressKey(key[1]!, key[3], timesOf(key[2] ?? key[4]));
-
-  const added = matchOutsideQuotes(clause, ADD_TO_CART) ?? matchOutsideQuotes(clause, ADD_PRODUCT);
-  if (added !== undefined) return addToCart(added[1]!, added[2] ?? 'cart');
 
   const removed = matchOutsideQuotes(clause, REMOVE_FROM);
   if (removed !== undefined) {
@@ -72,9 +66,9 @@ export function readClick(clause: string): Reading {
   }
 
   const clicked = matchOutsideQuotes(clause, CLICK);
-  if (clicked !== undefined) return clickTarget(clicked[1]!, 'button');
+  if (clicked !== undefined) return clickTarget(clicked[1]!, 'button', context?.lastItem);
   const followed = matchOutsideQuotes(clause, FOLLOW);
-  if (followed !== undefined) return clickTarget(followed[1]!, 'link');
+  if (followed !== undefined) return clickTarget(followed[1]!, 'link', context?.lastItem);
   return UNKNOWN;
 }
 
@@ -89,11 +83,19 @@ export function readVerbButton(clause: string): Reading {
   return verb === undefined ? UNKNOWN : verbButton(clause, verb[1]!, verb[2] ?? '');
 }
 
-function clickTarget(phrase: string, kind: 'button' | 'link'): Reading {
+function clickTarget(phrase: string, kind: 'button' | 'link', lastItem: string | undefined): Reading {
   // "'Mark all as complete' to complete them all", "'Start' straight away": a quoted name, then why or how.
-  const named = /^(["'][^"']+["'](?:\s+(?:button|link|tab|filter|checkbox|menu item|icon))?)\s+(?:to|so|in order to|straight away|right away|again|once more|now|first|and|which|that)\b.*$/i.exec(trimPunctuation(phrase));
-  const text = named?.[1] ?? trimPunctuation(phrase);
-  const target = readTarget(unquote(text) === undefined ? text.replace(WHERE, '') : text, kind);
+  const named = /^(["'][^"']+["'](?:\s+(?:button|link|tab|filter|checkbox|menu item|icon))?)\s+(?:to|so|in order to|straight away|right away|again|once more|now|first|and|which|that|there|here)\b.*$/i.exec(trimPunctuation(phrase));
+  // "click Remove there": where the person is, not part of the name.
+  const text = (named?.[1] ?? trimPunctuation(phrase)).replace(/\s+(?:there|here)$/i, '');
+  const bare = unquote(text) === undefined ? text.replace(WHERE, '') : text;
+  // "press Remove on it": the control in the row of the item spoken of last.
+  const onIt = /^(.+?)\s+(?:on|of|for|in|next to|beside)\s+(?:it|that one|this one|that item|this item)$/i.exec(bare);
+  if (onIt !== null) {
+    const control = readTarget(onIt[1]!, kind);
+    return control === undefined || lastItem === undefined ? UNKNOWN : click({ ...control, within: { text: lastItem } });
+  }
+  const target = readTarget(bare, kind);
   return target === undefined ? UNKNOWN : click(target);
 }
 
@@ -135,25 +137,13 @@ function modifierName(spoken: string): string {
   return capitalise(lower);
 }
 
-/** "add the Desk Lamp to the cart": the button whose name contains "Desk Lamp" ("Add Desk Lamp to cart"). */
-function addToCart(phrase: string, place: string): Reading {
-  let item = stripDeterminers(trimPunctuation(phrase));
-  let times = 1;
-  const counted = new RegExp(`^(${NUMBER})\\s+(.+)$`, 'i').exec(item);
-  if (counted !== null && unquote(item) === undefined) {
-    times = Math.min(numberOf(counted[1]!) ?? 1, 10);
-    item = times > 1 ? counted[2]!.replace(/([^s])s$/i, '$1') : counted[2]!;
-  }
-  const quoted = unquote(item);
-  const target: Target = { by: 'role', role: 'button', name: quoted ?? item, exact: false };
-  if (target.name === '' || times < 1) return UNKNOWN;
-  const where = place.toLowerCase();
-  const step: PlanStep = { action: 'click', description: `Click the button that adds ${JSON.stringify(target.name)} to the ${where}`, target };
-  return steps(Array.from({ length: times }, () => step));
-}
-
 function verbButton(clause: string, verb: string, rest: string): Reading {
-  const object = stripDeterminers(trimPunctuation(rest).replace(OBJECT_TAIL, ''));
+  const object = stripDeterminers(trimPunctuation(rest).replace(OBJECT_TAIL, '').replace(/\s+(?:there|here)$/i, ''));
+  // "start the checkout", "begin the survey": the control that starts it, "Checkout" or "Start checkout" alike.
+  if (/^(?:start|begin)$/i.test(verb) && object !== '' && unquote(object) === undefined && !DESCRIPTIVE.test(object)) {
+    const name = `${capitalise(verb.toLowerCase())} ${object}`;
+    return click({ by: 'description', role: 'button', name, exact: false }, [`Reads "${clause}" as a click on the control that starts ${object}.`]);
+  }
   const quoted = unquote(object);
   const spokenVerb = capitalise(verb.toLowerCase().replace(/^e-mail$/, 'email'));
   const name = quoted ?? (object === '' || DESCRIPTIVE.test(object) ? spokenVerb : `${spokenVerb} ${object}`);

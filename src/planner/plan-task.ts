@@ -46,6 +46,8 @@ const MAX_ANSWER_DEPTH = 5;
 export const MAX_QUESTIONS = 10;
 /** A clause that is only an object ("the Blue Mug to the cart", "Password with …", "/about"), not a verb of its own. */
 const OBJECT_ONLY = /^(?:(?:the|a|an|my|your|our|this|that)\s|["'/]|https?:|[A-Z0-9])/;
+/** A field and its quoted value, the next of a list after "enter" ("…, last name 'Bot' and zip code '94105'"). */
+const FIELD_AND_VALUE = /^[a-z][\w/-]*(?:\s+[\w/-]+){0,3}\s+["'][^"']+["']$/i;
 /** A clause that says something of its own ("the banner should then glow"), not the object of the verb before it. */
 const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|have been)\b/i;
 
@@ -120,7 +122,8 @@ class PlanBuilder {
   /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
   add(clause: StepClause, depth = 0): void {
     let reading = readClause(clause.text, this.context());
-    if (reading.kind === 'unknown' && this.lastVerb !== undefined && OBJECT_ONLY.test(clause.text) && (!STATEMENT.test(maskQuotes(clause.text)) || ASSERTING.test(this.lastVerb))) {
+    const objectOnly = OBJECT_ONLY.test(clause.text) || (FIELD_AND_VALUE.test(clause.text) && !startsWithVerb(clause.text));
+    if (reading.kind === 'unknown' && this.lastVerb !== undefined && objectOnly && (!STATEMENT.test(maskQuotes(clause.text)) || ASSERTING.test(this.lastVerb))) {
       reading = readClause(`${this.lastVerb} ${clause.text}`, this.context());
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);

@@ -90,6 +90,8 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         `${DET}?\\s+(?:orders?|purchases?|payments?|checkout|bookings?)`,
       ),
       ...verb('checkout', '', '', { weak: true }),
+      // "start the checkout": the control that starts it is the shop's Checkout.
+      ...verb('start|starts|starting|begin|begins|beginning', 'started|began|begun', `${DET}?\\s+check-?out`),
       ...verb(
         'check[ -]out|checks[ -]out|checking[ -]out',
         'checked[ -]out',

@@ -8,7 +8,8 @@
  * 3. signing in ("sign in as the demo user");
  * 4. moving: "go to /pricing", "open the pricing page", "visit https://…", "check out", "wait for …";
  * 5. forms: "type … into …", "fill … with …", "select … in …", "check Remember me", "search for …", coupons;
- * 6. pressing: keys, "click …", "follow …", "add … to the cart", "remove … from the cart";
+ * 6. shopping: "add … to the cart", "put … in the basket" (cart-steps.ts);
+ *    pressing: keys, "click …", "follow …", "remove … from the cart";
  * 7. a bare assertion ("the Plans heading is visible", "Order history shows three orders");
  * 8. a verb that names a button ("place the order" → "Place order", "sign out");
  * 9. a led assertion in no known shape ("check the total"): the page shows its words, said as an assumption.
@@ -16,6 +17,7 @@
  * A clause none of them recognises is returned as unknown; the plan builder then asks about it.
  */
 import { readAssertion } from './assertions.js';
+import { readCartStep } from './cart-steps.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readDialogClause } from './dialog-steps.js';
 import { readEitherText } from './either-text.js';
@@ -35,8 +37,23 @@ const ABILITY =
 
 const REMARK = /^(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|say|now that|since|because|as expected|as usual|(?:in|on|under|within)\s+the\s+.+\s(?:part|section|area|panel|box|card)$)\b(?!\s+(?:the\s+)?(?:page|list|button|field)\s+(?:should|must|shows?|says?))/i;
 
+/** "On the overview page click Finish", "On the 'Checkout' page, press Cancel": where the person is, then the step. */
+const PLACE_LEAD = /^(?:(?:then|now)\s+)?(?:on|from|in|at)\s+(?:the|this|that)\s+(.+?\s+(?:page|screen|view|step|form|tab))\s*,?\s+(.+)$/i;
+
 export function readClause(clause: string, context: ReadingContext): Reading {
-  if (LIMIT.test(clause)) return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  const placed = PLACE_LEAD.exec(clause);
+  if (placed !== null) {
+    const rest = readClause(placed[2]!, context);
+    if (rest.kind === 'steps') return { ...rest, assumptions: [...rest.assumptions, `Reads "on the ${placed[1]!}" in "${clause}" as where the step happens: the steps before lead there.`] };
+  }
+  if (LIMIT.test(clause)) {
+    // "Don't finish the order: click Cancel there": what to leave out, then what to do instead.
+    const instead = /^([^:]+):\s+(.+)$/.exec(clause);
+    const rest = instead === null ? undefined : readClause(instead[2]!, context);
+    const left = `Leaves out what "${instead?.[1] ?? clause}" rules out: no step does it.`;
+    if (rest?.kind === 'steps' && rest.steps.length > 0) return { ...rest, assumptions: [left, ...rest.assumptions] };
+    return steps([], [`Leaves out what "${clause}" rules out: no step does it.`]);
+  }
   // "e.g. by clicking somewhere else", "now that nothing is completed": an example or a reason, not a step.
   if (REMARK.test(clause)) return steps([], [`Reads "${clause}" as a remark: no step of its own.`]);
   // "check that I can sign in as the demo user": doing it is the check (a failing step fails the run).
@@ -50,9 +67,10 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     () => readPageAction(clause, context) ?? UNKNOWN,
     () => readAssertion(clause, context, { bare: false, fallback: false }),
     () => readSignIn(clause, context),
-    () => readNavigation(clause),
+    () => readNavigation(clause, context),
     () => readFormStep(clause, context),
-    () => readClick(clause),
+    () => readCartStep(clause, context) ?? UNKNOWN,
+    () => readClick(clause, context),
     () => (startsWithButtonVerb(clause) ? UNKNOWN : readAssertion(clause, context, { bare: true, fallback: false })),
     () => readVerbButton(clause),
     () => readAssertion(clause, context, { bare: false, fallback: true }),

@@ -11,7 +11,7 @@ import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 import { DEFAULT_ACCOUNT, startDemoApp, type DemoApp, type MarkupVariant } from '../../fixtures/demo-app/index.js';
 import { silentLogger } from '../../support/logger.js';
 
-/** "add the Desk Lamp to the cart", as the rule planner targets it, and "SAVE10 into Coupon". */
+/** A button found by part of its name ("Desk Lamp" in "Add Desk Lamp to cart"), and "SAVE10 into Coupon". */
 const LAMP: Target = { by: 'role', role: 'button', name: 'Desk Lamp', exact: false };
 const COUPON: Target = { by: 'label', name: 'Coupon', exact: false };
 

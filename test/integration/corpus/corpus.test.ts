@@ -20,7 +20,7 @@ import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 const CI_TASKS: Readonly<Record<string, readonly string[]>> = {
   todomvc: ['clear-completed-removes', 'active-filter'],
   'the-internet': ['login-correct-credentials', 'javascript-confirm-accept'],
-  'sauce-demo': ['cart-to-checkout'],
+  'sauce-demo': ['cart-to-checkout', 'checkout-cancel-to-cart', 'menu-all-items'],
 };
 
 const SUITES: readonly CorpusSuite[] = [todoMvcSuite, theInternetSuite, sauceDemoSuite].filter(

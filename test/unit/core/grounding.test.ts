@@ -99,6 +99,82 @@ describe('grounding where the page says less than the task', () => {
     expect(groundTarget(flat, 'click', target({ by: 'description', role: 'button', name: 'Add the Onesie to cart' }), { strict: true }).kind).toBe('none');
   });
 
+  /** A bookshop: each card's title link sits in a box of its own, and a card offers two actions. */
+  const books: SnapshotNode[] = [
+    {
+      role: 'main',
+      ref: 'b1',
+      children: [
+        {
+          role: 'generic',
+          ref: 'b2',
+          children: [
+            { role: 'generic', ref: 'b3', children: [{ role: 'link', name: 'Dune', ref: 'b4', url: '/books/1' }, 'Frank Herbert'] },
+            { role: 'button', name: 'Add to wishlist', ref: 'b5' },
+            { role: 'button', name: 'Add to basket', ref: 'b6' },
+          ],
+        },
+        {
+          role: 'generic',
+          ref: 'b7',
+          children: [
+            { role: 'generic', ref: 'b8', children: [{ role: 'link', name: 'Emma', ref: 'b9', url: '/books/2' }, 'Jane Austen'] },
+            { role: 'button', name: 'Add to wishlist', ref: 'b10' },
+            { role: 'button', name: 'Notify me', ref: 'b11' },
+          ],
+        },
+      ],
+    },
+  ];
+  const basket = (place: string, fields: Partial<Target>) => target({ role: 'button', name: `Add to ${place}`, ...fields });
+
+  it('takes the control named like the action in the card that shows the product, never the product\'s own link', () => {
+    const flat = flattenSnapshot(books);
+    expect(refOf(groundTarget(flat, 'click', basket('basket', { within: { text: 'Dune' } })))).toBe('b6');
+    expect(refOf(groundTarget(flat, 'click', basket('Wish List', { within: { text: 'Emma' } })))).toBe('b10');
+    expect(refOf(groundTarget(flattenSnapshot(shop), 'click', basket('cart', { within: { text: 'Sauce Labs Bike Light' } })))).toBe('e8');
+  });
+
+  it('refuses a product whose card has no control that adds it, rather than clicking its link', () => {
+    const result = groundTarget(flattenSnapshot(books), 'click', basket('basket', { within: { text: 'Emma' } }));
+    expect(result.kind).toBe('none');
+  });
+
+  it('takes a control that names the product itself, and counts the action\'s controls for a position', () => {
+    const mugs: SnapshotNode[] = [
+      {
+        role: 'list',
+        ref: 'm1',
+        children: [
+          { role: 'listitem', ref: 'm2', children: [{ role: 'heading', name: 'Blue Mug', ref: 'm3' }, { role: 'button', name: 'Add Blue Mug to cart', ref: 'm4' }] },
+          { role: 'listitem', ref: 'm5', children: [{ role: 'heading', name: 'Desk Lamp', ref: 'm6' }, { role: 'button', name: 'Add Desk Lamp to cart', ref: 'm7' }] },
+        ],
+      },
+    ];
+    expect(refOf(groundTarget(flattenSnapshot(mugs), 'click', basket('cart', { within: { text: 'Desk Lamp' } })))).toBe('m7');
+    expect(refOf(groundTarget(flattenSnapshot(books), 'click', basket('wishlist', { nth: 2 })))).toBe('b10');
+    expect(refOf(groundTarget(flattenSnapshot(shop), 'click', basket('cart', { nth: 1 })))).toBe('e5');
+  });
+
+  it('finds the button that opens a menu and the one that starts a checkout by the words they share', () => {
+    const header = flattenSnapshot([
+      { role: 'banner', ref: 'h1', children: [{ role: 'button', name: 'Toggle navigation menu', ref: 'h2' }, { role: 'link', name: 'Home', ref: 'h3' }] },
+      { role: 'main', ref: 'h4', children: [{ role: 'button', name: 'Continue shopping', ref: 'h5' }, { role: 'button', name: 'Checkout', ref: 'h6' }] },
+    ]);
+    expect(refOf(groundTarget(header, 'click', target({ role: 'button', name: 'menu' })))).toBe('h2');
+    expect(refOf(groundTarget(header, 'click', target({ role: 'button', name: 'Start checkout' })))).toBe('h6');
+  });
+
+  it('reads a slash in a field\'s name as alternatives: "Zip/Postal Code" is the zip code and the postal code', () => {
+    const address = flattenSnapshot([
+      { role: 'form', ref: 'a1', children: [{ role: 'textbox', placeholder: 'City', ref: 'a2' }, { role: 'textbox', placeholder: 'Zip/Postal Code', ref: 'a3' }, { role: 'textbox', name: 'E-mail / Username', ref: 'a4' }] },
+    ]);
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'zip code' }), { strict: true }))).toBe('a3');
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'postal code' }), { strict: true }))).toBe('a3');
+    expect(refOf(groundTarget(address, 'fill', target({ by: 'text', name: 'username' }), { strict: true }))).toBe('a4');
+    expect(groundTarget(address, 'fill', target({ by: 'text', name: 'zip postal' }), { strict: true }).kind).toBe('none');
+  });
+
   it('takes the first of links that go to one address, and still refuses links that go to two', () => {
     const flat = flattenSnapshot(shop);
     expect(refOf(groundTarget(flat, 'click', target({ by: 'text', name: 'Sauce Labs Backpack', exact: true })))).toBe('e3');

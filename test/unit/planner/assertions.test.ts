@@ -195,6 +195,21 @@ describe('assertions: pages that load', () => {
     ]);
   });
 
+  it.each<[string, string, string, string]>([
+    ['press Save and check that the Dashboard page shows', '/dashboard', 'Dashboard', 'dashboard_page_shows'],
+    ['click Next, then make sure the Shipping page appears', '/shipping', 'Shipping', 'shipping_page_appears'],
+    ['submit the form and verify that the confirmation page comes up', '/confirmation', 'confirmation', 'confirmation_page_comes_up'],
+    ['click Back and check that it takes you back to the Orders page', '/orders', 'Orders', 'it_takes_you_back_to_orders_page'],
+    ['click Home; check that it brings you to the Welcome page', '/welcome', 'Welcome', 'it_brings_you_to_welcome_page'],
+    ['tap Done and confirm you are brought back to the Inbox page', '/inbox', 'Inbox', 'you_brought_back_to_inbox_page'],
+  ])('%j looks at the page a click led to (%s)', (task, contains, page, criterion) => {
+    expect(stepsOf(task).at(-1)).toEqual({ action: 'expectUrl', contains, page, criterion });
+  });
+
+  it('leaves "appears" of an element that is not a page to the element readers', () => {
+    expect(stepsOf('check that the error message appears')).toEqual([{ action: 'expectState', target: text('error message'), state: 'visible', criterion: 'error_message_appears' }]);
+  });
+
   it('does not open a page it has just opened', () => {
     expect(stepsOf('go to /pricing and check the pricing page loads')).toEqual([
       navigate('/pricing'),

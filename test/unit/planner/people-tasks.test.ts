@@ -79,8 +79,8 @@ describe('tasks as people write them about list apps', () => {
 
   it('leaves the shop\'s phrasings as they were: a cart is not a list of items to type', async () => {
     expect(await stepsOf('add the Desk Lamp and the Blue Mug to the cart')).toMatchObject([
-      { action: 'click', target: { role: 'button', name: 'Desk Lamp' } },
-      { action: 'click', target: { role: 'button', name: 'Blue Mug' } },
+      { action: 'click', target: { role: 'button', name: 'Add to cart', within: { text: 'Desk Lamp' } } },
+      { action: 'click', target: { role: 'button', name: 'Add to cart', within: { text: 'Blue Mug' } } },
     ]);
   });
 });

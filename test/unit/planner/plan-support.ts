@@ -34,6 +34,8 @@ export function questionsOf(text: string, overrides: Partial<PlanRequest> = {}):
 }
 
 export const button = (name: string, exact = false) => ({ by: 'role', role: 'button', name, exact }) as const;
+/** The control that adds `product` to `place`: the one named like the action, in the card that shows the product. */
+export const addTo = (place: string, product: string) => ({ by: 'description', role: 'button', name: `Add to ${place}`, exact: false, within: { text: product } }) as const;
 /** The submit control of a sign-in, found by purpose at run time; `name` is the task's word for it. */
 export const signInButton = (name: string) => ({ by: 'role', role: 'button', name, exact: false, purpose: 'signIn' }) as const;
 export const link = (name: string, exact = false) => ({ by: 'role', role: 'link', name, exact }) as const;

@@ -25,6 +25,7 @@ describe('rule planner: tasks that ask to perform a side effect need clarificati
     ['Put two mugs in the basket then checkout', 'purchase'],
     ['Place an order for the blue mug', 'purchase'],
     ['Complete the checkout using the test card', 'purchase'],
+    ['Open the cart and start the checkout', 'purchase'],
     ['Pay the open invoice', 'purchase'],
     ['Use the saved card to pay for the order', 'purchase'],
     ['Order a large pizza and check the confirmation page', 'purchase'],

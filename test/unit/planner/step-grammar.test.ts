@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { button, field, heading, link, literal, navigate, planFor, stepsOf, testValue, text, type Bare } from './plan-support.js';
+import { addTo, button, field, heading, link, literal, navigate, planFor, stepsOf, testValue, text, type Bare } from './plan-support.js';
 
 describe('step grammar: going somewhere', () => {
   it.each<[string, string]>([
@@ -41,6 +41,44 @@ describe('step grammar: going somewhere', () => {
     expect(stepsOf('Open Order history')).toEqual([{ action: 'click', target: link('Order history') }]);
     expect(stepsOf('open the Settings menu')).toEqual([{ action: 'click', target: button('Settings') }]);
     expect(stepsOf('open the Reviews tab')).toEqual([{ action: 'click', target: { by: 'role', role: 'tab', name: 'Reviews', exact: false } }]);
+  });
+
+  it('opens the page of a thing by its link: "the details page of X", "X\'s product page", "its details page"', () => {
+    const open = (name: string) => ({ action: 'click', target: link(name) });
+    expect(stepsOf('open the details page of the Green Tea')).toEqual([open('Green Tea')]);
+    expect(stepsOf("open the Green Tea's product page")).toEqual([open('Green Tea')]);
+    expect(stepsOf('put the Green Tea in the basket and open its details page').at(-1)).toEqual(open('Green Tea'));
+    expect(stepsOf('open the details page')).toEqual([{ action: 'navigate', url: '/details', page: 'details' }]);
+  });
+
+  it('opens an unnamed menu with the button that opens it, wherever the task says it is', () => {
+    const menu = (name: string) => [{ action: 'click', target: { by: 'description', role: 'button', name, exact: false } }];
+    expect(stepsOf('open the menu')).toEqual(menu('menu'));
+    expect(stepsOf('Open the menu at the top left')).toEqual(menu('menu'));
+    expect(stepsOf('open the hamburger menu in the top right corner')).toEqual(menu('hamburger menu'));
+    expect(stepsOf('open the side navigation')).toEqual(menu('side navigation'));
+    expect(stepsOf('open the Account menu in the header')).toEqual([{ action: 'click', target: button('Account') }]);
+  });
+
+  it('reads "there" as where the person is, and "on it" as the row of the item spoken of last', () => {
+    expect(stepsOf('click "Back to overview" there')).toEqual([{ action: 'click', target: button('Back to overview', true) }]);
+    expect(stepsOf('press Archive here')).toEqual([{ action: 'click', target: button('Archive') }]);
+    expect(stepsOf("add the todo 'Call Ada', then click Edit on it").at(-1)).toEqual({ action: 'click', target: { ...button('Edit'), within: { text: 'Call Ada' } } });
+    expect(stepsOf('put the Red Scarf in the basket, then press Remove on it on the Shop page').at(-1)).toEqual({ action: 'click', target: { ...button('Remove'), within: { text: 'Red Scarf' } } });
+  });
+
+  it('keeps what to do instead after a limit and a colon, and leaves out only the limit', () => {
+    expect(stepsOf("Don't send the invoice: click Save draft")).toEqual([{ action: 'click', target: button('Save draft') }]);
+    expect(stepsOf('do not delete the project')).toEqual([{ action: 'navigate', url: '/' }]);
+  });
+
+  it('reads "on the X page" before a step as where it happens, and keeps the step', () => {
+    expect(stepsOf('On the "Review your order" page click Save draft')).toEqual([{ action: 'click', target: button('Save draft') }]);
+    expect(stepsOf('on the summary screen press Edit')).toEqual([{ action: 'click', target: button('Edit') }]);
+  });
+
+  it('reads "start the checkout" as the control that starts it, whatever the page calls it', () => {
+    expect(stepsOf('start the checkout')).toEqual([{ action: 'click', target: { by: 'description', role: 'button', name: 'Start checkout', exact: false } }]);
   });
 
   it.each<[string, Bare]>([
@@ -88,14 +126,16 @@ describe('step grammar: clicking and pressing', () => {
   });
 
   it.each<[string, Bare[]]>([
-    ['add Blue Mug to cart', [{ action: 'click', target: button('Blue Mug') }]],
-    ['add the Desk Lamp to the cart', [{ action: 'click', target: button('Desk Lamp') }]],
-    ['Add a hat to the cart', [{ action: 'click', target: button('hat') }]],
-    ['put the Notebook in the basket', [{ action: 'click', target: button('Notebook') }]],
-    ["add 'Blue Mug' to my cart", [{ action: 'click', target: button('Blue Mug') }]],
-    ['add the Desk Lamp', [{ action: 'click', target: button('Desk Lamp') }]],
-    ['add two Notebooks to the cart', [{ action: 'click', target: button('Notebook') }, { action: 'click', target: button('Notebook') }]],
-    ['add the Desk Lamp to the wishlist', [{ action: 'click', target: button('Desk Lamp') }]],
+    ['add Blue Mug to cart', [{ action: 'click', target: addTo('cart', 'Blue Mug') }]],
+    ['add the Desk Lamp to the cart', [{ action: 'click', target: addTo('cart', 'Desk Lamp') }]],
+    ['Add a hat to the cart', [{ action: 'click', target: addTo('cart', 'hat') }]],
+    ['put the Notebook in the basket', [{ action: 'click', target: addTo('basket', 'Notebook') }]],
+    ["add 'Blue Mug' to my cart", [{ action: 'click', target: addTo('cart', 'Blue Mug') }]],
+    ['add the Desk Lamp', [{ action: 'click', target: addTo('cart', 'Desk Lamp') }]],
+    ['add two Notebooks to the cart', [{ action: 'click', target: addTo('cart', 'Notebook') }, { action: 'click', target: addTo('cart', 'Notebook') }]],
+    ['add the Desk Lamp to the wishlist', [{ action: 'click', target: addTo('wishlist', 'Desk Lamp') }]],
+    ['put the third product in the shopping bag', [{ action: 'click', target: { by: 'description', role: 'button', name: 'Add to bag', exact: false, nth: 3 } }]],
+    ['add the last item on the page to my favourites', [{ action: 'click', target: { by: 'description', role: 'button', name: 'Add to favourites', exact: false, nth: -1 } }]],
     ['remove the Desk Lamp from the cart', [{ action: 'click', target: button('Remove Desk Lamp') }]],
     ['remove the first item from the cart', [{ action: 'click', target: button('Remove') }]],
   ])('%j clicks the product button', (task, steps) => {
@@ -237,10 +277,19 @@ describe('step grammar: several steps per sentence', () => {
     ]);
   });
 
+  it('lets a field and its quoted value borrow the verb before it, so a list of fields is filled in full', () => {
+    expect(stepsOf('Enter city "Lyon", postal code "69001" and phone number "0102030405", then click Save')).toEqual([
+      { action: 'fill', target: field('city'), value: literal('Lyon') },
+      { action: 'fill', target: field('postal code'), value: literal('69001') },
+      { action: 'fill', target: field('phone number'), value: literal('0102030405') },
+      { action: 'click', target: button('Save') },
+    ]);
+  });
+
   it('lets a clause without a verb borrow the one before it', () => {
     expect(stepsOf('Add the Desk Lamp and the Blue Mug to the cart')).toEqual([
-      { action: 'click', target: button('Desk Lamp') },
-      { action: 'click', target: button('Blue Mug') },
+      { action: 'click', target: addTo('cart', 'Desk Lamp') },
+      { action: 'click', target: addTo('cart', 'Blue Mug') },
     ]);
     expect(stepsOf('Fill Email with demo@example.test and Password with the demo password')).toEqual([
       { action: 'fill', target: field('Email'), value: literal('demo@example.test') },
