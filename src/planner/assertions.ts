@@ -77,19 +77,20 @@ function readProbe(clause: string, context: ReadingContext): Reading | undefined
 }
 
 const MODALS = '(?:should|must|will|would|can|could|does|do|shall)';
-const ADVERBS = '(?:still\\s+|now\\s+|also\\s+|always\\s+)?';
+const ADVERBS = '(?:still\\s+|now\\s+|also\\s+|always\\s+|then\\s+)?';
 const VERBS = 'show|say|contain|include|display|list|read|have|appear|exist|load|work|open|link|return|equal|match|mention|render|respond|succeed';
 
 /** "should show", "must be", "to contain" (after "expect … to"), "isn't": the plain present forms the shapes read. */
 export function normalise(body: string): string {
   return outsideQuotes(body, (segment) =>
     segment
+      // First, so that "should no longer be" reads as "should not be" below.
+      .replace(/\bno longer\b/gi, 'not')
       .replace(new RegExp(`\\b${MODALS}\\s+(not\\s+)?${ADVERBS}be\\b`, 'gi'), (_all, not?: string) => (not ? 'is not' : 'is'))
       .replace(new RegExp(`\\b(?:${MODALS}\\s+|to\\s+)(not\\s+)?${ADVERBS}(${VERBS})\\b`, 'gi'), (_all, not: string | undefined, verb: string) =>
         not ? `does not ${verb}` : third(verb),
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
-      .replace(/\bno longer\b/gi, 'not')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')
       .replace(/\bdoesn't\b/gi, 'does not')

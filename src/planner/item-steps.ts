@@ -147,7 +147,8 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
         target: { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: item } },
         state: done.has(item) ? 'checked' : 'unchecked',
       }));
-      return withCriterion(steps(made), body);
+      const reading = withCriterion(steps(made), body);
+      return done.size === 1 && reading.kind === 'steps' ? { ...reading, subject: [...done][0]! } : reading;
     }
   }
   const state = matchOutsideQuotes(

@@ -10,6 +10,7 @@ import { pagePath } from './pages.js';
 import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { readItemClause } from './item-steps.js';
+import { placeOf } from './place-qualifiers.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
 import { excerpt, maskQuotes, slugKey } from './words.js';
@@ -48,6 +49,9 @@ const OBJECT_ONLY = /^(?:(?:the|a|an|my|your|our|this|that)\s|["'/]|https?:|[A-Z
 /** A clause that says something of its own ("the banner should then glow"), not the object of the verb before it. */
 const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|have been)\b/i;
 
+/** Steps that act on an element: after one on something that is not an item, "it" is that element. */
+const ACTING: ReadonlySet<PlanStep['action']> = new Set(['click', 'dblclick', 'check', 'fill', 'select', 'hover', 'clear']);
+
 /** Verbs whose object is a statement ("check that … and that it is still there"). */
 const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
 
@@ -70,14 +74,19 @@ export function planTask(request: PlanRequest): PlanResult {
     // are done"): read whole first by the readers of lists; otherwise clause by clause, as before.
     let next = index + 1;
     while (next < clauses.length && continues(text, clauses[next - 1]!, clauses[next]!)) next += 1;
-    const last = clauses[next - 1]!;
-    if (next > index + 1 && (request.stopAt === undefined || last.end <= request.stopAt)) {
+    // The longest run that a list reader takes whole: "the list shows 'a', 'b' and 'c', and 'b' is saved" is a list
+    // and then a clause of its own, though nothing but a comma and "and" stands between them.
+    let taken = false;
+    for (let end = next; end > index + 1 && !taken; end -= 1) {
+      const last = clauses[end - 1]!;
+      if (request.stopAt !== undefined && last.end > request.stopAt) continue;
       const whole = { text: stripFiller(text.slice(clause.start, last.end)), start: clause.start, end: last.end };
       if (builder.addWhole(whole)) {
-        index = next;
-        continue;
+        index = end;
+        taken = true;
       }
     }
+    if (taken) continue;
     builder.add(clause);
     index += 1;
   }
@@ -101,6 +110,8 @@ class PlanBuilder {
   private readonly items: string[] = [];
   private lastItem: string | undefined;
   private lastVerb: string | undefined;
+  /** The last clause read as assertions only, and whether they look at the page: "…, and in local storage" repeats it. */
+  private lastAssertion: { text: string; onPage: boolean } | undefined;
 
   constructor(private readonly request: PlanRequest) {}
 
@@ -120,11 +131,36 @@ class PlanBuilder {
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);
     }
+    if (reading.kind === 'unknown' && this.placed(clause)) return;
+    if (reading.kind === 'unknown' && clause.colon === true && STATEMENT.test(maskQuotes(clause.text)) && !startsWithVerb(clause.text)) {
+      // "The change should be kept: the list shows …": what follows the colon says how; it is read (or asked) there.
+      this.assumptions.push(`Reads "${excerpt(clause.text)}" as said by what follows its colon: no step of its own.`);
+      return;
+    }
     if (reading.kind === 'unknown') {
       this.unknown(clause, depth);
       return;
     }
     this.apply(reading, clause);
+  }
+
+  /**
+   * "…, on the page and in local storage": the assertion before, checked in that place too. False (nothing added)
+   * when the clause names no place, or the assertion before cannot be said of it.
+   */
+  private placed(clause: StepClause): boolean {
+    const place = placeOf(clause.text);
+    const before = this.lastAssertion;
+    if (place === undefined || before === undefined) return false;
+    if (place === 'page') {
+      if (!before.onPage) return false;
+      this.assumptions.push(`Reads "${excerpt(clause.text)}" as where "${excerpt(before.text)}" is checked: on the page, as it is.`);
+      return true;
+    }
+    const reading = readClause(`${before.text} in local storage`, this.context());
+    if (reading.kind !== 'steps' || !reading.steps.some((step) => step.action === 'expectStorage')) return false;
+    this.apply({ ...reading, steps: reading.steps.filter((step) => step.action === 'expectStorage') }, clause);
+    return true;
   }
 
   private unknown(clause: StepClause, depth: number): void {
@@ -193,9 +229,43 @@ class PlanBuilder {
       this.track(renamedStep);
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
+    if (reading.steps.length > 0 && reading.steps.every((step) => step.action.startsWith('expect'))) {
+      this.lastAssertion = { text: clause.text, onPage: reading.steps.some((step) => step.action !== 'expectStorage') };
+    }
+    const edited = this.editedItem(reading.steps);
     const added = [...(reading.items ?? []), ...this.enteredItems(reading.steps)];
     for (const item of added) if (!this.items.includes(item)) this.items.push(item);
-    this.lastItem = added.at(-1) ?? this.itemOf(reading.steps.at(-1)) ?? this.lastItem;
+    this.lastItem = reading.subject ?? edited ?? added.at(-1) ?? this.spokenOf(reading.steps);
+  }
+
+  /**
+   * What "it" means after these steps: the one item they are all about; nothing when they acted on something that is
+   * not an item ("tick 'Mark all as complete' and verify that it is checked": the box); else as before.
+   */
+  private spokenOf(added: readonly PlanStep[]): string | undefined {
+    const about = new Set(added.map((step) => this.itemOf(step)).filter((item) => item !== undefined));
+    if (about.size === 1) return [...about][0];
+    if (about.size > 1) return this.lastItem;
+    const acted = added.findLast((step) => ACTING.has(step.action) && 'target' in step && step.target !== undefined);
+    return acted === undefined ? this.lastItem : undefined;
+  }
+
+  /**
+   * A value typed over an item being edited (double-clicked, then filled): the item is called that from now on, and is
+   * what "the new title" and "it" mean. Spaces around it are the app's to trim.
+   */
+  private editedItem(added: readonly PlanStep[]): string | undefined {
+    let renamed: string | undefined;
+    for (const [index, step] of this.steps.entries()) {
+      if (!added.includes(step) || step.action !== 'fill' || step.value.kind !== 'literal' || index === 0) continue;
+      const edited = this.steps.slice(0, index).findLast((before) => before.action !== 'clear' && before.action !== 'expectValue' && before.action !== 'expectState');
+      const item = edited?.action === 'dblclick' ? this.itemOf(edited) : undefined;
+      const value = step.value.text.trim();
+      if (item === undefined || value === '') continue;
+      this.items[this.items.indexOf(item)] = value;
+      renamed = value;
+    }
+    return renamed;
   }
 
   /** Values typed into a field and entered with Enter ("type 'buy milk' into … and press Enter"): items added. */
@@ -205,7 +275,8 @@ class PlanBuilder {
     for (const [index, step] of all.entries()) {
       if (index === 0 || !added.includes(step) || step.action !== 'press' || step.key !== 'Enter') continue;
       const before = all[index - 1]!;
-      if (before.action === 'fill' && before.value.kind === 'literal' && before.value.text.trim() !== '') entered.push(before.value.text);
+      const editing = all.slice(0, index - 1).findLast((earlier) => earlier.action !== 'clear')?.action === 'dblclick';
+      if (before.action === 'fill' && before.value.kind === 'literal' && before.value.text.trim() !== '' && !editing) entered.push(before.value.text);
     }
     return entered;
   }
@@ -213,6 +284,8 @@ class PlanBuilder {
   /** The item a step acted on: the row it was inside, or the item text it double-clicked or hovered. */
   private itemOf(step: PlanStep | undefined): string | undefined {
     if (step === undefined || !('target' in step) || step.target === undefined) return undefined;
+    // A list's items are counted or read in the list that shows the first of them: that is no item spoken of.
+    if (step.action === 'expectItems' || step.action === 'expectCount') return undefined;
     if (step.target.within !== undefined) return step.target.within.text;
     return step.target.by === 'text' && this.items.some((item) => item.toLowerCase() === step.target!.name.toLowerCase()) ? step.target.name : undefined;
   }

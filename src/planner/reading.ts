@@ -3,7 +3,15 @@ import type { PlanStep, SuccessCriterion } from '../core/plan.js';
 
 export type Reading =
   /** Assertion steps name their criterion in `criteria` by key; the plan builder keeps keys unique. */
-  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[]; items?: string[] }
+  | {
+      kind: 'steps';
+      steps: PlanStep[];
+      criteria: SuccessCriterion[];
+      assumptions: string[];
+      items?: string[];
+      /** The one item the clause spoke of ("only it is completed" checks every item, but is about "it"). */
+      subject?: string;
+    }
   /** The clause cannot be planned without an answer. */
   | { kind: 'question'; question: string; ambiguity: string }
   /** No reader recognised the clause. */
