@@ -11,6 +11,7 @@ import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { readItemClause } from './item-steps.js';
 import { placeOf } from './place-qualifiers.js';
+import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
 import { excerpt, maskQuotes, slugKey } from './words.js';
@@ -51,6 +52,9 @@ const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|ha
 
 /** Steps that act on an element: after one on something that is not an item, "it" is that element. */
 const ACTING: ReadonlySet<PlanStep['action']> = new Set(['click', 'dblclick', 'check', 'fill', 'select', 'hover', 'clear']);
+
+/** What "only the others" are when the assertion before said a state: the word for its opposite. */
+const OPPOSITE_STATE: Readonly<Record<string, string>> = { hidden: 'visible', visible: 'hidden', unchecked: 'checked', checked: 'unchecked', disabled: 'enabled', enabled: 'disabled', unselected: 'selected', selected: 'unselected' };
 
 /** Verbs whose object is a statement ("check that … and that it is still there"). */
 const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
@@ -111,13 +115,13 @@ class PlanBuilder {
   private lastItem: string | undefined;
   private lastVerb: string | undefined;
   /** The last clause read as assertions only, and whether they look at the page: "…, and in local storage" repeats it. */
-  private lastAssertion: { text: string; onPage: boolean } | undefined;
+  private lastAssertion: { text: string; onPage: boolean; steps: readonly PlanStep[] } | undefined;
 
   constructor(private readonly request: PlanRequest) {}
 
   /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
   addWhole(clause: StepClause): boolean {
-    const reading = readItemClause(clause.text, this.context());
+    const reading = readItemClause(clause.text, this.context()) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
     if (reading === undefined || reading.kind !== 'steps') return false;
     this.apply(reading, clause);
     return true;
@@ -131,7 +135,7 @@ class PlanBuilder {
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);
     }
-    if (reading.kind === 'unknown' && this.placed(clause)) return;
+    if (reading.kind === 'unknown' && (this.placed(clause) || this.contrasted(clause) || this.condition(clause))) return;
     if (reading.kind === 'unknown' && clause.colon === true && STATEMENT.test(maskQuotes(clause.text)) && !startsWithVerb(clause.text)) {
       // "The change should be kept: the list shows …": what follows the colon says how; it is read (or asked) there.
       this.assumptions.push(`Reads "${excerpt(clause.text)}" as said by what follows its colon: no step of its own.`);
@@ -160,6 +164,31 @@ class PlanBuilder {
     const reading = readClause(`${before.text} in local storage`, this.context());
     if (reading.kind !== 'steps' || !reading.steps.some((step) => step.action === 'expectStorage')) return false;
     this.apply({ ...reading, steps: reading.steps.filter((step) => step.action === 'expectStorage') }, clause);
+    return true;
+  }
+
+  /**
+   * "its checkbox must not be visible, only the edit field": the one left is said to be the opposite of what the
+   * assertion before said of the others. False (nothing added) unless that assertion was one state throughout.
+   */
+  private contrasted(clause: StepClause): boolean {
+    const only = /^(?:but\s+)?(?:only|just)\s+(.+)$/i.exec(clause.text);
+    const states = new Set(this.lastAssertion?.steps.map((step) => (step.action === 'expectState' ? step.state : undefined)));
+    if (only === null || states.size !== 1) return false;
+    const state = [...states][0];
+    const word = state === undefined ? undefined : OPPOSITE_STATE[state];
+    if (word === undefined) return false;
+    const reading = readClause(`${only[1]!} should be ${word}`, this.context());
+    if (reading.kind !== 'steps' || reading.steps.length === 0 || !reading.steps.every((step) => step.action === 'expectState')) return false;
+    this.apply(reading, clause);
+    return true;
+  }
+
+  /** "While it is being edited, …": when what follows holds, not a step of its own. */
+  private condition(clause: StepClause): boolean {
+    const before = clauseText(this.request.text).slice(0, clause.start);
+    if (!/\b(?:while|whilst|as long as)\s*$/i.test(before) || !STATEMENT.test(maskQuotes(clause.text)) || startsWithVerb(clause.text)) return false;
+    this.assumptions.push(`Reads "while ${excerpt(clause.text)}" as when the checks after it apply: no step of its own.`);
     return true;
   }
 
@@ -230,7 +259,7 @@ class PlanBuilder {
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
     if (reading.steps.length > 0 && reading.steps.every((step) => step.action.startsWith('expect'))) {
-      this.lastAssertion = { text: clause.text, onPage: reading.steps.some((step) => step.action !== 'expectStorage') };
+      this.lastAssertion = { text: clause.text, onPage: reading.steps.some((step) => step.action !== 'expectStorage'), steps: reading.steps };
     }
     const edited = this.editedItem(reading.steps);
     const added = [...(reading.items ?? []), ...this.enteredItems(reading.steps)];
@@ -247,7 +276,9 @@ class PlanBuilder {
     if (about.size === 1) return [...about][0];
     if (about.size > 1) return this.lastItem;
     const acted = added.findLast((step) => ACTING.has(step.action) && 'target' in step && step.target !== undefined);
-    return acted === undefined ? this.lastItem : undefined;
+    // Typing in or clearing the field being edited ("delete all of its text") is still about the item edited.
+    const editing = acted !== undefined && 'target' in acted && acted.target?.role === 'textbox' && (acted.target.name === '' || acted.target.by === 'description');
+    return acted === undefined || editing ? this.lastItem : undefined;
   }
 
   /**
