@@ -133,6 +133,20 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
       return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, target: listShowing(texts[0]!), itemRole: 'listitem', texts, only: true, ordered: false }]), body);
     }
   }
+  // "only 1 todo should be listed", "it lists just one todo", "where 2 items are shown": the items of the list counted.
+  const counted = context.items.length === 0 ? undefined : matchOutsideQuotes(
+    body.replace(/^(?:where|in which|and there)\s+/i, ''),
+    new RegExp(
+      `^(?:(?:it|the\\s+(?:to-?do\\s+)?list|the\\s+view|this\\s+view|the\\s+page)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|lists?|has|contains?|displays?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})|(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})\\s+(?:is|are)\\s+(?:now\\s+|still\\s+)?(?:listed|shown|displayed|visible|left|there|in the list))$`,
+      'i',
+    ),
+  );
+  const amount = counted === undefined ? undefined : numberOf((counted[1] ?? counted[2])!);
+  if (amount !== undefined) {
+    // The list with no name: on the live page, the one that is not a menu of links (src/core/grounding.ts).
+    const list: Target = { by: 'role', role: 'list', name: '', exact: false };
+    return withCriterion(steps([{ action: 'expectCount', description: `Expect the list to show ${amount} item${amount === 1 ? '' : 's'}`, target: list, itemRole: 'listitem', count: amount }]), body);
+  }
   // "that todo should be removed", "'a' is gone": no element shows its text any more.
   const removed = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are|has been|have been)\s+(?:now\s+)?(?:removed|deleted|gone|not (?:shown|listed|displayed|there|visible|in the list|on the list)(?:\s+any ?more)?)(?:\s+from\s+the\s+list)?$/i);
   if (removed !== undefined) {
@@ -192,8 +206,8 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   // that", a list said to show quoted items is still a statement to check ("the list should show 'a'").
   const shows =
     said !== undefined &&
-    !(/^it\b/i.test(body) && splitList(said[1]!).length < 2) &&
-    (lead !== undefined || /^that\s/i.test(clause.trim()) || splitList(said[1]!).every((part) => unquote(part) !== undefined))
+    !(/^it\b/i.test(body) && splitList(said[1]!).length < 2 && (itemRefs(said[1]!, context)?.length ?? 0) < 2) &&
+    (lead !== undefined || /^that\s/i.test(clause.trim()) || splitList(said[1]!).every((part) => unquote(part) !== undefined) || /^(?:all|both|each|every)\b/i.test(said[1]!.trim()))
       ? said
       : undefined;
   const listed = shows?.[1] ?? shown?.[2];

@@ -39,6 +39,6 @@ export function readSharedPredicate(clause: string, read: (clause: string) => Re
 /** A subject of a few words with no verb of its own ("its checkbox", "the Save button"), not a clause. */
 function isNounPhrase(subject: string): boolean {
   const masked = maskQuotes(subject);
-  if (startsWithVerb(subject) || masked.split(/\s+/).length > 6 || /^(?:with|in|on|at|by|for|from|to|that|which|who)\b/i.test(masked)) return false;
+  if (startsWithVerb(subject) || masked.split(/\s+/).length > 6 || /^(?:with|in|on|at|by|for|from|to|that|which|who|whose|where|when|while|whilst|if|as|so|because|since|until|unless|though|although|then|now)\b/i.test(masked)) return false;
   return (nlp(masked).verbs().json() as unknown[]).length === 0;
 }

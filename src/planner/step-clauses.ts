@@ -3,6 +3,7 @@
  * cart and apply the coupon SAVE10" is three). Unlike `splitClauses` (clauses.ts, for the side-effect policy) it
  * never cuts inside a quoted label, and it drops the words people put before a verb ("then", "please", "step 2:").
  */
+import { startsWithVerb } from './clause-verbs.js';
 import { straightenQuotes } from './clauses.js';
 import { maskQuotes } from './words.js';
 
@@ -88,7 +89,8 @@ function splitAtColon(clause: StepClause, text: string): StepClause[] {
   // A list's heading ("add three todos: 'a', 'b'") is followed by values; a statement with a modal after it
   // ("untick the first todo: the box should no longer be checked") is a clause of its own whatever comes before.
   const modal = /^(?:it|they|this|that|there|the|both|all|none|neither|each|every|only)\b.*\b(?:should|must|will|shall|cannot|can't|won't)\b/i.test(maskQuotes(after));
-  const heading = !modal && (/\b(?:todos?|items?|tasks?|entries|notes?|following|these|values?|fields?|details?|name|email|password|username)$/i.test(before) || before.split(/\s+/).length < 3);
+  // "Click 'Open': it lists two notes": an action before the colon is no label, however short.
+  const heading = !modal && !startsWithVerb(before) && (/\b(?:todos?|items?|tasks?|entries|notes?|following|these|values?|fields?|details?|name|email|password|username)$/i.test(before) || before.split(/\s+/).length < 3);
   if (!says || heading || after === '') return [clause];
   const offset = text.indexOf(clause.text, clause.start);
   const base = offset === -1 ? clause.start : offset;

@@ -142,6 +142,28 @@ describe('places, contrasts, removals and several states', () => {
     ]);
   });
 
+  it('counts the items a view lists ("where only 1 note should be listed", "it lists just two notes", "it shows all 3 again")', async () => {
+    const steps = await after("Add the notes 'a', 'b' and 'c'. Click 'Done', where only 1 note should be listed. Click 'Open': it lists just two notes. Click 'Everything' and check that it shows all 3 again.", 3);
+    const list = { by: 'role', role: 'list', name: '', exact: false };
+    expect(steps).toMatchObject([
+      { action: 'click', target: { name: 'Done' } },
+      { action: 'expectCount', target: list, itemRole: 'listitem', count: 1 },
+      { action: 'click', target: { name: 'Open' } },
+      { action: 'expectCount', target: list, itemRole: 'listitem', count: 2 },
+      { action: 'click', target: { name: 'Everything' } },
+      { action: 'expectItems', texts: ['a', 'b', 'c'], only: true },
+    ]);
+    expect(steps[1]).not.toHaveProperty('target.within');
+  });
+
+  it('does not read a clause after "where" as one more subject of its predicate', async () => {
+    expect(await after("Add the notes 'a' and 'b', then click 'Open', and then 'Done', where only 1 note should be listed", 2)).toMatchObject([
+      { action: 'click', target: { name: 'Open' } },
+      { action: 'click', target: { name: 'Done' } },
+      { action: 'expectCount', count: 1 },
+    ]);
+  });
+
   it('does not take deleting a field\'s text for deleting data', () => {
     expect(findSideEffects("Double-click the note, delete all of its text and press Enter")).toEqual([]);
     expect(findSideEffects('delete the text messages').map((hit) => hit.kind)).toEqual(['delete']);
