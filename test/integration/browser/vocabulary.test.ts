@@ -261,6 +261,18 @@ describe('the new step vocabulary in Chromium', () => {
     expect(await run({ ...storage, count: 3 })).toMatchObject({ status: 'failed', kind: 'assertion_failed', comparison: { actual: expect.arrayContaining(['2 entries with done']) } });
   });
 
+  it('counts the items of "the list" with no name: the list that is not a menu of links', async () => {
+    await session.page.setContent(
+      '<ul><li><a href="#/">All</a></li><li><a href="#/done">Done</a></li></ul>' +
+        '<ul><li><input type="checkbox" aria-label="Toggle"> Water plants</li><li><input type="checkbox" aria-label="Toggle"> Call Ada</li></ul>',
+    );
+    const count = { action: 'expectCount', target: { by: 'role', role: 'list', name: '' }, itemRole: 'listitem' };
+    const [counted] = await runAll({ ...count, count: 2 });
+    // The list found on the page is what a replay looks at: the plainest locator that finds it alone.
+    expect(counted!.locator).toMatchObject({ strategy: 'role', role: 'list' });
+    expect(await run({ ...count, count: 3 })).toMatchObject({ status: 'failed', kind: 'assertion_failed', comparison: { expected: '3 items', actual: [expect.stringContaining('2 items')] } });
+  });
+
   it('stops a double-click on a control that names a side effect no answer allowed, as it stops a click', async () => {
     const sideEffects = { kindsNamedBy: (label: string) => (/delete/i.test(label) ? ['delete'] : []), allowed: [] };
     const blocked = await run({ action: 'dblclick', target: { by: 'role', role: 'button', name: 'Delete everything' } }, { sideEffects });
