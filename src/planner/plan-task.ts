@@ -10,7 +10,7 @@ import { pagePath } from './pages.js';
 import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { readItemClause } from './item-steps.js';
-import { placeOf } from './place-qualifiers.js';
+import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
@@ -52,9 +52,6 @@ const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|ha
 
 /** Steps that act on an element: after one on something that is not an item, "it" is that element. */
 const ACTING: ReadonlySet<PlanStep['action']> = new Set(['click', 'dblclick', 'check', 'fill', 'select', 'hover', 'clear']);
-
-/** What "only the others" are when the assertion before said a state: the word for its opposite. */
-const OPPOSITE_STATE: Readonly<Record<string, string>> = { hidden: 'visible', visible: 'hidden', unchecked: 'checked', checked: 'unchecked', disabled: 'enabled', enabled: 'disabled', unselected: 'selected', selected: 'unselected' };
 
 /** Verbs whose object is a statement ("check that … and that it is still there"). */
 const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
@@ -114,8 +111,8 @@ class PlanBuilder {
   private readonly items: string[] = [];
   private lastItem: string | undefined;
   private lastVerb: string | undefined;
-  /** The last clause read as assertions only, and whether they look at the page: "…, and in local storage" repeats it. */
-  private lastAssertion: { text: string; onPage: boolean; steps: readonly PlanStep[] } | undefined;
+  /** The last clause read as assertions only: "…, and in local storage" repeats it there. */
+  private lastAssertion: LastAssertion | undefined;
 
   constructor(private readonly request: PlanRequest) {}
 
@@ -135,61 +132,24 @@ class PlanBuilder {
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);
     }
-    if (reading.kind === 'unknown' && (this.placed(clause) || this.contrasted(clause) || this.condition(clause))) return;
-    if (reading.kind === 'unknown' && clause.colon === true && STATEMENT.test(maskQuotes(clause.text)) && !startsWithVerb(clause.text)) {
-      // "The change should be kept: the list shows …": what follows the colon says how; it is read (or asked) there.
-      this.assumptions.push(`Reads "${excerpt(clause.text)}" as said by what follows its colon: no step of its own.`);
-      return;
+    if (reading.kind === 'unknown') {
+      // A clause that means something beside the one before it: a place, a contrast, a condition, a summary.
+      const continuation = readContinuation({
+        clause: clause.text,
+        before: clauseText(this.request.text).slice(0, clause.start),
+        colon: clause.colon === true,
+        last: this.lastAssertion,
+        read: (text) => readClause(text, this.context()),
+      });
+      if (continuation?.kind === 'remark') this.assumptions.push(continuation.assumption);
+      if (continuation?.kind === 'steps') this.apply(continuation.reading, clause);
+      if (continuation !== undefined) return;
     }
     if (reading.kind === 'unknown') {
       this.unknown(clause, depth);
       return;
     }
     this.apply(reading, clause);
-  }
-
-  /**
-   * "…, on the page and in local storage": the assertion before, checked in that place too. False (nothing added)
-   * when the clause names no place, or the assertion before cannot be said of it.
-   */
-  private placed(clause: StepClause): boolean {
-    const place = placeOf(clause.text);
-    const before = this.lastAssertion;
-    if (place === undefined || before === undefined) return false;
-    if (place === 'page') {
-      if (!before.onPage) return false;
-      this.assumptions.push(`Reads "${excerpt(clause.text)}" as where "${excerpt(before.text)}" is checked: on the page, as it is.`);
-      return true;
-    }
-    const reading = readClause(`${before.text} in local storage`, this.context());
-    if (reading.kind !== 'steps' || !reading.steps.some((step) => step.action === 'expectStorage')) return false;
-    this.apply({ ...reading, steps: reading.steps.filter((step) => step.action === 'expectStorage') }, clause);
-    return true;
-  }
-
-  /**
-   * "its checkbox must not be visible, only the edit field": the one left is said to be the opposite of what the
-   * assertion before said of the others. False (nothing added) unless that assertion was one state throughout.
-   */
-  private contrasted(clause: StepClause): boolean {
-    const only = /^(?:but\s+)?(?:only|just)\s+(.+)$/i.exec(clause.text);
-    const states = new Set(this.lastAssertion?.steps.map((step) => (step.action === 'expectState' ? step.state : undefined)));
-    if (only === null || states.size !== 1) return false;
-    const state = [...states][0];
-    const word = state === undefined ? undefined : OPPOSITE_STATE[state];
-    if (word === undefined) return false;
-    const reading = readClause(`${only[1]!} should be ${word}`, this.context());
-    if (reading.kind !== 'steps' || reading.steps.length === 0 || !reading.steps.every((step) => step.action === 'expectState')) return false;
-    this.apply(reading, clause);
-    return true;
-  }
-
-  /** "While it is being edited, …": when what follows holds, not a step of its own. */
-  private condition(clause: StepClause): boolean {
-    const before = clauseText(this.request.text).slice(0, clause.start);
-    if (!/\b(?:while|whilst|as long as)\s*$/i.test(before) || !STATEMENT.test(maskQuotes(clause.text)) || startsWithVerb(clause.text)) return false;
-    this.assumptions.push(`Reads "while ${excerpt(clause.text)}" as when the checks after it apply: no step of its own.`);
-    return true;
   }
 
   private unknown(clause: StepClause, depth: number): void {
@@ -259,7 +219,7 @@ class PlanBuilder {
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
     if (reading.steps.length > 0 && reading.steps.every((step) => step.action.startsWith('expect'))) {
-      this.lastAssertion = { text: clause.text, onPage: reading.steps.some((step) => step.action !== 'expectStorage'), steps: reading.steps };
+      this.lastAssertion = { text: clause.text, steps: reading.steps };
     }
     const edited = this.editedItem(reading.steps);
     const added = [...(reading.items ?? []), ...this.enteredItems(reading.steps)];
