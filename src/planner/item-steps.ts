@@ -151,7 +151,8 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   const removed = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are|has been|have been)\s+(?:now\s+)?(?:removed|deleted|gone|not (?:shown|listed|displayed|there|visible|in the list|on the list)(?:\s+any ?more)?)(?:\s+from\s+the\s+list)?$/i);
   if (removed !== undefined) {
     const refs = itemRefs(removed[1]!, context);
-    if (refs !== undefined && refs.length > 0 && refs.every((ref) => 'text' in ref)) {
+    // Items the task made or spoke of; any other text said to be gone is the assertion reader's ("'Loading...' is gone").
+    if (refs !== undefined && refs.length > 0 && refs.every((ref) => 'text' in ref && context.items.includes(ref.text))) {
       const gone = refs.map((ref): PlanStep => {
         const text = (ref as { text: string }).text;
         return { action: 'expectState', description: `Expect ${JSON.stringify(text)} to be gone from the list`, target: { by: 'text', name: text, exact: true }, state: 'hidden' };
