@@ -16,6 +16,20 @@ const FIELD_ROLES = ['textbox', 'combobox', 'spinbutton', 'searchbox', 'checkbox
  * placeholder, then a field role.
  */
 export function candidatesFor(action: PlanStep['action'], target: Target): ResolvedLocator[] {
+  const plain = unscopedCandidates(action, target);
+  const within = target.within;
+  if (within === undefined || HOLDING_ROLES.has(target.role ?? '')) return plain;
+  // "The checkbox of Pay rent": inside the row or list item that shows the text, as grounding finds it on the page.
+  // Without this, a count or a "hidden" would look at every element of the kind on the page.
+  return ROW_ROLES.flatMap((role) => plain.map((candidate): ResolvedLocator => ({ ...candidate, scope: { role, text: within.text } })));
+}
+
+/** Roles of a container found by what it holds ("the list that shows Pay rent"): not scoped to a row. */
+const HOLDING_ROLES: ReadonlySet<string> = new Set(['list', 'table', 'grid', 'listbox', 'tree', 'treegrid', 'tablist', 'menu', 'region', 'dialog', 'form', 'navigation', 'group', 'article']);
+/** The rows an element of a list or a table sits in. */
+const ROW_ROLES = ['listitem', 'row'];
+
+function unscopedCandidates(action: PlanStep['action'], target: Target): ResolvedLocator[] {
   const { name, exact } = target;
   if (target.by === 'role' && target.role) return [{ strategy: 'role', role: target.role, name, exact }];
   if (target.by === 'label') return [{ strategy: 'label', name, exact }, { strategy: 'placeholder', name, exact }];

@@ -285,12 +285,20 @@ async function perform(
     case 'expectState':
     case 'expectCount':
     case 'expectItems':
+    case 'expectStorage':
       // What an expectation compared goes into its finding (./expectations.ts).
       return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator });
     case 'probe':
       // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
       throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');
+    default:
+      // Every step kind must be performed here: one left out would pass without doing anything.
+      return unperformed(step);
   }
+}
+
+function unperformed(step: never): never {
+  throw new StepFailure('step_unresolvable', `The runner has no way to perform ${JSON.stringify((step as PlanStep).action)}`);
 }
 
 /**

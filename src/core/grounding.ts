@@ -211,6 +211,16 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     how.push('the first of the links there');
   }
 
+  // "The list" with no name among several: a list whose every item is only a link is a menu (a site's navigation, a
+  // set of filters), so the list of the page's own content is the one left, when one is.
+  if (candidates.length > 1 && target.name === '' && target.within === undefined && target.nth === undefined && target.role === 'list') {
+    const content = candidates.filter((node) => !isMenuOfLinks(nodes, node));
+    if (content.length === 1) {
+      candidates = content;
+      how.push('the list that is not a menu of links');
+    }
+  }
+
   if (candidates.length === 1) {
     const node = candidates[0]!;
     const container = containers.find((item) => node.ancestors.includes(item.index)) ?? rowOf(nodes, node);
@@ -397,4 +407,16 @@ function sameText(a: string, b: string): boolean {
 
 function contains(haystack: string, needle: string): boolean {
   return normal(haystack).includes(normal(needle));
+}
+
+/** A list whose items each hold one link and nothing else to act on or read beside it. */
+function isMenuOfLinks(nodes: readonly GroundNode[], list: GroundNode): boolean {
+  // Its own items: the list items whose nearest list is this one (ancestors are indexes into `nodes`, nearest first).
+  const items = nodes.filter((node) => node.role === 'listitem' && node.ancestors.find((index) => nodes[index]?.role === 'list') === list.index);
+  if (items.length === 0) return false;
+  return items.every((item) => {
+    const inside = nodes.filter((node) => node.ancestors.includes(item.index) && node.role !== 'text' && node.role !== 'generic');
+    const links = inside.filter((node) => node.role === 'link');
+    return links.length === 1 && inside.every((node) => node.role === 'link' || node.ancestors.includes(links[0]!.index));
+  });
 }

@@ -84,6 +84,8 @@ const VERBS = 'show|say|contain|include|display|list|read|have|appear|exist|load
 export function normalise(body: string): string {
   return outsideQuotes(body, (segment) =>
     segment
+      // First, so that "should no longer be" reads as "should not be" below.
+      .replace(/\bno longer\b/gi, 'not')
       .replace(new RegExp(`\\b${MODALS}\\s+(not\\s+)?${ADVERBS}be\\b`, 'gi'), (_all, not?: string) => (not ? 'is not' : 'is'))
       .replace(new RegExp(`\\b(?:${MODALS}\\s+|to\\s+)(not\\s+)?${ADVERBS}(${VERBS})\\b`, 'gi'), (_all, not: string | undefined, verb: string) =>
         not ? `does not ${verb}` : third(verb),
@@ -91,7 +93,6 @@ export function normalise(body: string): string {
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
       // "'Loading' has disappeared", "it vanishes": as "is gone".
       .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away)|(?:disappears|vanishes))\b/gi, 'is gone')
-      .replace(/\bno longer\b/gi, 'not')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')
       .replace(/\bdoesn't\b/gi, 'does not')

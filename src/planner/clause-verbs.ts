@@ -22,5 +22,6 @@ export function startsWithVerb(clause: string): boolean {
   if (TASK_VERBS.has(first)) return true;
   const terms = nlp(clause).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>;
   const tags = terms[0]?.terms[0]?.tags ?? [];
-  return tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund');
+  // "completed", "checked": a state said of the subject before ("checked and completed"), not an imperative.
+  return tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund') && !tags.includes('PastTense');
 }

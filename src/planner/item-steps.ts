@@ -9,6 +9,8 @@
  * live page (src/core/grounding.ts), with Enter to add, as list apps do.
  */
 import type { PlanStep, Target } from '../core/plan.js';
+import { readItemPart } from './item-parts.js';
+import { readItemStates } from './item-states.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
 import { normalise } from './assertions.js';
 import { describeTarget, readTarget } from './targets.js';
@@ -27,7 +29,7 @@ export type ItemRef = { text: string } | { nth: number };
 /** Reads the clause as one about list items, or undefined when it is not one. */
 export function readItemClause(clause: string, context: ReadingContext): Reading | undefined {
   const plain = clause.replace(TAIL, '');
-  return addItems(plain, context) ?? markItems(plain, context) ?? listExpectation(plain, context);
+  return addItems(plain, context) ?? markItems(plain, context) ?? readItemPart(plain, context) ?? readItemStates(plain, context) ?? listExpectation(plain, context);
 }
 
 /** Words at the end that add nothing to do: "add 'b' the same way", "tick it as well", "… any more". */
@@ -104,8 +106,12 @@ function markItems(clause: string, context: ReadingContext): Reading | undefined
  * listed in that order", "'a' and 'b' are completed", "each of them is marked as done", "the second todo is not done".
  */
 function listExpectation(clause: string, context: ReadingContext): Reading | undefined {
+  // "…, leaving only 'a' and 'b'": what is left is all the list shows.
+  const leaving = matchOutsideQuotes(clause, /^leaving\s+(only\s+|just\s+)?(.+?)(?:\s+(?:in|on)\s+the\s+list)?$/i);
+  if (leaving !== undefined) return listExpectation(`check that ${leaving[1] ?? ''}${leaving[2]!} are left`, context);
   const lead = matchOutsideQuotes(clause, LEAD);
-  const body = normalise(trimPunctuation(lead?.[1] ?? clause).replace(/^that\s+/i, '').replace(/\b(it|that|this|there|he|she)'s\b/gi, '$1 is')).replace(/\s+(?:is|are)\s+(?:marked|shown|displayed)\s+as\s+/i, ' is ');
+  // "that 'a' is done" drops its "that"; "that todo is done" keeps it: "that todo" is the one spoken of.
+  const body = normalise(trimPunctuation(lead?.[1] ?? clause).replace(new RegExp(`^that\\s+(?!(?:${ITEM_NOUNS})\\s+(?:is|are|should|must|was|were|has|will)\\b)`, 'i'), '').replace(/\b(it|that|this|there|he|she)'s\b/gi, '$1 is')).replace(/\s+(?:is|are)\s+(?:marked|shown|displayed)\s+as\s+/i, ' is ');
   const none = matchOutsideQuotes(body, new RegExp(`^(?:none|neither|no)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?\\s+(?:is|are)\\s+(?:now\\s+|still\\s+)?(complete|completed|done|finished|checked|ticked)$`, 'i'));
   if (none !== undefined && context.items.length > 0) {
     const reading = itemSteps('all', context, (target, text) => ({ action: 'expectState', description: `Expect ${text} to be not completed (its checkbox unchecked)`, target, state: 'unchecked' }));
@@ -125,6 +131,33 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
     if (refs !== undefined && refs.every((ref) => 'text' in ref) && refs.length === numberOf(left[1]!)) {
       const texts = refs.map((ref) => (ref as { text: string }).text);
       return withCriterion(steps([{ action: 'expectItems', description: `Expect the list to show only ${texts.map((text) => JSON.stringify(text)).join(', ')}`, target: listShowing(texts[0]!), itemRole: 'listitem', texts, only: true, ordered: false }]), body);
+    }
+  }
+  // "only 1 todo should be listed", "it lists just one todo", "where 2 items are shown": the items of the list counted.
+  const counted = context.items.length === 0 ? undefined : matchOutsideQuotes(
+    body.replace(/^(?:where|in which|and there)\s+/i, ''),
+    new RegExp(
+      `^(?:(?:it|the\\s+(?:to-?do\\s+)?list|the\\s+view|this\\s+view|the\\s+page)\\s+(?:now\\s+|still\\s+|then\\s+)?(?:shows?|lists?|has|contains?|displays?)\\s+(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})|(?:only\\s+|just\\s+|exactly\\s+)?(${NUMBER})\\s+(?:${ITEM_NOUNS})\\s+(?:is|are)\\s+(?:now\\s+|still\\s+)?(?:listed|shown|displayed|visible|left|there|in the list))$`,
+      'i',
+    ),
+  );
+  const amount = counted === undefined ? undefined : numberOf((counted[1] ?? counted[2])!);
+  if (amount !== undefined) {
+    // The list with no name: on the live page, the one that is not a menu of links (src/core/grounding.ts).
+    const list: Target = { by: 'role', role: 'list', name: '', exact: false };
+    return withCriterion(steps([{ action: 'expectCount', description: `Expect the list to show ${amount} item${amount === 1 ? '' : 's'}`, target: list, itemRole: 'listitem', count: amount }]), body);
+  }
+  // "that todo should be removed", "'a' is gone": no element shows its text any more.
+  const removed = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are|has been|have been)\s+(?:now\s+)?(?:removed|deleted|gone|not (?:shown|listed|displayed|there|visible|in the list|on the list)(?:\s+any ?more)?)(?:\s+from\s+the\s+list)?$/i);
+  if (removed !== undefined) {
+    const refs = itemRefs(removed[1]!, context);
+    // Items the task made or spoke of; any other text said to be gone is the assertion reader's ("'Loading...' is gone").
+    if (refs !== undefined && refs.length > 0 && refs.every((ref) => 'text' in ref && context.items.includes(ref.text))) {
+      const gone = refs.map((ref): PlanStep => {
+        const text = (ref as { text: string }).text;
+        return { action: 'expectState', description: `Expect ${JSON.stringify(text)} to be gone from the list`, target: { by: 'text', name: text, exact: true }, state: 'hidden' };
+      });
+      return withCriterion(steps(gone), body);
     }
   }
   // "… while the second one isn't": the state just checked, not holding for this one.
@@ -147,7 +180,8 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
         target: { by: 'role', role: 'checkbox', name: '', exact: false, within: { text: item } },
         state: done.has(item) ? 'checked' : 'unchecked',
       }));
-      return withCriterion(steps(made), body);
+      const reading = withCriterion(steps(made), body);
+      return done.size === 1 && reading.kind === 'steps' ? { ...reading, subject: [...done][0]! } : reading;
     }
   }
   const state = matchOutsideQuotes(
@@ -173,8 +207,8 @@ function listExpectation(clause: string, context: ReadingContext): Reading | und
   // that", a list said to show quoted items is still a statement to check ("the list should show 'a'").
   const shows =
     said !== undefined &&
-    !(/^it\b/i.test(body) && splitList(said[1]!).length < 2) &&
-    (lead !== undefined || /^that\s/i.test(clause.trim()) || splitList(said[1]!).every((part) => unquote(part) !== undefined))
+    !(/^it\b/i.test(body) && splitList(said[1]!).length < 2 && (itemRefs(said[1]!, context)?.length ?? 0) < 2) &&
+    (lead !== undefined || /^that\s/i.test(clause.trim()) || splitList(said[1]!).every((part) => unquote(part) !== undefined) || /^(?:all|both|each|every)\b/i.test(said[1]!.trim()))
       ? said
       : undefined;
   const listed = shows?.[1] ?? shown?.[2];
@@ -216,6 +250,8 @@ function itemSteps(phrase: string, context: ReadingContext, make: (target: Targe
 
 /** What a phrase names: the items it lists, or refers back to, or undefined when it names none. */
 export function itemRefs(phrase: string, context: ReadingContext): ItemRef[] | undefined {
+  // "that todo", "this item": the one the task spoke of last.
+  if (new RegExp(`^(?:that|this|the same)\\s+(?:${ITEM_NOUNS})$`, 'i').test(trimPunctuation(phrase))) return context.lastItem === undefined ? undefined : [{ text: context.lastItem }];
   const text = stripDeterminers(trimPunctuation(phrase));
   if (new RegExp(`^(?:(?:all|both|each|every)(?:\\s+of)?(?:\\s+(?:them|the|these|those|my))?(?:\\s+${NUMBER})?(?:\\s+(?:${ITEM_NOUNS}))?|them all|them|they|these|those)$`, 'i').test(text)) {
     return context.items.length > 0 ? context.items.map((item) => ({ text: item })) : undefined;

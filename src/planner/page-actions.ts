@@ -56,11 +56,15 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     return steps([{ action: 'click', description: `${last.description.replace(/^(?:Check|Uncheck)\b/, 'Click')} again`, target: last.target }]);
   }
   // "check that it is ticked", "it should now be disabled": the element the task just acted on.
-  const itState = matchOutsideQuotes(text, /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains)\s+(?:now\s+|still\s+)?(not\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused)$/i);
+  // "it becomes the highlighted filter", "it is highlighted in turn": chosen among its siblings.
+  const itState = matchOutsideQuotes(
+    text,
+    /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains|becomes|should become|gets|is now shown as|is shown as)\s+(?:now\s+|still\s+)?(not\s+)?(?:the\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused|highlighted|current)(?:\s+(?:one|filter|tab|link|option|item|view|page))?(?:\s+(?:in turn|now|too|as well|instead))?$/i,
+  );
   const acted = context.lastActed;
   if (itState !== undefined && acted !== undefined && 'target' in acted && acted.target !== undefined) {
     const word = itState[2]!.toLowerCase();
-    const base = ({ ticked: 'checked', unticked: 'unchecked' } as Record<string, string>)[word] ?? word;
+    const base = ({ ticked: 'checked', unticked: 'unchecked', highlighted: 'selected', current: 'selected' } as Record<string, string>)[word] ?? word;
     const opposite: Record<string, string> = { checked: 'unchecked', unchecked: 'checked', enabled: 'disabled', disabled: 'enabled', visible: 'hidden', hidden: 'visible', selected: 'unselected' };
     const state = (itState[1] === undefined ? base : opposite[base] ?? base) as Extract<PlanStep, { action: 'expectState' }>['state'];
     const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));

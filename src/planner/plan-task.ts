@@ -11,6 +11,8 @@ import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
+import { readContinuation, type LastAssertion } from './clause-continuations.js';
+import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
 import { excerpt, maskQuotes, slugKey } from './words.js';
@@ -51,6 +53,9 @@ const FIELD_AND_VALUE = /^[a-z][\w/-]*(?:\s+[\w/-]+){0,3}\s+["'][^"']+["']$/i;
 /** A clause that says something of its own ("the banner should then glow"), not the object of the verb before it. */
 const STATEMENT = /\b(?:should|must|will|would|shall|is|are|was|were|has been|have been)\b/i;
 
+/** Steps that act on an element: after one on something that is not an item, "it" is that element. */
+const ACTING: ReadonlySet<PlanStep['action']> = new Set(['click', 'dblclick', 'check', 'fill', 'select', 'hover', 'clear']);
+
 /** Verbs whose object is a statement ("check that … and that it is still there"). */
 const ASSERTING = /^(?:check|verify|make sure|ensure|confirm|expect)\b/i;
 
@@ -73,14 +78,19 @@ export function planTask(request: PlanRequest): PlanResult {
     // are done"): read whole first by the readers of lists; otherwise clause by clause, as before.
     let next = index + 1;
     while (next < clauses.length && continues(text, clauses[next - 1]!, clauses[next]!)) next += 1;
-    const last = clauses[next - 1]!;
-    if (next > index + 1 && (request.stopAt === undefined || last.end <= request.stopAt)) {
+    // The longest run that a list reader takes whole: "the list shows 'a', 'b' and 'c', and 'b' is saved" is a list
+    // and then a clause of its own, though nothing but a comma and "and" stands between them.
+    let taken = false;
+    for (let end = next; end > index + 1 && !taken; end -= 1) {
+      const last = clauses[end - 1]!;
+      if (request.stopAt !== undefined && last.end > request.stopAt) continue;
       const whole = { text: stripFiller(text.slice(clause.start, last.end)), start: clause.start, end: last.end };
       if (builder.addWhole(whole)) {
-        index = next;
-        continue;
+        index = end;
+        taken = true;
       }
     }
+    if (taken) continue;
     builder.add(clause);
     index += 1;
   }
@@ -104,6 +114,8 @@ class PlanBuilder {
   private readonly items: string[] = [];
   private lastItem: string | undefined;
   private lastVerb: string | undefined;
+  /** The last clause read as assertions only: "…, and in local storage" repeats it there. */
+  private lastAssertion: LastAssertion | undefined;
 
   private readonly browserDialogs: boolean;
 
@@ -113,7 +125,7 @@ class PlanBuilder {
 
   /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
   addWhole(clause: StepClause): boolean {
-    const reading = readItemClause(clause.text, this.context());
+    const reading = readItemClause(clause.text, this.context()) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
     if (reading === undefined || reading.kind !== 'steps') return false;
     this.apply(reading, clause);
     return true;
@@ -127,6 +139,19 @@ class PlanBuilder {
       reading = readClause(`${this.lastVerb} ${clause.text}`, this.context());
     } else if (reading.kind === 'steps') {
       this.lastVerb = leadingVerb(clause.text);
+    }
+    if (reading.kind === 'unknown') {
+      // A clause that means something beside the one before it: a place, a contrast, a condition, a summary.
+      const continuation = readContinuation({
+        clause: clause.text,
+        before: clauseText(this.request.text).slice(0, clause.start),
+        colon: clause.colon === true,
+        last: this.lastAssertion,
+        read: (text) => readClause(text, this.context()),
+      });
+      if (continuation?.kind === 'remark') this.assumptions.push(continuation.assumption);
+      if (continuation?.kind === 'steps') this.apply(continuation.reading, clause);
+      if (continuation !== undefined) return;
     }
     if (reading.kind === 'unknown') {
       this.unknown(clause, depth);
@@ -202,9 +227,45 @@ class PlanBuilder {
       this.track(renamedStep);
     }
     for (const assumption of reading.assumptions) if (!this.assumptions.includes(assumption)) this.assumptions.push(assumption);
+    if (reading.steps.length > 0 && reading.steps.every((step) => step.action.startsWith('expect'))) {
+      this.lastAssertion = { text: clause.text, steps: reading.steps };
+    }
+    const edited = this.editedItem(reading.steps);
     const added = [...(reading.items ?? []), ...this.enteredItems(reading.steps)];
     for (const item of added) if (!this.items.includes(item)) this.items.push(item);
-    this.lastItem = added.at(-1) ?? this.itemOf(reading.steps.at(-1)) ?? this.lastItem;
+    this.lastItem = reading.subject ?? edited ?? added.at(-1) ?? this.spokenOf(reading.steps);
+  }
+
+  /**
+   * What "it" means after these steps: the one item they are all about; nothing when they acted on something that is
+   * not an item ("tick 'Mark all as complete' and verify that it is checked": the box); else as before.
+   */
+  private spokenOf(added: readonly PlanStep[]): string | undefined {
+    const about = new Set(added.map((step) => this.itemOf(step)).filter((item) => item !== undefined));
+    if (about.size === 1) return [...about][0];
+    if (about.size > 1) return this.lastItem;
+    const acted = added.findLast((step) => ACTING.has(step.action) && 'target' in step && step.target !== undefined);
+    // Typing in or clearing the field being edited ("delete all of its text") is still about the item edited.
+    const editing = acted !== undefined && 'target' in acted && acted.target?.role === 'textbox' && (acted.target.name === '' || acted.target.by === 'description');
+    return acted === undefined || editing ? this.lastItem : undefined;
+  }
+
+  /**
+   * A value typed over an item being edited (double-clicked, then filled): the item is called that from now on, and is
+   * what "the new title" and "it" mean. Spaces around it are the app's to trim.
+   */
+  private editedItem(added: readonly PlanStep[]): string | undefined {
+    let renamed: string | undefined;
+    for (const [index, step] of this.steps.entries()) {
+      if (!added.includes(step) || step.action !== 'fill' || step.value.kind !== 'literal' || index === 0) continue;
+      const edited = this.steps.slice(0, index).findLast((before) => before.action !== 'clear' && before.action !== 'expectValue' && before.action !== 'expectState');
+      const item = edited?.action === 'dblclick' ? this.itemOf(edited) : undefined;
+      const value = step.value.text.trim();
+      if (item === undefined || value === '') continue;
+      this.items[this.items.indexOf(item)] = value;
+      renamed = value;
+    }
+    return renamed;
   }
 
   /** Values typed into a field and entered with Enter ("type 'buy milk' into … and press Enter"): items added. */
@@ -214,7 +275,8 @@ class PlanBuilder {
     for (const [index, step] of all.entries()) {
       if (index === 0 || !added.includes(step) || step.action !== 'press' || step.key !== 'Enter') continue;
       const before = all[index - 1]!;
-      if (before.action === 'fill' && before.value.kind === 'literal' && before.value.text.trim() !== '') entered.push(before.value.text);
+      const editing = all.slice(0, index - 1).findLast((earlier) => earlier.action !== 'clear')?.action === 'dblclick';
+      if (before.action === 'fill' && before.value.kind === 'literal' && before.value.text.trim() !== '' && !editing) entered.push(before.value.text);
     }
     return entered;
   }
@@ -222,6 +284,8 @@ class PlanBuilder {
   /** The item a step acted on: the row it was inside, or the item text it double-clicked or hovered. */
   private itemOf(step: PlanStep | undefined): string | undefined {
     if (step === undefined || !('target' in step) || step.target === undefined) return undefined;
+    // A list's items are counted or read in the list that shows the first of them: that is no item spoken of.
+    if (step.action === 'expectItems' || step.action === 'expectCount') return undefined;
     if (step.target.within !== undefined) return step.target.within.text;
     return step.target.by === 'text' && this.items.some((item) => item.toLowerCase() === step.target!.name.toLowerCase()) ? step.target.name : undefined;
   }

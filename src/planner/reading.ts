@@ -3,8 +3,17 @@ import type { PlanStep, SuccessCriterion } from '../core/plan.js';
 
 export type Reading =
   /** Assertion steps name their criterion in `criteria` by key; the plan builder keeps keys unique. */
-  /** `replacesLast`: the clause completes the plan's last step ("press OK" after "an alert should appear"): its steps replace it. */
-  | { kind: 'steps'; steps: PlanStep[]; criteria: SuccessCriterion[]; assumptions: string[]; items?: string[]; replacesLast?: boolean }
+  | {
+      kind: 'steps';
+      steps: PlanStep[];
+      criteria: SuccessCriterion[];
+      assumptions: string[];
+      items?: string[];
+      /** The one item the clause spoke of ("only it is completed" checks every item, but is about "it"). */
+      subject?: string;
+      /** The clause completes the plan's last step ("press OK" after "an alert should appear"): its steps replace it. */
+      replacesLast?: boolean;
+    }
   /** The clause cannot be planned without an answer. */
   | { kind: 'question'; question: string; ambiguity: string }
   /** No reader recognised the clause. */

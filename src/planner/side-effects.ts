@@ -65,7 +65,7 @@ const OWNER = "(?:\\s+(?:the|my|your|their|his|her|its|a|an|new|current|demo|tes
 const ACCOUNT_THING =
   '(?:password|passcode|pin|e-?mail(?:\\s+address)?|username|user\\s?name|login|account(?:\\s+(?:settings|details|info(?:rmation)?|name|email|password))?|profile(?:\\s+(?:details|info(?:rmation)?|name|picture|photo))?|phone(?:\\s+number)?|billing\\s+(?:details|address|info(?:rmation)?|email)|payment\\s+(?:method|details|card)|credit\\s+card|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa|security\\s+(?:settings|questions?)|display\\s+name|avatar|plan|subscription|role|permissions?|settings)';
 const HARMLESS_REMOVAL =
-  /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,4}?from\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b/;
+  /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,4}?from\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b|^\s+(?:all\s+(?:of\s+)?)?(?:its|the|the field's|the input's)\s+(?:typed\s+)?text\b(?!\s+(?:messages?|posts?|files?))/;
 /**
  * Up to three words between a verb and the object that makes it matter ("cancel the Pro subscription", "cancel all
  * pending orders"), but never across a preposition or a conjunction ("click Cancel on the order page").

@@ -3,6 +3,7 @@
  * cart and apply the coupon SAVE10" is three). Unlike `splitClauses` (clauses.ts, for the side-effect policy) it
  * never cuts inside a quoted label, and it drops the words people put before a verb ("then", "please", "step 2:").
  */
+import { startsWithVerb } from './clause-verbs.js';
 import { straightenQuotes } from './clauses.js';
 import { maskQuotes } from './words.js';
 
@@ -12,6 +13,8 @@ export interface StepClause {
   /** Offsets of the whole clause in the task: `start` ≤ offsets of its words < `end`. */
   start: number;
   end: number;
+  /** It ends at a colon that a statement follows ("The change should be kept: the list shows …"). */
+  colon?: boolean;
 }
 
 // A period splits only before white space or the end (`example.com`, `$9.99`); a comma only before a space
@@ -83,13 +86,17 @@ function splitAtColon(clause: StepClause, text: string): StepClause[] {
   const before = clause.text.slice(0, colon.index).trim();
   const after = clause.text.slice(colon.index + colon[0].length).trim();
   const says = /^(?:it|they|this|that|there|the|both|all|only|none|neither|each|every|\w+)\b.*\b(?:should|must|is|are|will|shows?|lists?|says?|reads?|has|have|appears?|gets?|becomes?)\b/i.test(maskQuotes(after));
-  const heading = /\b(?:todos?|items?|tasks?|entries|notes?|following|these|values?|fields?|details?|name|email|password|username)$/i.test(before) || before.split(/\s+/).length < 3;
+  // A list's heading ("add three todos: 'a', 'b'") is followed by values; a statement with a modal after it
+  // ("untick the first todo: the box should no longer be checked") is a clause of its own whatever comes before.
+  const modal = /^(?:it|they|this|that|there|the|both|all|none|neither|each|every|only)\b.*\b(?:should|must|will|shall|cannot|can't|won't)\b/i.test(maskQuotes(after));
+  // "Click 'Open': it lists two notes": an action before the colon is no label, however short.
+  const heading = !modal && !startsWithVerb(before) && (/\b(?:todos?|items?|tasks?|entries|notes?|following|these|values?|fields?|details?|name|email|password|username)$/i.test(before) || before.split(/\s+/).length < 3);
   if (!says || heading || after === '') return [clause];
   const offset = text.indexOf(clause.text, clause.start);
   const base = offset === -1 ? clause.start : offset;
   const splitAt = base + colon.index;
   const rest = splitAtColon({ text: stripFiller(after), start: splitAt + colon[0].length, end: clause.end }, text);
-  return [{ text: before, start: clause.start, end: splitAt }, ...rest];
+  return [{ text: before, start: clause.start, end: splitAt, colon: true }, ...rest];
 }
 
 function joinCredentials(clauses: StepClause[], text: string): StepClause[] {

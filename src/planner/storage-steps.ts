@@ -32,8 +32,8 @@ export function readStorage(clause: string, context: ReadingContext): Reading | 
   if (exactly !== undefined) texts.push(unquote(exactly[1]!)!);
   let count: number | undefined;
   let where: string | undefined;
-  const counted = new RegExp(`^(?:with\\s+)?(?:all\\s+)?(${NUMBER}|both|no)\\b`, 'i').exec(subject);
-  if (counted !== null) count = /^both$/i.test(counted[1]!) ? 2 : /^no$/i.test(counted[1]!) ? 0 : numberOf(counted[1]!);
+  const counted = new RegExp(`^(?:with\\s+)?(?:all\\s+)?(${NUMBER}|both|no|neither|none)\\b`, 'i').exec(subject);
+  if (counted !== null) count = /^both$/i.test(counted[1]!) ? 2 : /^(?:no|neither|none)$/i.test(counted[1]!) ? 0 : numberOf(counted[1]!);
   else if (/^(?:with\s+)?all\b/i.test(subject) && context.items.length > 0) count = context.items.length;
   const state = STATE_WORDS.exec(body.replace(/\blocal\s*-?\s*storage\b.*$/i, ''));
   if (count !== undefined && state !== null) where = state[1]!.toLowerCase() === 'complete' ? 'completed' : state[1]!.toLowerCase();

@@ -245,6 +245,34 @@ describe('the new step vocabulary in Chromium', () => {
     });
   });
 
+  it('checks what the page keeps in local storage, and fails with what it holds when that is not it', async () => {
+    const storage = { action: 'expectStorage', key: 'tasks', texts: ['Buy milk'], count: 2, where: 'done' };
+    // Nothing stored yet: the step fails (it does not pass by doing nothing).
+    expect(await run(storage)).toMatchObject({
+      status: 'failed',
+      kind: 'assertion_failed',
+      comparison: { expected: 'local storage "tasks" holds "Buy milk", 2 entries with done', actual: ['0 lists stored', 'tasks: (nothing)'] },
+    });
+    await session.page.evaluate(() => {
+      const stored = [{ title: 'Buy milk', done: true }, { title: 'Pay rent', done: true }, { title: 'Call Ada', done: false }];
+      (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('tasks', JSON.stringify(stored));
+    });
+    await runAll(storage, { action: 'expectStorage', texts: ['Call Ada'], count: 3 });
+    expect(await run({ ...storage, count: 3 })).toMatchObject({ status: 'failed', kind: 'assertion_failed', comparison: { actual: expect.arrayContaining(['2 entries with done']) } });
+  });
+
+  it('counts the items of "the list" with no name: the list that is not a menu of links', async () => {
+    await session.page.setContent(
+      '<ul><li><a href="#/">All</a></li><li><a href="#/done">Done</a></li></ul>' +
+        '<ul><li><input type="checkbox" aria-label="Toggle"> Water plants</li><li><input type="checkbox" aria-label="Toggle"> Call Ada</li></ul>',
+    );
+    const count = { action: 'expectCount', target: { by: 'role', role: 'list', name: '' }, itemRole: 'listitem' };
+    const [counted] = await runAll({ ...count, count: 2 });
+    // The list found on the page is what a replay looks at: the plainest locator that finds it alone.
+    expect(counted!.locator).toMatchObject({ strategy: 'role', role: 'list' });
+    expect(await run({ ...count, count: 3 })).toMatchObject({ status: 'failed', kind: 'assertion_failed', comparison: { expected: '3 items', actual: [expect.stringContaining('2 items')] } });
+  });
+
   it('stops a double-click on a control that names a side effect no answer allowed, as it stops a click', async () => {
     const sideEffects = { kindsNamedBy: (label: string) => (/delete/i.test(label) ? ['delete'] : []), allowed: [] };
     const blocked = await run({ action: 'dblclick', target: { by: 'role', role: 'button', name: 'Delete everything' } }, { sideEffects });

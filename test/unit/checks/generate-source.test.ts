@@ -251,6 +251,26 @@ describe('generatePlaywrightSource: every step kind', () => {
 });
 
 /** The steps of people's tests: each new action and state, nameless targets in a row or by position, list items. */
+describe('a hidden element of one row', () => {
+  it('looks for it only inside the row that shows the text, as the runner grounds it, not among every element of its kind', () => {
+    const check = compiledCheckSchema.parse({
+      steps: [
+        { step: { action: 'navigate', description: 'Open the todos', url: '/' } },
+        {
+          step: { action: 'expectState', description: 'The checkbox of Pay rent is hidden', target: { by: 'role', role: 'checkbox', name: '', within: { text: 'Pay rent' } }, state: 'hidden' },
+        },
+      ],
+      successCriteria: [],
+    });
+    const source = generatePlaywrightSource({ name: 'Todos', check, baseUrl: BASE_URL, testValueSecretRefs: {}, evidenceProbeRefs: {} });
+    const hidden = source.split('\n').map((line) => line.trim()).filter((line) => line.endsWith('.toHaveCount(0, { timeout: STEP_TIMEOUT_MS });'));
+    expect(hidden).toEqual([
+      'await expect(visible(page.getByRole("listitem").filter({ has: page.getByText("Pay rent", { exact: true }) }).getByRole("checkbox"))).toHaveCount(0, { timeout: STEP_TIMEOUT_MS });',
+      'await expect(visible(page.getByRole("row").filter({ has: page.getByText("Pay rent", { exact: true }) }).getByRole("checkbox"))).toHaveCount(0, { timeout: STEP_TIMEOUT_MS });',
+    ]);
+  });
+});
+
 const NEW_VOCABULARY: CompiledCheck = compiledCheckSchema.parse({
   steps: [
     { step: { action: 'navigate', description: 'Open the todos', url: '/' } },

@@ -197,3 +197,35 @@ describe('grounding the field an expected value is read from', () => {
     expect(refOf(groundTarget(form, 'expectText', target({ by: 'text', name: 'Quantity' })))).not.toBe('e3');
   });
 });
+
+describe('"the list" with no name among several', () => {
+  /** A site menu (a list of links) above a list of search results, and a second menu of page links below. */
+  const page = (results: SnapshotNode[]): SnapshotNode[] => [
+    {
+      role: 'generic',
+      children: [
+        { role: 'list', ref: 'm1', children: [{ role: 'listitem', children: [{ role: 'link', name: 'Home', ref: 'm2' }] }, { role: 'listitem', children: [{ role: 'link', name: 'Help', ref: 'm3' }] }] },
+        { role: 'list', ref: 'r1', children: results },
+        { role: 'list', ref: 'p1', children: [{ role: 'listitem', children: [{ role: 'link', name: '1', ref: 'p2' }] }, { role: 'listitem', children: [{ role: 'link', name: '2', ref: 'p3' }] }] },
+      ],
+    },
+  ];
+  const list = target({ by: 'role', role: 'list' });
+
+  it('is the list of the page\'s content, not a menu whose every item is only a link', () => {
+    const results = [
+      { role: 'listitem', children: ['Blue mug', { role: 'button', name: 'Add to cart', ref: 'r2' }] },
+      { role: 'listitem', children: [{ role: 'checkbox', ref: 'r3' }, 'Red mug'] },
+    ];
+    const result = groundTarget(flattenSnapshot(page(results)), 'expectCount', list);
+    expect(refOf(result)).toBe('r1');
+    if (result.kind === 'one') expect(result.how).toContain('the list that is not a menu of links');
+  });
+
+  it('still refuses when every list is a menu of links, or more than one is not', () => {
+    const links = [{ role: 'listitem', children: [{ role: 'link', name: 'Blue mug', ref: 'r2' }] }];
+    expect(groundTarget(flattenSnapshot(page(links)), 'expectCount', list).kind).toBe('several');
+    const two: SnapshotNode[] = [...page([{ role: 'listitem', children: ['Blue mug'] }]), { role: 'list', ref: 'x1', children: [{ role: 'listitem', children: ['Red mug'] }] }];
+    expect(groundTarget(flattenSnapshot(two), 'expectCount', list).kind).toBe('several');
+  });
+});
