@@ -4,14 +4,11 @@
  * other than the corpus's: a bookshop whose cards are plain boxes with a title link in a box of its own and two
  * actions each, and a list shop whose buttons say the product themselves; and a product opened by its name.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { createBrowserPool, type BrowserPool, type BrowserSession } from '../../../src/browser/browser-pool.js';
-import { createHostAllowlist } from '../../../src/browser/host-allowlist.js';
+import { describe, expect, it } from '@jest/globals';
 import { runStep, type StepResult } from '../../../src/browser/step-runner.js';
 import type { PlanStep } from '../../../src/core/plan.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { silentLogger } from '../../support/logger.js';
+import { useBrowserSession } from '../../support/browser-session.js';
 
 const SCRIPT = `<script>
   document.addEventListener('click', (event) => {
@@ -35,21 +32,9 @@ const LIST_SHOP = `<ul>
 </ul><p id="done"></p>${SCRIPT}`;
 
 describe('adding a product to the cart, basket or wish list in Chromium', () => {
-  let browsers: BrowserPool;
-  let session: BrowserSession;
   const planner = createRulePlanner();
 
-  beforeAll(() => {
-    browsers = createBrowserPool({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, navigationTimeoutMs: 10_000 }, silentLogger());
-  });
-  afterAll(async () => {
-    await session?.close();
-    await browsers.close();
-  });
-  beforeEach(async () => {
-    await session?.close();
-    session = await browsers.openSession(createHostAllowlist('http://127.0.0.1:9', []));
-  });
+  const current = useBrowserSession(() => 'http://127.0.0.1:9');
 
   /** The steps the rule planner makes of `sentence`, without the sign-in or navigation it may add. */
   async function stepsOf(sentence: string): Promise<PlanStep[]> {
@@ -59,10 +44,10 @@ describe('adding a product to the cart, basket or wish list in Chromium', () => 
   }
 
   async function runOn(html: string, sentence: string): Promise<{ results: StepResult[]; done: string }> {
-    await session.page.setContent(html);
+    await current().page.setContent(html);
     const results: StepResult[] = [];
-    for (const step of await stepsOf(sentence)) results.push(await runStep(session.page, step, { baseUrl: 'http://127.0.0.1:9', timeoutMs: 2_000, testValue: () => undefined, allowlist: session.allowlist }));
-    return { results, done: (await session.page.locator('#done').textContent()) ?? '' };
+    for (const step of await stepsOf(sentence)) results.push(await runStep(current().page, step, { baseUrl: 'http://127.0.0.1:9', timeoutMs: 2_000, testValue: () => undefined, allowlist: current().allowlist }));
+    return { results, done: (await current().page.locator('#done').textContent()) ?? '' };
   }
 
   it('puts a book in the basket from its own card, not its title link nor its wish-list button', async () => {
