@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../src/config.js';
 import type { Mount } from '../../src/api/app.js';
@@ -68,31 +67,6 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     feed: api.services.feed,
     jobs: api.services.jobs,
     close: () => api.stop(),
-  };
-}
-
-/**
- * `startTestApi` over the block's test store, for the tests of a describe block: started before them, closed after
- * them. The answer reads the running API, so a test uses it as it would the started one (`api.base`).
- */
-export function useTestApi(store: () => DataSource, options: TestApiOptions = {}): TestApi {
-  let started: TestApi | undefined;
-  beforeAll(async () => {
-    started = await startTestApi(store(), options);
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
-  const running = (): TestApi => {
-    if (!started) throw new Error('useTestApi: the API starts in a beforeAll hook; read it in a test or a later hook');
-    return started;
-  };
-  return {
-    get base() { return running().base; },
-    get queue() { return running().queue; },
-    get feed() { return running().feed; },
-    get jobs() { return running().jobs; },
-    close: () => running().close(),
   };
 }
 

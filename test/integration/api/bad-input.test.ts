@@ -2,7 +2,8 @@ import { beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

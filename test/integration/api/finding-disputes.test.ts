@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { CheckDispute } from '../../../src/store/entities/check-dispute.entity.js';
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

@@ -2,7 +2,8 @@ import { expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { createApiKey } from '../../../src/identity/api-keys.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 /**

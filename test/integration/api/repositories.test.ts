@@ -4,7 +4,8 @@ import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { createInstallationRecords } from '../../../src/repos/installation-records.js';
 import { connectInstallation, excludeOwner } from '../../../src/store/repository-admission.js';
 import { ONBOARDING_JOB } from '../../../src/workflows/onboarding.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

@@ -12,7 +12,8 @@ import { CheckVersion } from '../../../src/store/entities/check-version.entity.j
 import { Finding } from '../../../src/store/entities/finding.entity.js';
 import { ScheduleFire } from '../../../src/store/entities/schedule-fire.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 

@@ -4,7 +4,8 @@ import type { JobParameters } from 'agenda';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';
 import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { SCHEDULE_FIRE_JOB } from '../../../src/workflows/schedule-fire.js';
-import { callApi, useTestApi } from '../../support/api-server.js';
+import { callApi } from '../../support/api-server.js';
+import { useTestApi } from '../../support/use-test-api.js';
 import { insertCheck, insertRepository, seedAcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
