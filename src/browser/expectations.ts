@@ -12,6 +12,8 @@ import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
+import { namesElementNoun } from '../core/element-hints.js';
+import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
 import { StepFailure } from './step-failure.js';
@@ -31,6 +33,8 @@ export interface ExpectationTools {
   find(target: Target): Promise<Locator>;
   /** The locator a replay stored for the step, if any. */
   stored?: ResolvedLocator;
+  /** Told of the locator an expectation that does not use `find` checked (a hidden element the run saw before). */
+  resolved?: (locator: ResolvedLocator) => void;
 }
 
 /** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
@@ -154,8 +158,29 @@ async function textAmongRole(page: Page, role: string, wanted: Wanted, timeout: 
 
 type StateStep = Extract<PlanStep, { action: 'expectState' }>;
 
+/**
+ * The element the run found under that name earlier ("the counter" after "the bag counter shows 2"), else the one an
+ * element noun names on the page now: once one counter is gone, another counter is not the one meant.
+ */
+async function elementOnceSeen(page: Page, target: Target): Promise<ResolvedLocator | undefined> {
+  const before = rememberedFor(page, target.name);
+  if (before !== undefined) return before;
+  const now = await groundByHints(page, target, false);
+  return now.found ? now.locator : undefined;
+}
+
 async function state(page: Page, step: StateStep, tools: ExpectationTools): Promise<void> {
   if (step.state === 'hidden') {
+    // "The badge is gone": the element the page's hints name, or the one the run saw under that name before; a page
+    // that never had it cannot pass by looking for it elsewhere (./hint-grounding.ts).
+    const seen = tools.stored ?? (step.target.by === 'description' && namesElementNoun(step.target.name) ? await elementOnceSeen(page, step.target) : undefined);
+    if (seen !== undefined) {
+      tools.resolved?.(seen);
+      const shown = await poll(tools.timeoutMs, () => locatorOf(page, seen).filter({ visible: true }).count(), (count) => count === 0);
+      if (!shown.held) throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
+      return;
+    }
+    if (step.target.by === 'description' && namesElementNoun(step.target.name)) return;
     // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
     const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
     if (resolution.found || resolution.reason === 'several') throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);

@@ -139,7 +139,9 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   try {
     // A page the task named without a path: found on the live page first, and kept as the address it reached.
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
-    if (!named) await perform(page, step, context, findChecked, valueOf);
+    if (!named) await perform(page, step, context, findChecked, valueOf, (found) => {
+      locator = found;
+    });
     // A dialog no step expected opened while this one acted (it was dismissed): the page did what the task did not say.
     const stray = unexpectedDialogs(context.dialogs);
     if (stray !== undefined) throw stray;
@@ -205,6 +207,8 @@ async function perform(
   context: StepContext,
   find: (target: Target, which?: TargetRole) => Promise<Locator>,
   valueOf: (value: PlanValue) => string,
+  /** An expectation checked an element it did not `find` (a hidden one the run saw before): its locator. */
+  resolved: (locator: ResolvedLocator) => void,
 ): Promise<void> {
   const timeout = context.timeoutMs;
   switch (step.action) {
@@ -287,7 +291,7 @@ async function perform(
     case 'expectItems':
     case 'expectStorage':
       // What an expectation compared goes into its finding (./expectations.ts).
-      return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator });
+      return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator, resolved });
     case 'probe':
       // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
       throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');
