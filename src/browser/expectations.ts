@@ -13,6 +13,7 @@ import type { PlanStep, Target } from '../core/plan.js';
 import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
+import { CARD_NOUNS, groundCards } from './card-grounding.js';
 import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
@@ -34,7 +35,7 @@ export interface ExpectationTools {
   /** The locator a replay stored for the step, if any. */
   stored?: ResolvedLocator;
   /** Told of the locator an expectation that does not use `find` checked (a hidden element the run saw before). */
-  resolved?: (locator: ResolvedLocator) => void;
+  resolved?: (locator: ResolvedLocator, ran?: PlanStep) => void;
 }
 
 /** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
@@ -278,6 +279,12 @@ type CountStep = Extract<PlanStep, { action: 'expectCount' }>;
 
 async function count(page: Page, step: CountStep, tools: ExpectationTools): Promise<void> {
   if (step.itemRole !== undefined) {
+    // "6 products" on a page that shows them as cards, not list items: the repeated cards (./card-grounding.ts).
+    const cards = await cardsInstead(page, step, tools);
+    if (cards !== undefined) {
+      tools.resolved?.(cards, { action: 'expectCount', description: step.description, target: step.target, count: step.count, ...(step.criterion === undefined ? {} : { criterion: step.criterion }) });
+      return count(page, { ...step, itemRole: undefined }, { ...tools, stored: cards });
+    }
     // A container ("the Plans list") and the items in it ("3 list items").
     const container = await tools.find(step.target);
     const items = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
@@ -296,6 +303,22 @@ async function count(page: Page, step: CountStep, tools: ExpectationTools): Prom
   const what = `match${step.count === 1 ? '' : 'es'} of ${targetWords(step.target)}`;
   const found = seen.last ?? 0;
   throw failed(`Expected ${step.count} of ${targetWords(step.target)}, found ${found}`, `${step.count} ${what}`, [`${found} match${found === 1 ? '' : 'es'}`]);
+}
+
+/**
+ * The cards a count of products, items or results means, when the list the plan names is not there or holds no list
+ * items; undefined otherwise (and in a replay, which stored what it counts).
+ */
+async function cardsInstead(page: Page, step: CountStep, tools: ExpectationTools): Promise<ResolvedLocator | undefined> {
+  if (tools.stored !== undefined || step.itemRole !== 'listitem' || step.target.role !== 'list' || !CARD_NOUNS.test(step.target.name.trim())) return undefined;
+  const listed = await page
+    .getByRole('list', { name: step.target.name })
+    .getByRole('listitem')
+    .filter({ visible: true })
+    .count()
+    .catch(() => 0);
+  if (listed > 0) return undefined;
+  return groundCards(page, step.target.name);
 }
 
 type ItemsStep = Extract<PlanStep, { action: 'expectItems' }>;
