@@ -12,6 +12,9 @@ import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
+import { namesElementNoun } from '../core/element-hints.js';
+import { CARD_NOUNS, groundCards } from './card-grounding.js';
+import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
 import { StepFailure } from './step-failure.js';
@@ -31,6 +34,8 @@ export interface ExpectationTools {
   find(target: Target): Promise<Locator>;
   /** The locator a replay stored for the step, if any. */
   stored?: ResolvedLocator;
+  /** Told of the locator an expectation that does not use `find` checked (a hidden element the run saw before). */
+  resolved?: (locator: ResolvedLocator, ran?: PlanStep) => void;
 }
 
 /** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
@@ -154,8 +159,29 @@ async function textAmongRole(page: Page, role: string, wanted: Wanted, timeout: 
 
 type StateStep = Extract<PlanStep, { action: 'expectState' }>;
 
+/**
+ * The element the run found under that name earlier ("the counter" after "the bag counter shows 2"), else the one an
+ * element noun names on the page now: once one counter is gone, another counter is not the one meant.
+ */
+async function elementOnceSeen(page: Page, target: Target): Promise<ResolvedLocator | undefined> {
+  const before = rememberedFor(page, target.name);
+  if (before !== undefined) return before;
+  const now = await groundByHints(page, target, false);
+  return now.found ? now.locator : undefined;
+}
+
 async function state(page: Page, step: StateStep, tools: ExpectationTools): Promise<void> {
   if (step.state === 'hidden') {
+    // "The badge is gone": the element the page's hints name, or the one the run saw under that name before; a page
+    // that never had it cannot pass by looking for it elsewhere (./hint-grounding.ts).
+    const seen = tools.stored ?? (step.target.by === 'description' && namesElementNoun(step.target.name) ? await elementOnceSeen(page, step.target) : undefined);
+    if (seen !== undefined) {
+      tools.resolved?.(seen);
+      const shown = await poll(tools.timeoutMs, () => locatorOf(page, seen).filter({ visible: true }).count(), (count) => count === 0);
+      if (!shown.held) throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
+      return;
+    }
+    if (step.target.by === 'description' && namesElementNoun(step.target.name)) return;
     // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
     const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
     if (resolution.found || resolution.reason === 'several') throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
@@ -253,6 +279,12 @@ type CountStep = Extract<PlanStep, { action: 'expectCount' }>;
 
 async function count(page: Page, step: CountStep, tools: ExpectationTools): Promise<void> {
   if (step.itemRole !== undefined) {
+    // "6 products" on a page that shows them as cards, not list items: the repeated cards (./card-grounding.ts).
+    const cards = await cardsInstead(page, step, tools);
+    if (cards !== undefined) {
+      tools.resolved?.(cards, { action: 'expectCount', description: step.description, target: step.target, count: step.count, ...(step.criterion === undefined ? {} : { criterion: step.criterion }) });
+      return count(page, { ...step, itemRole: undefined }, { ...tools, stored: cards });
+    }
     // A container ("the Plans list") and the items in it ("3 list items").
     const container = await tools.find(step.target);
     const items = container.getByRole(step.itemRole as Parameters<Page['getByRole']>[0]).filter({ visible: true });
@@ -271,6 +303,22 @@ async function count(page: Page, step: CountStep, tools: ExpectationTools): Prom
   const what = `match${step.count === 1 ? '' : 'es'} of ${targetWords(step.target)}`;
   const found = seen.last ?? 0;
   throw failed(`Expected ${step.count} of ${targetWords(step.target)}, found ${found}`, `${step.count} ${what}`, [`${found} match${found === 1 ? '' : 'es'}`]);
+}
+
+/**
+ * The cards a count of products, items or results means, when the list the plan names is not there or holds no list
+ * items; undefined otherwise (and in a replay, which stored what it counts).
+ */
+async function cardsInstead(page: Page, step: CountStep, tools: ExpectationTools): Promise<ResolvedLocator | undefined> {
+  if (tools.stored !== undefined || step.itemRole !== 'listitem' || step.target.role !== 'list' || !CARD_NOUNS.test(step.target.name.trim())) return undefined;
+  const listed = await page
+    .getByRole('list', { name: step.target.name })
+    .getByRole('listitem')
+    .filter({ visible: true })
+    .count()
+    .catch(() => 0);
+  if (listed > 0) return undefined;
+  return groundCards(page, step.target.name);
 }
 
 type ItemsStep = Extract<PlanStep, { action: 'expectItems' }>;

@@ -4,6 +4,8 @@ import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { isLookPhrase } from '../core/looks.js';
 import { groundFirstOf, groundOnPage, type Grounded } from './ground.js';
+import { namesElementNoun } from '../core/element-hints.js';
+import { groundByHints } from './hint-grounding.js';
 import { groundByLook } from './look-grounding.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
 
@@ -135,6 +137,11 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
     const byLook = await findByLook(page, target, Math.min(timeoutMs, OTHER_KIND_AFTER_MS));
     if (byLook !== undefined) return byLook;
   }
+  // "The cart badge": an element named by what it is, found by its class, id or data-test (./hint-grounding.ts).
+  if (target.by === 'description' && namesElementNoun(target.name)) {
+    const byHints = await findByHints(page, action, target, Math.min(timeoutMs, OTHER_KIND_AFTER_MS));
+    if (byHints !== undefined) return byHints;
+  }
   if (needsGrounding(target)) return fromGrounding(await groundOnPage(page, action, target, timeoutMs));
   const tried = candidatesFor(action, target);
   const started = Date.now();
@@ -175,6 +182,12 @@ export async function resolveTarget(page: Page, action: PlanStep['action'], targ
       return { found: false, reason: 'several', matches: most, tried };
     }
     if (!several && (now - started >= OTHER_KIND_AFTER_MS || now >= deadline)) {
+      // "The shopping cart icon": an image with no name of its own, which the page's hints may name (a class), before
+      // any other kind of element whose text merely holds the word ("Hide bag" is no bag icon).
+      if (target.role === 'img') {
+        const byHints = await groundByHints(page, target, ACTING.has(action));
+        if (byHints.found) return byHints;
+      }
       const grounded = await groundFirstOf(page, action, fallbacks, { strict: true });
       if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
       if (now >= deadline) return { found: false, reason: 'none', matches: 0, tried, candidates: grounded.candidates };
@@ -190,6 +203,20 @@ async function findByLook(page: Page, target: Target, timeoutMs: number): Promis
   for (;;) {
     const found = await groundByLook(page, target);
     if (found.found) return { found: true, locator: found.locator, element: found.element };
+    if (Date.now() >= deadline) return undefined;
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+/** Actions that act on the element: among elements with the same hints, the one a person can act on. */
+const ACTING: ReadonlySet<PlanStep['action']> = new Set(['click', 'dblclick', 'rightClick', 'hover', 'press']);
+
+/** The one element the page's hints name as the target says, polled while the page may still render it. */
+async function findByHints(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await groundByHints(page, target, ACTING.has(action));
+    if (found.found) return found;
     if (Date.now() >= deadline) return undefined;
     await page.waitForTimeout(POLL_MS);
   }

@@ -66,6 +66,8 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   let locator: ResolvedLocator | undefined;
   let toLocator: ResolvedLocator | undefined;
   let chosenByModel: string | undefined;
+  /** An expectation that checked what the page showed instead of what the plan named (cards for a list's items). */
+  let checkedAs: PlanStep | undefined;
   // Where a main-frame navigation of this step failed to go, redirects included: a tunnel the proxy refused fails the
   // load, and the page's URL then need not show where it was going (a plain-http target the proxy refused answers
   // 403, and the page's URL says it). Failures only: a listener for every request would have Playwright send each
@@ -139,7 +141,10 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   try {
     // A page the task named without a path: found on the live page first, and kept as the address it reached.
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
-    if (!named) await perform(page, step, context, findChecked, valueOf);
+    if (!named) await perform(page, step, context, findChecked, valueOf, (found, ranAs) => {
+      locator = found;
+      checkedAs = ranAs;
+    });
     // A dialog no step expected opened while this one acted (it was dismissed): the page did what the task did not say.
     const stray = unexpectedDialogs(context.dialogs);
     if (stray !== undefined) throw stray;
@@ -147,7 +152,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
     // generated source go there directly and never look again.
-    const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : undefined;
+    const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : checkedAs;
     return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
@@ -205,6 +210,8 @@ async function perform(
   context: StepContext,
   find: (target: Target, which?: TargetRole) => Promise<Locator>,
   valueOf: (value: PlanValue) => string,
+  /** An expectation checked an element it did not `find` (a hidden one the run saw before): its locator. */
+  resolved: (locator: ResolvedLocator, ran?: PlanStep) => void,
 ): Promise<void> {
   const timeout = context.timeoutMs;
   switch (step.action) {
@@ -287,7 +294,7 @@ async function perform(
     case 'expectItems':
     case 'expectStorage':
       // What an expectation compared goes into its finding (./expectations.ts).
-      return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator });
+      return checkExpectation(page, step, { timeoutMs: timeout, find, stored: context.locator, resolved });
     case 'probe':
       // Probe steps are the verifier's: the workflow calls the evidence probe, not the page.
       throw new StepFailure('probe_failed', 'Probe steps are run by the verifier, not on the page');

@@ -235,7 +235,7 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       }
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];
     case 'expectState':
-      return stateLines(step, { use, element, expectThat, needs });
+      return stateLines(step, { use, element, expectThat, needs, stored: compiled.locator });
     case 'expectCount': {
       if (step.itemRole !== undefined) {
         // A container ("the Plans list"), found as one element like any target, and the visible items of a role in it.
@@ -293,15 +293,18 @@ interface StateTools {
   element: () => string;
   expectThat: (subject: string, matcher: string) => string;
   needs: Needs;
+  /** The element a hidden step checked, when the run named it by one it saw (src/browser/hint-grounding.ts). */
+  stored?: ResolvedLocator;
 }
 
-function stateLines(step: StateStep, { use, element, expectThat, needs }: StateTools): string[] {
+function stateLines(step: StateStep, { use, element, expectThat, needs, stored }: StateTools): string[] {
   const timeout = '{ timeout: STEP_TIMEOUT_MS }';
   switch (step.state) {
     case 'hidden':
       // The runner looks the target up afresh (its stored locator is unset for this step): no way of naming it
       // may find a visible element.
       use('visible');
+      if (stored !== undefined) return [expectThat(`visible(${locatorExpression(stored)})`, `toHaveCount(0, ${timeout})`)];
       return candidatesFor(step.action, step.target).map((candidate) => expectThat(`visible(${locatorExpression(candidate)})`, `toHaveCount(0, ${timeout})`));
     case 'visible':
       return [expectThat(element(), `toBeVisible(${timeout})`)];

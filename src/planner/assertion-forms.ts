@@ -21,6 +21,7 @@
 import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, pagePath } from './pages.js';
 import type { ReadingContext } from './reading.js';
+import { elementNounTarget } from './element-nouns.js';
 import { expectationSubject } from './expectation-subjects.js';
 import { describeTarget, readTarget } from './targets.js';
 import { describeValue, readValue } from './values.js';
@@ -228,7 +229,8 @@ const text: Reader = (body, context) => {
   if (PAGE_SUBJECT.test(subject) || isPagePhrase(subject) || /^(?:its|their|his|her)\s/i.test(subject)) {
     return form(isPagePhrase(subject) ? openPage(subject, context) : [], expectText(shown), assumptions);
   }
-  const target = readTarget(subject, 'text');
+  // "the cart badge shows 1": that element's text, found by what it is, not a "1" anywhere on the page.
+  const target = elementNounTarget(subject) ?? readTarget(subject, 'text');
   const scoped = target !== undefined && target.by !== 'text' ? target : undefined;
   return form([], expectText(shown, scoped), assumptions);
 };
@@ -247,7 +249,7 @@ function literalLike(raw: string): boolean {
 function subjectTarget(subject: string, place: string | undefined, context: ReadingContext): { target?: Target; before: PlanStep[] } {
   const text = trimPunctuation(subject).replace(/\s+(?:on|in)\s+the\s+.+?\s+(?:page|screen)$/i, '');
   const inline = /\s+(?:on|in)\s+(the\s+.+?\s+(?:page|screen))$/i.exec(trimPunctuation(subject))?.[1];
-  return { target: readTarget(text, 'text'), before: openPage(place ?? inline, context) };
+  return { target: elementNounTarget(text) ?? readTarget(text, 'text'), before: openPage(place ?? inline, context) };
 }
 
 /** A navigate step to the page `phrase` names, when the plan is not known to be there already. */
