@@ -27,6 +27,13 @@ function singular(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 
+/** The words a class or id says a noun with: a counter is often `…-count` (`todo-count`, `cart-count`). */
+const NOUN_FORMS: Readonly<Record<string, readonly string[]>> = { counter: ['counter', 'count'], count: ['count', 'counter'] };
+
+function nounForms(noun: string): readonly string[] {
+  return NOUN_FORMS[noun] ?? [noun];
+}
+
 /** The phrase names an element by what it is ("cart badge", "the counter"): its last word is such a noun. */
 export function namesElementNoun(phrase: string): boolean {
   const words = phrase.trim().split(/\s+/);
@@ -54,7 +61,7 @@ export function hintQuery(phrase: string): HintQuery {
 export function hintScore(query: HintQuery, hints: readonly string[]): number {
   const have = new Set(hints.flatMap(hintWords));
   const words = query.words.filter((word) => have.has(word)).length;
-  const noun = query.noun !== undefined && have.has(query.noun) ? 1 : 0;
+  const noun = query.noun !== undefined && nounForms(query.noun).some((form) => have.has(form)) ? 1 : 0;
   const lookNoun = query.noun === undefined || ['icon', 'logo', 'thumbnail', 'avatar'].includes(query.noun);
   if (noun === 0 && (!lookNoun || words === 0)) return 0;
   // Every word the query says must be there, so "the cart badge" is never a wishlist's badge.

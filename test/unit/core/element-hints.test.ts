@@ -24,6 +24,13 @@ describe('element hints', () => {
     expect(hintScore(hintQuery('badge'), ['badge', 'badge--small'])).toBe(1);
   });
 
+  it('takes a counter said as a count in a class ("todo-count", "basket__count"), and never a count of something else', () => {
+    expect(hintScore(hintQuery('the counter'), ['todo-count'])).toBe(1);
+    expect(hintScore(hintQuery('the basket counter'), ['basket__count'])).toBe(2);
+    expect(hintScore(hintQuery('the basket counter'), ['wishlist-count'])).toBe(0);
+    expect(hintScore(hintQuery('the counter'), ['todo-list'])).toBe(0);
+  });
+
   it('takes an icon or a logo by the words before it, since classes seldom say "icon"', () => {
     const icon = hintQuery('shopping cart icon');
     expect(hintScore(icon, ['shopping_cart_link'])).toBe(2);
