@@ -1,4 +1,3 @@
-import { readAnswerLines } from '../../src/core/clarification-answers.js';
 import type { ConversationCommand } from '../../src/core/conversation-command.js';
 
 /**
@@ -117,16 +116,10 @@ function parseUse(rest: string): ChatCommand {
 }
 
 /**
- * Answers to numbered questions from a thread reply: numbered lines (`1. yes`, `2) the Pro plan`, `3: no`) in any
- * order, or else one answer per non-empty line in order (the rule is shared with `/qa answer` on pull requests:
- * src/core/clarification-answers.ts). Returns the answers in question order, or what is wrong.
+ * The lines of a thread reply as a person typed them: no mentions, Slack's markup undone, one line each. Numbered
+ * answers are then read from them by the rule shared with `/qa answer` on pull requests
+ * (src/core/clarification-answers.ts).
  */
-export function parseAnswers(raw: string, questionCount: number): { answers: string[] } | { problem: string } {
-  const reading = readAnswerLines(answerLines(raw), questionCount);
-  return 'problem' in reading ? { problem: reading.problem } : reading;
-}
-
-/** The lines of a thread reply as a person typed them: no mentions, Slack's markup undone, one line each. */
 export function answerLines(raw: string): string[] {
   return raw
     .replace(MENTION, ' ')

@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAnswers, parseCommand, plainText } from '../../../bot/conversation/commands.js';
+import { answerLines, parseCommand, plainText } from '../../../bot/conversation/commands.js';
+import { readAnswerLines } from '../../../src/core/clarification-answers.js';
+
+/** A thread reply read as the bot reads it: its lines, then the numbered-answer rule. */
+const parseAnswers = (raw: string, questionCount: number) => {
+  const reading = readAnswerLines(answerLines(raw), questionCount);
+  return 'problem' in reading ? { problem: reading.problem } : reading;
+};
 
 describe('plainText', () => {
   it("drops the bot's mention and unwraps Slack's link markup", () => {
@@ -64,7 +71,7 @@ describe('parseCommand', () => {
   });
 });
 
-describe('parseAnswers', () => {
+describe('answers in a thread reply (answerLines, then readAnswerLines)', () => {
   it('takes numbered lines in any order', () => {
     expect(parseAnswers('2) the Pro plan\n1. yes', 2)).toEqual({ answers: ['yes', 'the Pro plan'] });
   });
