@@ -46,6 +46,7 @@ import { createLogger, type Logger } from '../src/logger.js';
 import { isTerminalEvent } from '../src/core/job-lifecycle.js';
 import type { Principal } from '../src/core/principal.js';
 import { createApiKey } from '../src/identity/api-keys.js';
+import { createRulePlanner } from '../src/planner/rule-planner.js';
 import { JobEvent } from '../src/store/entities/job-event.entity.js';
 import { Finding } from '../src/store/entities/finding.entity.js';
 import { Job } from '../src/store/entities/job.entity.js';
@@ -75,6 +76,12 @@ const LEVELS = (process.env.BENCH_LEVELS || '1,2,4').split(',').map((level) => N
  * 0.95 of bare Playwright's.
  */
 const GOALS = { replayVsBare: 1.5, scalingVsBare: 0.95 };
+/**
+ * Issue 25's cost goals, tighter, also against bare Playwright in the same run: a replay's p50 within 1.15x, the
+ * replays' throughput at least 0.9x bare Playwright's at every concurrency level (the medians of the rounds), and at
+ * most 30 ms of rule planning per planned step of a natural-language run.
+ */
+const GROUNDED_GOALS = { replayVsBare: 1.15, throughputVsBare: 0.9, planningMsPerStep: 30 };
 
 /** Six steps: open /, open /login, fill Email, fill Password, click Sign in (lands on /products), check a text. */
 const TASK = 'Open the home page, sign in as the demo user, and check that the page shows "Desk Lamp"';
@@ -338,7 +345,23 @@ function scalingOfRound(ours: readonly ThroughputResult[], bare: readonly BareLe
   return (rate(ours, 2) / rate(ours, 1)) / (rate(bare, 2) / rate(bare, 1));
 }
 
-function report(latency: LatencyResult, throughput: ThroughputResult[], bare: BareLevel[], context: { version: string; scalingRounds: number[] }): void {
+/**
+ * What planning costs a natural-language run per planned step: the rule planner interpreting the task (as job
+ * creation does), timed alone over many rounds, and the whole difference between a run and a replay of its check
+ * per step (planning, grounding each step on the live page, per-step screenshots and compiling: an upper bound).
+ */
+async function planningCost(): Promise<{ msPerStep: number; steps: number }> {
+  const planner = createRulePlanner();
+  const context = { testValueNames: ['demoEmail', 'demoPassword'], evidenceCriteria: [] };
+  const first = await planner.interpret(TASK, context);
+  const steps = first.kind === 'runnable' ? first.plan.steps.length : 0;
+  const rounds = 200;
+  const began = performance.now();
+  for (let round = 0; round < rounds; round++) await planner.interpret(TASK, context);
+  return { msPerStep: (performance.now() - began) / rounds / Math.max(1, steps), steps };
+}
+
+function report(latency: LatencyResult, throughput: ThroughputResult[], bare: BareLevel[], context: { version: string; scalingRounds: number[]; planning: { msPerStep: number; steps: number } }): void {
   const row = (label: string, runs: Timed[]) => {
     const ms = runs.map((run) => run.ms);
     return [label, String(runs.length), fmt(percentile(ms, 50), 0), fmt(percentile(ms, 90), 0), fmt(percentile(ms, 100), 0)];
@@ -472,6 +495,26 @@ function report(latency: LatencyResult, throughput: ThroughputResult[], bare: Ba
     );
   }
   console.log(`  => ${latencyOk && scaleOk ? 'ALL GOALS HOLD' : 'NOT ALL GOALS HOLD'}`);
+  console.log('');
+  console.log("Issue 25's goals (grounded planning must not cost replays; ratios against bare Playwright in this run):");
+  const groundedLatencyOk = replayVsBare <= GROUNDED_GOALS.replayVsBare;
+  console.log(`  replay p50 / bare Playwright's p50 <= ${GROUNDED_GOALS.replayVsBare}: ${holds(groundedLatencyOk)} (${fmt(replayVsBare, 2)}x)`);
+  let throughputOk = true;
+  for (const level of bare) {
+    const service = throughput.find((one) => one.concurrency === level.concurrency && !one.oneCore);
+    const ratio = service ? service.perMinute / level.perMinute : Number.NaN;
+    const ok = ratio >= GROUNDED_GOALS.throughputVsBare;
+    throughputOk &&= ok;
+    console.log(`  throughput at concurrency ${level.concurrency}, ours / bare Playwright's >= ${GROUNDED_GOALS.throughputVsBare}: ${holds(ok)} (${fmt(ratio, 2)}: ${fmt(service?.perMinute ?? Number.NaN, 1)} against ${fmt(level.perMinute, 1)} jobs/min)`);
+  }
+  const { planning } = context;
+  const planningOk = planning.msPerStep <= GROUNDED_GOALS.planningMsPerStep;
+  const runOverReplay = (nlP50 - replayP50) / Math.max(1, planning.steps);
+  console.log(
+    `  rule planning per planned step <= ${GROUNDED_GOALS.planningMsPerStep} ms: ${holds(planningOk)} (${fmt(planning.msPerStep, 3)} ms a step, ${planning.steps} steps; ` +
+      `a run's p50 over its replay's, per step, with grounding, screenshots and compiling: ${fmt(runOverReplay, 0)} ms)`,
+  );
+  console.log(`  => ${groundedLatencyOk && throughputOk && planningOk ? 'ALL GOALS HOLD' : 'NOT ALL GOALS HOLD'}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -522,7 +565,7 @@ try {
   const throughput = ours[0]!.map((_level, index) => medianRound(ours.map((levels) => levels[index]!)));
   const bare = bares[0]!.map((_level, index) => medianRound(bares.map((levels) => levels[index]!)));
   const scalingRounds = ours.map((levels, round) => scalingOfRound(levels, bares[round]!));
-  report(latency, throughput, bare, { version, scalingRounds });
+  report(latency, throughput, bare, { version, scalingRounds, planning: await planningCost() });
   console.log(`(run took ${fmt((performance.now() - began) / 1000, 0)} s)`);
 } finally {
   await demo.close();
