@@ -1,6 +1,6 @@
 /**
  * What the service reads of an identity provider's delivery (README "Identity webhooks"): the envelope
- * `{id, event, data, created_at}` and, per event, the object in `data` (WorkOS-style shapes; other fields are ignored).
+ * `{id, event, data, created_at}` (`event` is `<object>.<action>`) and, per event, the object in `data` (WorkOS-style shapes; other fields are ignored).
  * Each known event becomes one `DirectoryChange` for the access directory; an event the directory does not keep is
  * `null` (completed without effect).
  */
@@ -15,7 +15,8 @@ const email = z.string().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, { error: 'mu
 /** The delivery body, as signed. `event` names `<object>.<action>`. */
 export const identityEnvelope = z.object({
   id: providerId,
-  event: z.string().regex(/^[a-z_]{1,40}\.[a-z_]{1,23}$/, { error: 'must be <object>.<action>' }),
+  // Providers send more than the directory keeps (`dsync.user.created`, `session.created`): stored, then ignored.
+  event: z.string().max(64).regex(/^[a-z_]{1,40}(?:\.[a-z_]{1,40}){1,3}$/, { error: 'must be <object>.<action>' }),
   data: z.record(z.string(), z.unknown()),
   created_at: timestamp,
 });
