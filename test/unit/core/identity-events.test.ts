@@ -32,6 +32,16 @@ describe('directoryChangeOf', () => {
     expect(directoryChangeOf(envelope('connection.deleted', { id: 'conn_1', organization_id: 'o', updated_at }))).toMatchObject({ kind: 'delete', fields: { domains: [] } });
   });
 
+  it('reads a deletion that carries only its id, with empty fields, versioned by the delivery when it has no updated_at', () => {
+    expect(directoryChangeOf(envelope('organization_membership.deleted', { id: 'om_1' }))).toEqual({
+      table: 'membership', id: 'om_1', kind: 'delete', version: { ...version, updatedAt: version.deliveryCreatedAt },
+      fields: { userId: '', organizationId: '', status: 'inactive', role: 'member' },
+    });
+    expect(directoryChangeOf(envelope('user.deleted', { id: 'user_1', updated_at }))).toEqual({ table: 'user', id: 'user_1', kind: 'delete', version, fields: { email: null, emailVerified: false, name: null } });
+    expect(directoryChangeOf(envelope('connection.deleted', { id: 'conn_1', updated_at }))).toMatchObject({ kind: 'delete', fields: { organizationId: '', domains: [] } });
+    expect(() => directoryChangeOf(envelope('organization.deleted', {}))).toThrow(ZodError);
+  });
+
   it('is null for an event the directory does not keep', () => {
     expect(directoryChangeOf(envelope('session.created', { id: 's' }))).toBeNull();
     expect(directoryChangeOf(envelope('dsync.user.created', { id: 's' }))).toBeNull();
