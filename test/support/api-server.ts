@@ -37,6 +37,8 @@ export interface TestApiOptions {
   mounts?: Mount[];
   /** CODEHOST_* settings (a webhook secret mounts the code-host receiver). */
   codehost?: Partial<Config['codehost']>;
+  /** IDENTITY_WEBHOOK_* settings (a signing secret mounts the identity receiver). */
+  identityWebhooks?: Partial<Config['identityWebhooks']>;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     ...(options.artifacts ? {} : { artifacts: { dir: mkdtempSync(join(tmpdir(), 'qa-artifacts-')) } }),
     repositories: { excludedOwners: options.excludedOwners ?? [] },
     codehost: options.codehost,
+    identityWebhooks: options.identityWebhooks,
   });
   const api = await startServe(config, silentLogger(), {
     dataSource,
