@@ -7,7 +7,10 @@ import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
-import { requireApiKey } from './auth.js';
+import { authenticate } from './auth.js';
+import { createAuthRouter } from './auth.router.js';
+import type { PeopleDeps } from './people.js';
+import { createSessionRouter } from './session.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
@@ -25,6 +28,8 @@ export interface AppDeps {
   checks: CheckService;
   schedules: ScheduleService;
   logger: Logger;
+  /** Sign-in and sessions, when IDENTITY_ISSUER_URL is set; without it only API keys reach the API. */
+  people?: PeopleDeps;
 }
 
 /** A router of its own at `path`, such as a chat receiver or a webhook route. */
@@ -45,12 +50,16 @@ export interface AppOptions {
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
   for (const { path, router } of mounts) app.use(path, router);
-  const auth = requireApiKey(dataSource);
+  if (people) {
+    app.use('/auth', createAuthRouter(people));
+    app.use('/api/session', createSessionRouter(people));
+  }
+  const auth = authenticate(dataSource, people);
   for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs, feed));
   app.use('/api/repositories', auth, createRepositoriesRouter(repositories));
   app.use('/api/checks', auth, createChecksRouter(SET_A, checks));

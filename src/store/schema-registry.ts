@@ -25,6 +25,7 @@ import { AddCheckVersionStates1763825000000 } from '../../migrations/17638250000
 import { CreateReportedInstallations1763830000000 } from '../../migrations/1763830000000-create-reported-installations.js';
 import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-add-pull-request-runs.js';
 import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/1764000000000-add-pull-request-head-closed.js';
+import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -52,11 +53,13 @@ import { ReportedInstallationRepository } from './entities/reported-installation
 import { Schedule } from './entities/schedule.entity.js';
 import { ScheduleFire } from './entities/schedule-fire.entity.js';
 import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
+import { Session } from './entities/session.entity.js';
+import { SignInAttempt } from './entities/sign-in-attempt.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, Session, SignInAttempt];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -82,4 +85,5 @@ export const migrations: ClassList = [
   CreateReportedInstallations1763830000000,
   AddPullRequestRuns1763927492731,
   AddPullRequestHeadClosed1764000000000,
+  CreateSessions1765200000000,
 ];
