@@ -47,6 +47,20 @@ export interface AppOptions {
 }
 
 /**
+ * Every router of an organization's data, by mount path: each is reached only through `authenticate` (an API key, or
+ * a ready session). One list, so the test that proves no pending session reaches any of them reads the same routes.
+ */
+export function organizationRoutes({ jobs, feed, repositories, checks, schedules }: Pick<AppDeps, 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
+  return [
+    ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed) })),
+    { path: '/api/repositories', router: createRepositoriesRouter(repositories) },
+    { path: '/api/checks', router: createChecksRouter(SET_A, checks) },
+    { path: '/api/scenarios', router: createChecksRouter(SET_B, checks) },
+    { path: '/api/schedules', router: createSchedulesRouter(schedules) },
+  ];
+}
+
+/**
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
@@ -60,11 +74,7 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
     app.use('/api/session', createSessionRouter(people));
   }
   const auth = authenticate(dataSource, people);
-  for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs, feed));
-  app.use('/api/repositories', auth, createRepositoriesRouter(repositories));
-  app.use('/api/checks', auth, createChecksRouter(SET_A, checks));
-  app.use('/api/scenarios', auth, createChecksRouter(SET_B, checks));
-  app.use('/api/schedules', auth, createSchedulesRouter(schedules));
+  for (const { path, router } of organizationRoutes({ jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });

@@ -2,14 +2,12 @@ import type { DataSource } from 'typeorm';
 import { signInCookies } from '../api/cookies.js';
 import type { PeopleDeps } from '../api/people.js';
 import type { Config } from '../config.js';
+import { readAccess as readDirectoryAccess } from '../identity/access-directory.js';
 import type { ReadAccess } from '../identity/access-state.js';
 import { createOidcClient } from '../identity/oidc-client.js';
 import { createSessionReader } from '../identity/session-reader.js';
 import { createSessionStore } from '../identity/sessions.js';
 import { createSignInAttempts } from '../identity/sign-in-attempts.js';
-
-/** Until the access directory is composed, nobody is in it: every signed-in person waits at setup_required. */
-const emptyDirectory: ReadAccess = async () => ({ state: 'setup_required', missing: ['user', 'organization', 'membership'] });
 
 /** Sign-in and sessions, when IDENTITY_ISSUER_URL (with its client) is set; undefined otherwise. */
 export function composePeople(config: Config, dataSource: DataSource, readAccess: ReadAccess | undefined): PeopleDeps | undefined {
@@ -21,7 +19,7 @@ export function composePeople(config: Config, dataSource: DataSource, readAccess
     oidc: createOidcClient({ issuerUrl, clientId, clientSecret, redirectUri: `${publicBaseUrl}/auth/callback` }),
     attempts: createSignInAttempts(dataSource),
     sessions,
-    readSession: createSessionReader(sessions, readAccess ?? emptyDirectory),
+    readSession: createSessionReader(sessions, readAccess ?? ((userId) => readDirectoryAccess(dataSource, userId))),
     cookies: signInCookies(publicBaseUrl),
     publicBaseUrl,
     sessionMaxAgeMs: absoluteMs,

@@ -25,6 +25,7 @@ import { AddCheckVersionStates1763825000000 } from '../../migrations/17638250000
 import { CreateReportedInstallations1763830000000 } from '../../migrations/1763830000000-create-reported-installations.js';
 import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-add-pull-request-runs.js';
 import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/1764000000000-add-pull-request-head-closed.js';
+import { CreateAccessDirectory1765100000000 } from '../../migrations/1765100000000-create-access-directory.js';
 import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -35,6 +36,12 @@ import { ChatWorkspace } from './entities/chat-workspace.entity.js';
 import { Check } from './entities/check.entity.js';
 import { CheckDispute } from './entities/check-dispute.entity.js';
 import { CheckVersion } from './entities/check-version.entity.js';
+import { DirectoryConnection } from './entities/directory-connection.entity.js';
+import { DirectoryInvitation } from './entities/directory-invitation.entity.js';
+import { DirectoryMembership } from './entities/directory-membership.entity.js';
+import { DirectoryOrganizationLink } from './entities/directory-organization-link.entity.js';
+import { DirectoryOrganization } from './entities/directory-organization.entity.js';
+import { DirectoryUser } from './entities/directory-user.entity.js';
 import { ExcludedOwner } from './entities/excluded-owner.entity.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
 import { Finding } from './entities/finding.entity.js';
@@ -59,7 +66,7 @@ import { SignInAttempt } from './entities/sign-in-attempt.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, Session, SignInAttempt];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -85,5 +92,6 @@ export const migrations: ClassList = [
   CreateReportedInstallations1763830000000,
   AddPullRequestRuns1763927492731,
   AddPullRequestHeadClosed1764000000000,
+  CreateAccessDirectory1765100000000,
   CreateSessions1765200000000,
 ];

@@ -1,32 +1,14 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import type { AccessState } from '../../src/identity/access-state.js';
 import { startFakeIdentityProvider, type FakeIdentityProvider } from '../fakes/identity-provider.js';
 import { startTestApi, type TestApi } from './api-server.js';
 import { freePort, TestBrowser, type Hop } from './signed-in-browser.js';
-
-/**
- * A directory a test writes directly (user id → access), for the sign-in tests that are about sessions rather than
- * how the directory fills up; the directory's own webhook tests prove that part.
- */
-export class ScriptedDirectory {
-  readonly entries = new Map<string, AccessState>();
-  readonly reads: string[] = [];
-  read = async (userId: string): Promise<AccessState> => {
-    this.reads.push(userId);
-    return this.entries.get(userId) ?? { state: 'setup_required', missing: ['user', 'organization', 'membership'] };
-  };
-  ready(userId: string, organizations: Array<{ id: string; name: string; role: 'admin' | 'member' }>): void {
-    this.entries.set(userId, { state: 'ready', user: { id: userId, email: `${userId}@example.com`, name: userId }, organizations });
-  }
-}
 
 export interface PeopleService {
   api: TestApi;
   idp: FakeIdentityProvider;
   /** PUBLIC_BASE_URL (the service on loopback, http). */
   base: string;
-  directory: ScriptedDirectory;
 }
 
 /** The API with sign-in on, against a fake provider, for the tests of a describe block. */
@@ -37,13 +19,11 @@ export function usePeopleService(store: () => DataSource, options: { publicBaseU
     const base = `http://127.0.0.1:${port}`;
     const publicBaseUrl = options.publicBaseUrl?.(port) ?? base;
     const idp = await startFakeIdentityProvider({ redirectUri: `${publicBaseUrl}/auth/callback` });
-    const directory = new ScriptedDirectory();
     const api = await startTestApi(store(), {
       port,
       identity: { issuerUrl: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, publicBaseUrl, sessionIdleMinutes: options.idleMinutes ?? 120 },
-      readAccess: directory.read,
     });
-    running = { api, idp, base, directory };
+    running = { api, idp, base };
   });
   afterAll(async () => {
     await running?.api.close();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Session } from '../../../src/store/entities/session.entity.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
+import { putInDirectory } from '../../support/directory-rows.js';
 import { signIn, usePeopleService } from '../../support/people-service.js';
 import { TestBrowser } from '../../support/signed-in-browser.js';
 
@@ -47,25 +48,25 @@ forEachDialect('sign-in (OpenID Connect)', (dialect) => {
     await signIn(service(), browser, 'user_02');
     expect((await browser.call(base(), 'GET', '/api/session')).body.state).toBe('setup_required');
 
-    service().directory.ready('user_02', [
-      { id: globex.organization.id, name: 'Globex', role: 'member' },
-      { id: acme.organization.id, name: 'Acme', role: 'admin' },
+    await putInDirectory(store(), 'user_02', [
+      { serviceOrganizationId: globex.organization.id, name: 'globex', role: 'member' },
+      { serviceOrganizationId: acme.organization.id, name: 'acme', role: 'admin' },
     ]);
     const ready = await browser.call(base(), 'GET', '/api/session');
     expect(ready.body).toEqual({
       state: 'ready',
       user: { id: 'user_02', email: 'user_02@example.com', name: 'user_02' },
       organizations: [
-        { id: acme.organization.id, name: 'Acme', role: 'admin' },
-        { id: globex.organization.id, name: 'Globex', role: 'member' },
+        { id: acme.organization.id, name: 'acme', role: 'admin' },
+        { id: globex.organization.id, name: 'globex', role: 'member' },
       ],
-      organization: { id: acme.organization.id, name: 'Acme', role: 'admin' },
+      organization: { id: acme.organization.id, name: 'acme', role: 'admin' },
       csrfToken: expect.any(String),
     });
 
     const switched = await browser.call(base(), 'POST', '/api/session/organization', { organizationId: globex.organization.id });
     expect(switched.status).toBe(200);
-    expect(switched.body.organization).toEqual({ id: globex.organization.id, name: 'Globex', role: 'member' });
+    expect(switched.body.organization).toEqual({ id: globex.organization.id, name: 'globex', role: 'member' });
     expect((await browser.call(base(), 'GET', '/api/session')).body.organization.id).toBe(globex.organization.id);
 
     const elsewhere = await browser.call(base(), 'POST', '/api/session/organization', { organizationId: (await createApiKey(store(), 'initech')).organization.id });
