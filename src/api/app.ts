@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
 import { authenticate } from './auth.js';
 import { createAuthRouter } from './auth.router.js';
+import { createJobPagesRouter } from './job-pages.router.js';
 import type { PeopleDeps } from './people.js';
 import { createSessionRouter } from './session.router.js';
 import { createChecksRouter } from './checks.router.js';
@@ -73,6 +74,7 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
     app.use('/auth', createAuthRouter(people));
     app.use('/api/session', createSessionRouter(people));
   }
+  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
   const auth = authenticate(dataSource, people);
   for (const { path, router } of organizationRoutes({ jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
   app.use((_req, res) => {

@@ -27,6 +27,7 @@ import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-
 import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/1764000000000-add-pull-request-head-closed.js';
 import { CreateAccessDirectory1765100000000 } from '../../migrations/1765100000000-create-access-directory.js';
 import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
+import { AddJobStartedBy1765200000001 } from '../../migrations/1765200000001-add-job-started-by.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -94,4 +95,5 @@ export const migrations: ClassList = [
   AddPullRequestHeadClosed1764000000000,
   CreateAccessDirectory1765100000000,
   CreateSessions1765200000000,
+  AddJobStartedBy1765200000001,
 ];

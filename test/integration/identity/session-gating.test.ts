@@ -95,8 +95,13 @@ forEachDialect('sessions on organization routes', (dialect) => {
       expect(created.status).toBe(202);
       const read = await browser.call(base(), 'GET', `/api/jobs/${created.body.jobId as string}`);
       expect(read.status).toBe(200);
+      expect(read.body.job.startedBy).toEqual({ kind: 'person', actor: 'user:member_1' });
       const byKey = await callApi(base(), 'GET', `/api/jobs/${created.body.jobId as string}`, undefined, shop.key);
       expect(byKey.status).toBe(200);
+      expect(byKey.body.job.startedBy).toEqual({ kind: 'person', actor: 'user:member_1' });
+      const keyJob = await callApi(base(), 'GET', `/api/runs/${otherJobId}`, undefined, shop.otherKey);
+      expect(keyJob.body.run.startedBy).toEqual({ kind: 'machine', actor: expect.stringMatching(/^api_key:[0-9a-f-]{36}$/) });
+      expect(JSON.stringify(keyJob.body)).not.toContain(shop.otherKey);
       const checks = await browser.call(base(), 'GET', '/api/checks');
       expect(checks.status).toBe(200);
       expect(JSON.stringify(checks.body)).toContain(shop.checkId);
@@ -136,6 +141,21 @@ forEachDialect('sessions on organization routes', (dialect) => {
       // A key needs neither.
       const byKey = await fetch(`${base()}/api/jobs/${otherJobId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${shop.otherKey}`, origin: 'https://evil.example' } });
       expect(byKey.status).toBe(200);
+    });
+
+    it('serves the job page the bot links to: sign-in first, then the job of an organization the person belongs to only', async () => {
+      const created = await callApi(base(), 'POST', '/api/jobs', { projectId: shop.repositoryId, baseUrl: 'https://shop.example', trigger: 'cli', naturalLanguageTask: RUNNABLE }, shop.key);
+      const jobId = created.body.jobId as string;
+      const visitor = new TestBrowser();
+      service().idp.signInAs({ sub: 'member_1' });
+      const hops = await visitor.navigate(`${base()}/jobs/${jobId}`);
+      expect(hops.map((hop) => hop.status)).toEqual([302, 302, 302, 302, 200]);
+      expect(hops[0]!.location).toBe(`${base()}/auth/login?returnTo=${encodeURIComponent(`/jobs/${jobId}`)}`);
+      expect(hops[3]!.location).toBe(`${base()}/jobs/${jobId}`);
+      expect(hops[4]!.text).toContain(`Job ${jobId.slice(0, 8)}`);
+      expect(hops[4]!.text).toContain(RUNNABLE);
+      expect((await visitor.request(`${base()}/jobs/${otherJobId}`)).status).toBe(404);
+      expect((await visitor.request(`${base()}/jobs/${randomUUID()}`)).status).toBe(404);
     });
 
     it('ends access at the next request when the membership is deactivated, and destroys the session', async () => {
