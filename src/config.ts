@@ -130,6 +130,17 @@ export interface CodehostConfig {
 }
 
 /**
+ * The identity provider's webhooks (`POST /api/webhooks/identity`, which keep the access directory). With no
+ * IDENTITY_WEBHOOK_SIGNING_SECRET the service has no identity receiver. Secrets here are never echoed in a config error.
+ */
+export interface IdentityWebhooksConfig {
+  /** Checks `x-identity-signature` (`t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`). */
+  readonly signingSecret: string | undefined;
+  /** The secret being rotated out: deliveries signed with it are still accepted while the provider's setting changes. */
+  readonly previousSigningSecret: string | undefined;
+}
+
+/**
  * Durable webhook receipts (src/jobs/webhooks/webhook-receipts.ts), of every provider. The defaults are the spec's (section 8);
  * tests and operators shorten them to see a dead worker's delivery taken over sooner.
  */
@@ -172,6 +183,7 @@ export interface Config {
   readonly notify: NotifyConfig;
   readonly chat: ChatConfig;
   readonly codehost: CodehostConfig;
+  readonly identityWebhooks: IdentityWebhooksConfig;
   readonly webhooks: WebhooksConfig;
   readonly identity: IdentityConfig;
 }
@@ -282,6 +294,8 @@ const envSchema = z.object({
   CHAT_SIGNING_SECRET: nonEmpty().optional(),
   CODEHOST_WEBHOOK_SECRET: nonEmpty().optional(),
   CODEHOST_WEBHOOK_SECRET_PREVIOUS: nonEmpty().optional(),
+  IDENTITY_WEBHOOK_SIGNING_SECRET: nonEmpty().optional(),
+  IDENTITY_WEBHOOK_SECRET_PREVIOUS: nonEmpty().optional(),
   CODEHOST_APP_ID: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   CODEHOST_PRIVATE_KEY: nonEmpty().optional(),
   CODEHOST_API_URL: url(['http:', 'https:'], 'https://api.github.com', (parsed) => parsed.search === '' && parsed.hash === '').default('https://api.github.com'),
@@ -322,6 +336,8 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'CHAT_SIGNING_SECRET',
   'CODEHOST_WEBHOOK_SECRET',
   'CODEHOST_WEBHOOK_SECRET_PREVIOUS',
+  'IDENTITY_WEBHOOK_SIGNING_SECRET',
+  'IDENTITY_WEBHOOK_SECRET_PREVIOUS',
   'CODEHOST_PRIVATE_KEY',
   'CHAT_BOT_TOKEN',
   'CHAT_APP_TOKEN',
@@ -431,6 +447,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       apiUrl: vars.CODEHOST_API_URL.replace(/\/+$/, ''),
       botName: vars.CODEHOST_BOT_NAME,
     },
+    identityWebhooks: { signingSecret: vars.IDENTITY_WEBHOOK_SIGNING_SECRET, previousSigningSecret: vars.IDENTITY_WEBHOOK_SECRET_PREVIOUS },
     webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
     identity: {
       issuerUrl: vars.IDENTITY_ISSUER_URL?.replace(/\/+$/, ''),

@@ -1,6 +1,6 @@
 /**
  * The administrator verbs (`qa migrate`, `qa keys create`, `qa flags`, `qa owners exclude`, `qa installations
- * connect`, `qa chat connect|disconnect`): each opens the store, does one thing, and closes it. They talk to the database, not to the API.
+ * connect`, `qa chat connect|disconnect`, `qa orgs link`): each opens the store, does one thing, and closes it. They talk to the database, not to the API.
  */
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
@@ -8,6 +8,7 @@ import { ErrorCode, userError } from '../core/errors.js';
 import type { Capability } from '../core/execution.js';
 import type { Logger } from '../logger.js';
 import { createApiKey } from '../identity/api-keys.js';
+import { linkDirectoryOrganization, type DirectoryLinkOutcome } from '../identity/directory-links.js';
 import { createChatWorkspaces } from '../jobs/chat/chat-workspaces.js';
 import { createWebhookReceipts } from '../jobs/webhooks/webhook-receipts.js';
 import { createNotificationChannel, createQueue } from '../queue/index.js';
@@ -48,6 +49,11 @@ export async function excludeRepositoryOwner(config: Config, logger: Logger, own
 /** `qa installations connect`: accepts the installation's repositories for the organization with slug `orgSlug`. */
 export async function connectCodeHostInstallation(config: Config, logger: Logger, provider: string, installationId: string, orgSlug: string): Promise<void> {
   await withStore(config, logger, (dataSource) => connectInstallation(dataSource, provider, installationId, orgSlug));
+}
+
+/** `qa orgs link`: the identity provider's organization `identityOrgId` reaches the organization `orgSlug`. */
+export async function linkIdentityOrganization(config: Config, logger: Logger, orgSlug: string, identityOrgId: string): Promise<DirectoryLinkOutcome> {
+  return withStore(config, logger, (dataSource) => linkDirectoryOrganization(dataSource, orgSlug, identityOrgId));
 }
 
 /** `qa chat connect`: the Slack workspace serves the organization with that slug from now on. */

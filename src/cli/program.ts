@@ -9,6 +9,7 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerOrgs } from './commands/orgs.js';
 import { registerOwners } from './commands/owners.js';
 import { registerRepos } from './commands/repos.js';
 import { registerRuns } from './commands/runs.js';
@@ -43,6 +44,7 @@ export function createProgram(
   registerFlags(program, context, print);
   registerOwners(program, context, print);
   registerInstallations(program, context, print);
+  registerOrgs(program, context, print);
   registerChat(program, context, print);
   registerWebhooks(program, context, print);
   // Client verbs: they call the running service's REST API (QA_API_URL, QA_API_KEY), never the database.

@@ -18,6 +18,9 @@ import { createInstallationRecords } from '../repos/installation-records.js';
 import { codehostDeliveryHandler, type CodehostEventHandler } from '../webhooks/codehost/codehost-handler.js';
 import { issueCommentHandler } from '../webhooks/codehost/issue-comment-handler.js';
 import { codehostReceiver } from '../webhooks/codehost/codehost-receiver.js';
+import { identityDeliveryHandler } from '../webhooks/identity/identity-handler.js';
+import { identityReceiver } from '../webhooks/identity/identity-receiver.js';
+import { createDirectoryWriter } from '../identity/directory-writer.js';
 import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/codehost/pull-request-handler.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
@@ -26,10 +29,16 @@ import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js
 /** Code-host payloads can be large (a push with many commits); GitHub caps deliveries at 25 MB, we take 1 MB. */
 export const CODEHOST_BODY_LIMIT = '1mb';
 
+/** Identity deliveries carry one directory object each; WorkOS-style events are a few kilobytes. */
+export const IDENTITY_BODY_LIMIT = '256kb';
+
 /** Signed webhooks: their durable receipts, the receivers, and each provider's delivery handler. */
 export interface WebhookParts {
   receipts: WebhookReceipts;
-  /** `POST /api/webhooks/codehost` when CODEHOST_WEBHOOK_SECRET is set. */
+  /**
+   * `POST /api/webhooks/codehost` when CODEHOST_WEBHOOK_SECRET is set; `POST /api/webhooks/identity` when
+   * IDENTITY_WEBHOOK_SIGNING_SECRET is set (unset: the route does not exist, 404).
+   */
   mounts: Mount[];
   /** What the processors' `webhook-delivery` job (src/workflows/registry.ts) does with each provider's receipt. */
   handlers: DeliveryHandlers;
@@ -61,6 +70,11 @@ export function composeWebhooks(deps: {
     const secrets: [string, ...string[]] = previousWebhookSecret ? [webhookSecret, previousWebhookSecret] : [webhookSecret];
     mounts.push({ path: '/api/webhooks/codehost', router: codehostReceiver(receipts, { secrets, bodyLimit: CODEHOST_BODY_LIMIT, logger: log }) });
   }
+  const { signingSecret, previousSigningSecret } = config.identityWebhooks;
+  if (signingSecret) {
+    const secrets: [string, ...string[]] = previousSigningSecret ? [signingSecret, previousSigningSecret] : [signingSecret];
+    mounts.push({ path: '/api/webhooks/identity', router: identityReceiver(receipts, { secrets, bodyLimit: IDENTITY_BODY_LIMIT, logger: log }) });
+  }
   // The code host's installation reports are recorded under the provider name `qa installations connect` uses.
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
   const { appId, privateKey, apiUrl } = config.codehost;
@@ -84,7 +98,11 @@ export function composeWebhooks(deps: {
   return {
     receipts,
     mounts,
-    handlers: { codehost: codehostDeliveryHandler({ installations, events }), ...deps.handlers },
+    handlers: {
+      codehost: codehostDeliveryHandler({ installations, events }),
+      identity: identityDeliveryHandler({ directory: createDirectoryWriter({ dataSource: deps.dataSource }) }),
+      ...deps.handlers,
+    },
     codehost,
     sink: codehost ? composeCodehostSink({ config: config.codehost, dataSource: deps.dataSource, client: codehost }) : undefined,
   };

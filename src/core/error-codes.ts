@@ -163,6 +163,8 @@ export const ERROR_CATALOGUE = {
   WebhookDeliveryConflict: { code: 'webhook.delivery_conflict', kind: 'user', status: 409, meaning: 'A delivery id already received with another body; the first is kept' },
   WebhookReceiptNotFound: { code: 'webhook.receipt_not_found', kind: 'user', status: 404, meaning: 'Administrator CLI: no webhook receipt with that id or delivery id' },
   WebhookReceiptNotFailed: { code: 'webhook.receipt_not_failed', kind: 'user', status: 409, meaning: 'Administrator CLI: only a failed or dead receipt can be redelivered' },
+  WebhookSignatureStale: { code: 'webhook.signature_stale', kind: 'user', status: 401, meaning: "The delivery's signature timestamp (x-identity-signature t=) is more than 5 minutes from the server's clock" },
+  WebhookBodyInvalid: { code: 'webhook.body_invalid', kind: 'user', status: 400, meaning: 'A signed identity delivery whose body is not {id, event, data, created_at}; details.field names the first wrong field' },
   WebhookPayloadInvalid: { code: 'webhook.payload_invalid', kind: 'user', meaning: 'A signed delivery whose payload is not the shape its event has (the receipt fails, then is dead for an operator)' },
   CodehostUnauthorized: { code: 'codehost.unauthorized', kind: 'operational', meaning: 'The code host refused the app JWT or installation token (401/403): check CODEHOST_APP_ID and CODEHOST_PRIVATE_KEY' },
   CodehostRateLimited: { code: 'codehost.rate_limited', kind: 'operational', meaning: 'The code host answered 429 (or a rate-limit 403); details.retryAfterSeconds says when to try again' },

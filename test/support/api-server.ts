@@ -44,6 +44,8 @@ export interface TestApiOptions {
   port?: number;
   /** What the access directory answers (default: the store's directory). */
   readAccess?: ReadAccess;
+  /** IDENTITY_WEBHOOK_* settings (a signing secret mounts the identity receiver). */
+  identityWebhooks?: Partial<Config['identityWebhooks']>;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     codehost: options.codehost,
     identity: options.identity,
     http: { port: options.port ?? 0 },
+    identityWebhooks: options.identityWebhooks,
   });
   const api = await startServe(config, silentLogger(), {
     dataSource,

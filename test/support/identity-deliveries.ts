@@ -56,3 +56,31 @@ export async function sendIdentityDelivery(url: string, body: IdentityEventBody 
     body: raw,
   });
 }
+
+type Time = Date | string;
+const iso = (time: Time) => (typeof time === 'string' ? time : time.toISOString());
+
+/** The `data` objects of the events the access directory keeps, WorkOS-style, with what a test usually leaves out filled in. */
+export const identityObjects = {
+  user: (id: string, updatedAt: Time, fields: { email?: string | null; name?: string; email_verified?: boolean } = {}) => ({
+    object: 'user', id, email: `${id}@example.test`, email_verified: true, ...fields, updated_at: iso(updatedAt),
+  }),
+  organization: (id: string, updatedAt: Time, fields: { name?: string; external_id?: string | null } = {}) => ({
+    object: 'organization', id, name: id, ...fields, updated_at: iso(updatedAt),
+  }),
+  membership: (
+    id: string,
+    updatedAt: Time,
+    fields: { user_id: string; organization_id: string; status?: 'active' | 'pending' | 'inactive'; role?: 'admin' | 'member' },
+  ) => ({
+    object: 'organization_membership', id, user_id: fields.user_id, organization_id: fields.organization_id, status: fields.status ?? 'active',
+    role: { slug: fields.role ?? 'member' }, updated_at: iso(updatedAt),
+  }),
+  invitation: (id: string, updatedAt: Time, fields: { email: string; organization_id?: string; expires_at?: string }) => ({
+    object: 'invitation', id, ...fields, updated_at: iso(updatedAt),
+  }),
+  connection: (id: string, updatedAt: Time, fields: { organization_id: string; domains: string[] }) => ({
+    object: 'connection', id, organization_id: fields.organization_id, connection_type: 'GenericSAML',
+    domains: fields.domains.map((domain, index) => ({ object: 'connection_domain', id: `${id}_domain_${index}`, domain })), updated_at: iso(updatedAt),
+  }),
+};

@@ -24,6 +24,9 @@ export const NO_CODEHOST: Config['codehost'] = {
   botName: undefined,
 };
 
+/** No identity receiver: what `loadConfig` gives with no IDENTITY_WEBHOOK_* variable set. */
+export const NO_IDENTITY_WEBHOOKS: Config['identityWebhooks'] = { signingSecret: undefined, previousSigningSecret: undefined };
+
 /** The spec's webhook receipt lease (ten minutes) and a sweep every minute: what `loadConfig` gives by default. */
 export const DEFAULT_WEBHOOKS: Config['webhooks'] = { leaseMs: 600_000, sweepIntervalMs: 60_000 };
 
@@ -70,6 +73,7 @@ export function testConfig(groups: Groups = {}): Config {
     notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000', ...groups.notify },
     chat: { ...NO_CHAT, ...groups.chat },
     codehost: { ...NO_CODEHOST, ...groups.codehost },
+    identityWebhooks: { ...NO_IDENTITY_WEBHOOKS, ...groups.identityWebhooks },
     webhooks: { ...DEFAULT_WEBHOOKS, ...groups.webhooks },
     identity: { ...NO_IDENTITY, ...groups.identity },
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { DEFAULT_WEBHOOKS, NO_CHAT, NO_CODEHOST, NO_IDENTITY } from '../support/service-config.js';
+import { DEFAULT_WEBHOOKS, NO_CHAT, NO_CODEHOST, NO_IDENTITY, NO_IDENTITY_WEBHOOKS } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       notify: { minIntervalMs: 1_500, publicBaseUrl: 'http://127.0.0.1:3000' },
       chat: NO_CHAT,
       codehost: NO_CODEHOST,
+      identityWebhooks: NO_IDENTITY_WEBHOOKS,
       webhooks: DEFAULT_WEBHOOKS,
       identity: NO_IDENTITY,
     };
@@ -81,6 +82,8 @@ describe('loadConfig', () => {
         CODEHOST_PRIVATE_KEY: '/etc/qa/codehost-app.pem',
         CODEHOST_API_URL: 'https://git.example.com/api/v3/',
         CODEHOST_BOT_NAME: 'qa-bot',
+        IDENTITY_WEBHOOK_SIGNING_SECRET: 'identity-secret',
+        IDENTITY_WEBHOOK_SECRET_PREVIOUS: 'identity-secret-old',
         WEBHOOK_LEASE_MS: '5000',
         WEBHOOK_SWEEP_INTERVAL_MS: '250',
       },
@@ -115,6 +118,7 @@ describe('loadConfig', () => {
         apiUrl: 'https://git.example.com/api/v3',
         botName: 'qa-bot',
       },
+      identityWebhooks: { signingSecret: 'identity-secret', previousSigningSecret: 'identity-secret-old' },
       webhooks: { leaseMs: 5_000, sweepIntervalMs: 250 },
       identity: { ...NO_IDENTITY, publicBaseUrl: 'https://qa.example.com/service' },
     });
