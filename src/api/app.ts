@@ -7,6 +7,7 @@ import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
+import { createExecutionFlagsRouter, createKeysRouter } from './admin.router.js';
 import { authenticate } from './auth.js';
 import { createAuthRouter } from './auth.router.js';
 import { createJobPagesRouter } from './job-pages.router.js';
@@ -51,13 +52,16 @@ export interface AppOptions {
  * Every router of an organization's data, by mount path: each is reached only through `authenticate` (an API key, or
  * a ready session). One list, so the test that proves no pending session reaches any of them reads the same routes.
  */
-export function organizationRoutes({ jobs, feed, repositories, checks, schedules }: Pick<AppDeps, 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
+export function organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules }: Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
   return [
     ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed) })),
     { path: '/api/repositories', router: createRepositoriesRouter(repositories) },
     { path: '/api/checks', router: createChecksRouter(SET_A, checks) },
     { path: '/api/scenarios', router: createChecksRouter(SET_B, checks) },
     { path: '/api/schedules', router: createSchedulesRouter(schedules) },
+    // Admins' (people with the admin role): src/api/admin.router.ts.
+    { path: '/api/keys', router: createKeysRouter(dataSource) },
+    { path: '/api/execution-flags', router: createExecutionFlagsRouter(dataSource) },
   ];
 }
 
@@ -76,7 +80,7 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
   }
   app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
   const auth = authenticate(dataSource, people);
-  for (const { path, router } of organizationRoutes({ jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
+  for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });
