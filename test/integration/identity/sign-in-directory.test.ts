@@ -78,10 +78,10 @@ describe('a signed-in person and the directory the identity webhooks fill', () =
     }
   });
 
-  it('ends the session at the next request after user.deleted, and after a membership turned inactive', async () => {
+  it('ends the session at the next request after user.deleted, a membership turned inactive, and connection.deactivated', async () => {
     await createApiKey(store(), 'revoked-co');
     const at = (minute: number) => `2026-12-02T10:${String(minute).padStart(2, '0')}:00.000Z`;
-    for (const user of ['user_gone', 'user_inactive']) {
+    for (const user of ['user_gone', 'user_inactive', 'user_sso']) {
       await deliver(identityEvent('user.created', identityObjects.user(user, at(1)), { createdAt: at(1) }));
       await deliver(identityEvent('organization_membership.created', identityObjects.membership(`om_${user}`, at(1), { user_id: user, organization_id: 'org_revoked', status: 'active' }), { createdAt: at(1) }));
     }
@@ -91,12 +91,17 @@ describe('a signed-in person and the directory the identity webhooks fill', () =
     await signIn(service(), gone, 'user_gone');
     const inactive = new TestBrowser();
     await signIn(service(), inactive, 'user_inactive');
-    for (const browser of [gone, inactive]) expect((await browser.call(service().base, 'GET', '/api/jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    await deliver(identityEvent('connection.activated', identityObjects.connection('conn_1', at(2), { organization_id: 'org_revoked', domains: ['example.test'] }), { createdAt: at(2) }));
+    const sso = new TestBrowser();
+    await signIn(service(), sso, 'user_sso');
+    for (const browser of [gone, inactive, sso]) expect((await browser.call(service().base, 'GET', '/api/jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
 
     await deliver(identityEvent('user.deleted', identityObjects.user('user_gone', at(5)), { createdAt: at(5) }));
     expect((await gone.call(service().base, 'GET', '/api/schedules')).status).toBe(401);
     await deliver(identityEvent('organization_membership.updated', identityObjects.membership('om_user_inactive', at(5), { user_id: 'user_inactive', organization_id: 'org_revoked', status: 'inactive' }), { createdAt: at(5) }));
     expect((await inactive.call(service().base, 'GET', '/api/schedules')).status).toBe(401);
+    await deliver(identityEvent('connection.deactivated', identityObjects.connection('conn_1', at(6), { organization_id: 'org_revoked', domains: ['example.test'] }), { createdAt: at(6) }));
+    expect((await sso.call(service().base, 'GET', '/api/schedules')).status).toBe(401);
     expect(await store().getRepository(Session).count()).toBe(0);
   });
 });
