@@ -2,7 +2,7 @@ import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm'
 
 /**
  * Who did what, as `actorName` writes it (person or machine, never a secret): `jobs.started_by`, `api_keys.created_by`
- * and `revoked_by`, `execution_flags.updated_by`. Null for rows from before it was recorded (and for the CLI's
+ * and `revoked_by`, `execution_flags.updated_by`, `installations.connected_by`. Null for rows from before it was recorded (and for the CLI's
  * operator verbs, which act as nobody in particular).
  *
  * `jobs.started_by`: who asked for the job, as `actorName` writes it (`user:<directory id>`, `api_key:<key id>`,
@@ -19,9 +19,11 @@ export class AddJobStartedBy1765200000001 implements MigrationInterface {
       new TableColumn({ name: 'revoked_by', type: 'varchar', length: '300', isNullable: true }),
     ]);
     await runner.addColumn('execution_flags', new TableColumn({ name: 'updated_by', type: 'varchar', length: '300', isNullable: true }));
+    await runner.addColumn('installations', new TableColumn({ name: 'connected_by', type: 'varchar', length: '300', isNullable: true }));
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.dropColumn('installations', 'connected_by');
     await runner.dropColumn('execution_flags', 'updated_by');
     await runner.dropColumn('api_keys', 'revoked_by');
     await runner.dropColumn('api_keys', 'created_by');

@@ -5,7 +5,10 @@ import { AppError, ErrorCode } from '../core/errors.js';
 import { CAPABILITIES } from '../core/execution.js';
 import { actorName, type PersonPrincipal } from '../core/principal.js';
 import { issueApiKey, listApiKeys, revokeOrganizationApiKey } from '../identity/api-keys.js';
+import { CODEHOST_PROVIDER } from '../repos/codehost-repositories.js';
 import { Organization } from '../store/entities/organization.entity.js';
+import { ReportedInstallation } from '../store/entities/reported-installation.entity.js';
+import { connectInstallationTo } from '../store/repository-admission.js';
 import { organizationFlags, setCapabilityPaused } from '../store/execution-flags.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
@@ -77,6 +80,34 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
     const principal = adminOf(principalOf(res));
     await setCapabilityPaused(dataSource, capability.data, paused, principal.organizationId, actorName(principal));
     res.json({ flags: await organizationFlags(dataSource, principal.organizationId) });
+  });
+  return router;
+}
+
+const installationIdParam = z.string().regex(/^[1-9][0-9]{0,18}$/);
+
+/**
+ * `/api/installations/:installationId/connect`: the code-host installation's repositories are accepted in the
+ * organization in use (spec 4.6, "in the dashboard"). Only an installation the code host has reported (its installation
+ * webhook arrived) and still active, and one no other organization has: moving one stays the operator's
+ * (`qa installations connect`). The same use case as the CLI's.
+ */
+export function createInstallationsRouter(dataSource: DataSource): Router {
+  const router = Router();
+  router.use(requireAdmin);
+
+  router.post('/:installationId/connect', async (req, res) => {
+    const installationId = installationIdParam.safeParse(req.params.installationId);
+    const reported = installationId.success
+      ? await dataSource.getRepository(ReportedInstallation).findOneBy({ provider: CODEHOST_PROVIDER, providerInstallationId: installationId.data })
+      : null;
+    if (!installationId.success || reported === null || reported.status !== 'active') {
+      throw new AppError({ kind: 'user', code: ErrorCode.InstallationNotReported, status: 404, message: 'The code host has reported no active installation with that id' });
+    }
+    const principal = adminOf(principalOf(res));
+    const connectedBy = actorName(principal);
+    await connectInstallationTo(dataSource, { provider: CODEHOST_PROVIDER, installationId: installationId.data, organizationId: principal.organizationId, connectedBy, mayMove: false });
+    res.json({ installationId: installationId.data, account: reported.accountLogin, organizationId: principal.organizationId, connectedBy });
   });
   return router;
 }

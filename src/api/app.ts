@@ -7,7 +7,7 @@ import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
-import { createExecutionFlagsRouter, createKeysRouter } from './admin.router.js';
+import { createExecutionFlagsRouter, createInstallationsRouter, createKeysRouter } from './admin.router.js';
 import { authenticate } from './auth.js';
 import { createAuthRouter } from './auth.router.js';
 import { createJobPagesRouter } from './job-pages.router.js';
@@ -62,6 +62,7 @@ export function organizationRoutes({ dataSource, jobs, feed, repositories, check
     // Admins' (people with the admin role): src/api/admin.router.ts.
     { path: '/api/keys', router: createKeysRouter(dataSource) },
     { path: '/api/execution-flags', router: createExecutionFlagsRouter(dataSource) },
+    { path: '/api/installations', router: createInstallationsRouter(dataSource) },
   ];
 }
 

@@ -42,6 +42,8 @@ export const ERROR_CATALOGUE = {
   // People: sign-in, sessions, their CSRF token, and what a person may do in an organization.
   SetupRequired: { code: 'setup.required', kind: 'user', status: 403, meaning: "A signed-in person the access directory does not have yet (user, organization or active membership): no organization data until then; details.missing" },
   ApiKeyNotFound: { code: 'api_key.not_found', kind: 'user', status: 404, meaning: 'No live API key with that prefix in this organization' },
+  InstallationNotReported: { code: 'installation.not_reported', kind: 'user', status: 404, meaning: 'The code host has reported no active installation with that id (it is connected once its installation webhook arrived)' },
+  InstallationConnectedElsewhere: { code: 'installation.connected_elsewhere', kind: 'user', status: 409, meaning: 'The installation is connected to another organization; only an operator moves it (qa installations connect)' },
   RoleForbidden: { code: 'role.forbidden', kind: 'user', status: 403, meaning: 'The action is for organization admins (signed-in people with the admin role); members and API keys may not' },
   CsrfRefused: { code: 'csrf.refused', kind: 'user', status: 403, meaning: 'A state-changing request with a session cookie lacks the x-csrf-token of its session, or comes from another origin' },
   SigninFailed: { code: 'signin.failed', kind: 'user', status: 400, meaning: "The provider's answer to a sign-in failed a check (state, code, ID token, nonce); start again at /auth/login" },

@@ -2,6 +2,8 @@ import { beforeEach, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ApiKey } from '../../../src/store/entities/api-key.entity.js';
 import { ExecutionFlag } from '../../../src/store/entities/execution-flag.entity.js';
+import { Installation } from '../../../src/store/entities/installation.entity.js';
+import { ReportedInstallation } from '../../../src/store/entities/reported-installation.entity.js';
 import { callApi } from '../../support/api-server.js';
 import { seedAcmeShop, type AcmeShop } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
@@ -76,6 +78,7 @@ forEachDialect('admin routes for people', (dialect) => {
       ['DELETE', '/api/keys/0123456789ab', undefined],
       ['GET', '/api/execution-flags', undefined],
       ['PUT', '/api/execution-flags/live', { paused: true }],
+      ['POST', '/api/installations/101/connect', undefined],
     ] as const) {
       const byMember = await member.call(base(), method, path, body);
       const byKey = await callApi(base(), method, path, body, shop.key);
@@ -84,5 +87,27 @@ forEachDialect('admin routes for people', (dialect) => {
       });
     }
     expect(await store().getRepository(ExecutionFlag).count()).toBe(0);
+    expect(await store().getRepository(Installation).count()).toBe(0);
+  });
+
+  it('lets an admin connect an installation the code host reported, never one another organization has', async () => {
+    const reported = (id: string, status: string) => ({
+      provider: 'codehost', providerInstallationId: id, accountLogin: `acct-${id}`, accountType: 'Organization', repositorySelection: 'all', status, reportedAt: new Date(), updatedAt: new Date(),
+    });
+    await store().getRepository(ReportedInstallation).insert([reported('101', 'active'), reported('102', 'suspended'), reported('103', 'active')]);
+    await store().getRepository(Installation).insert({ provider: 'codehost', providerInstallationId: '103', organizationId: shop.otherOrganizationId, connectedBy: null });
+
+    const connected = await admin.call(base(), 'POST', '/api/installations/101/connect');
+    expect(connected.status).toBe(200);
+    expect(connected.body).toEqual({ installationId: '101', account: 'acct-101', organizationId: shop.organizationId, connectedBy: 'user:admin_1' });
+    expect(await store().getRepository(Installation).findOneBy({ providerInstallationId: '101' })).toMatchObject({ organizationId: shop.organizationId, connectedBy: 'user:admin_1' });
+    // Again: the same answer, nothing else changes.
+    expect((await admin.call(base(), 'POST', '/api/installations/101/connect')).status).toBe(200);
+
+    for (const [id, status, code] of [['102', 404, 'installation.not_reported'], ['999', 404, 'installation.not_reported'], ['abc', 404, 'installation.not_reported'], ['103', 409, 'installation.connected_elsewhere']] as const) {
+      const answer = await admin.call(base(), 'POST', `/api/installations/${id}/connect`);
+      expect({ id, status: answer.status, code: answer.body.error.code }).toEqual({ id, status, code });
+    }
+    expect(await store().getRepository(Installation).findOneBy({ providerInstallationId: '103' })).toMatchObject({ organizationId: shop.otherOrganizationId });
   });
 });
