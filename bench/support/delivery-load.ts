@@ -1,7 +1,9 @@
 /**
- * bench:webhooks' sender, as the code host is: signed `pull_request` deliveries (a recorded payload from
- * `@octokit/webhooks-examples`, its PR number and head SHA made unique per delivery) with the `x-codehost-*` headers,
- * every other one a redelivery of an earlier delivery id with the same bytes. Runs in a child process
+ * bench:webhooks' and bench:identity's sender, as the provider is. Code host: signed `pull_request` deliveries (a
+ * recorded payload from `@octokit/webhooks-examples`, its PR number and head SHA made unique per delivery) with the
+ * `x-codehost-*` headers. Identity provider: signed `user.updated` deliveries of a user of its own each (README
+ * "Identity webhooks"), `x-identity-signature` and `x-identity-delivery-id`. Every other one a redelivery of an earlier
+ * delivery id with the same bytes. Runs in a child process
  * (delivery-process.ts) so building and signing bodies never shares the measured servers' event loop.
  *
  * - `closed`: `clients` keep-alive connections, each sending its next delivery when the last is answered; latency from
@@ -10,7 +12,7 @@
  *   latency from the due time, so a receiver that falls behind cannot hide it by slowing the sender; the phase lasts
  *   twice its length at most, so the achieved rate shows how far behind it fell.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import http from 'node:http';
 import { sign } from '@octokit/webhooks-methods';
@@ -31,6 +33,8 @@ export interface DeliveryOrder {
   rate?: number;
   /** Makes this phase's delivery ids its own, so another phase's are not redeliveries. */
   prefix: string;
+  /** Whose deliveries (default `codehost`). */
+  provider?: 'codehost' | 'identity';
 }
 
 export interface DeliveryResult {
@@ -84,6 +88,29 @@ async function signed(secret: string, id: string, body: string): Promise<Deliver
   };
 }
 
+/** A `user.updated` of user `<id>`, signed `t=<now ms>,v1=<HMAC of "<t>.<body>">`. */
+function signedIdentity(secret: string, id: string): Delivery {
+  const at = new Date().toISOString();
+  const body = JSON.stringify({
+    id,
+    event: 'user.updated',
+    data: { object: 'user', id: `user_${id}`, email: `${id}@bench.test`, email_verified: true, first_name: 'Bench', last_name: id, created_at: at, updated_at: at },
+    created_at: at,
+  });
+  const t = Date.now();
+  return {
+    id,
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-identity-delivery-id': id,
+      'x-identity-signature': `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`,
+      'user-agent': 'identity-provider/bench',
+    },
+  };
+}
+
 function post(agent: http.Agent, url: URL, delivery: Delivery): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -102,7 +129,8 @@ function post(agent: http.Agent, url: URL, delivery: Delivery): Promise<{ status
 }
 
 export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResult> {
-  const base = template();
+  const identity = order.provider === 'identity';
+  const base = identity ? undefined : template();
   const url = new URL(order.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: order.clients });
   const originals: Delivery[] = [];
@@ -110,10 +138,15 @@ export async function sendDeliveries(order: DeliveryOrder): Promise<DeliveryResu
   async function delivery(n: number): Promise<{ delivery: Delivery; duplicate: boolean }> {
     if (n % 2 === 1 && originals.length > 0) return { delivery: originals[Math.floor(Math.random() * originals.length)]!, duplicate: true };
     const number = originals.length + 1;
-    base.number = number;
-    base.pull_request.number = number;
-    base.pull_request.head.sha = createHash('sha1').update(`${order.prefix}-${number}`).digest('hex');
-    const made = await signed(order.secret, `${order.prefix}-${number}`, JSON.stringify(base));
+    let made: Delivery;
+    if (base) {
+      base.number = number;
+      base.pull_request.number = number;
+      base.pull_request.head.sha = createHash('sha1').update(`${order.prefix}-${number}`).digest('hex');
+      made = await signed(order.secret, `${order.prefix}-${number}`, JSON.stringify(base));
+    } else {
+      made = signedIdentity(order.secret, `${order.prefix}-${number}`);
+    }
     originals.push(made);
     return { delivery: made, duplicate: false };
   }

@@ -158,7 +158,7 @@ export const ERROR_CATALOGUE = {
   ChatDeliveryGone: { code: 'chat.delivery_gone', kind: 'operational', meaning: "A chat delivery's receipt was purged before its opening message could be recorded" },
   ChatRequestStale: { code: 'chat.request_stale', kind: 'user', status: 401, meaning: "The chat request's timestamp is more than 5 minutes from the server's clock" },
 
-  // Signed webhooks (the code host; the identity provider's later) and their durable receipts.
+  // Signed webhooks (the code host, the identity provider) and their durable receipts.
   WebhookSignatureMissing: { code: 'webhook.signature_missing', kind: 'user', status: 401, meaning: 'A webhook delivery without its signature header (x-codehost-signature-256)' },
   WebhookSignatureInvalid: { code: 'webhook.signature_invalid', kind: 'user', status: 401, meaning: "The delivery's signature matches its body under none of the webhook secrets" },
   WebhookHeaderMissing: { code: 'webhook.header_missing', kind: 'user', status: 400, meaning: 'A required delivery header is missing (x-codehost-event, x-codehost-delivery); details.header names it' },

@@ -1,6 +1,6 @@
 /**
  * What the service reads of an identity provider's delivery (README "Identity webhooks"): the envelope
- * `{id, event, data, created_at}` and, per event, the object in `data` (WorkOS-style shapes; other fields are ignored).
+ * `{id, event, data, created_at}` (`event` is `<object>.<action>`) and, per event, the object in `data` (WorkOS-style shapes; other fields are ignored).
  * Each known event becomes one `DirectoryChange` for the access directory; an event the directory does not keep is
  * `null` (completed without effect).
  */
@@ -15,7 +15,8 @@ const email = z.string().min(3).max(320).regex(/^[^\s@]+@[^\s@]+$/, { error: 'mu
 /** The delivery body, as signed. `event` names `<object>.<action>`. */
 export const identityEnvelope = z.object({
   id: providerId,
-  event: z.string().regex(/^[a-z_]{1,40}\.[a-z_]{1,23}$/, { error: 'must be <object>.<action>' }),
+  // Providers send more than the directory keeps (`dsync.user.created`, `session.created`): stored, then ignored.
+  event: z.string().max(64).regex(/^[a-z_]{1,40}(?:\.[a-z_]{1,40}){1,3}$/, { error: 'must be <object>.<action>' }),
   data: z.record(z.string(), z.unknown()),
   created_at: timestamp,
 });
@@ -107,44 +108,71 @@ function displayName(data: z.infer<typeof userData>): string | null {
   return joined === '' ? null : joined.slice(0, 255);
 }
 
+/** What a deletion must carry at least: the id (and its `updated_at` when it has one). */
+const deletedObject = z.object({ id: providerId, updated_at: timestamp.optional() });
+
+/**
+ * `data` read by its object's schema; a deletion whose object is incomplete is still read, by its id alone (its
+ * fields then take empty defaults), because refusing it would leave a removed person with access while the provider
+ * retried in vain. Upserts must be whole.
+ */
+function readObject<Schema extends z.ZodType<{ id: string; updated_at: Date }>>(
+  schema: Schema,
+  data: Record<string, unknown>,
+  kind: DirectoryChangeKind,
+  deliveredAt: Date,
+): { whole: z.output<Schema> | null; id: string; updatedAt: Date } {
+  if (kind === 'upsert') {
+    const whole = schema.parse(data);
+    return { whole, id: whole.id, updatedAt: whole.updated_at };
+  }
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return { whole: parsed.data, id: parsed.data.id, updatedAt: parsed.data.updated_at };
+  const minimal = deletedObject.parse(data);
+  return { whole: null, id: minimal.id, updatedAt: minimal.updated_at ?? deliveredAt };
+}
+
 /**
  * The directory change an envelope asks for: null for an event the directory does not keep; a `ZodError` (thrown)
- * for a known event whose `data` is not its object.
+ * for a known event whose `data` is not its object (a deletion needs only its id).
  */
 export function directoryChangeOf(envelope: IdentityEnvelope): DirectoryChange | null {
   if (!isIdentityEvent(envelope.event)) return null;
   const [object, action] = envelope.event.split('.') as [string, string];
   const kind: DirectoryChangeKind = action === 'deleted' ? 'delete' : 'upsert';
-  const version = (updatedAt: Date): DirectoryVersion => ({ updatedAt, deliveryCreatedAt: envelope.created_at, eventId: envelope.id });
+  const read = <Schema extends z.ZodType<{ id: string; updated_at: Date }>>(schema: Schema) => {
+    const found = readObject(schema, envelope.data, kind, envelope.created_at);
+    const version: DirectoryVersion = { updatedAt: found.updatedAt, deliveryCreatedAt: envelope.created_at, eventId: envelope.id };
+    return { ...found, version };
+  };
   switch (object) {
     case 'user': {
-      const data = userData.parse(envelope.data);
-      return { table: 'user', id: data.id, kind, version: version(data.updated_at), fields: { email: data.email ?? null, emailVerified: data.email_verified ?? false, name: displayName(data) } };
+      const { whole, id, version } = read(userData);
+      const fields = whole ? { email: whole.email ?? null, emailVerified: whole.email_verified ?? false, name: displayName(whole) } : { email: null, emailVerified: false, name: null };
+      return { table: 'user', id, kind, version, fields };
     }
     case 'organization': {
-      const data = organizationData.parse(envelope.data);
-      return { table: 'organization', id: data.id, kind, version: version(data.updated_at), fields: { name: data.name, externalId: data.external_id ?? null } };
+      const { whole, id, version } = read(organizationData);
+      return { table: 'organization', id, kind, version, fields: { name: whole?.name ?? '', externalId: whole?.external_id ?? null } };
     }
     case 'organization_membership': {
-      const data = membershipData.parse(envelope.data);
-      return {
-        table: 'membership', id: data.id, kind, version: version(data.updated_at),
-        fields: { userId: data.user_id, organizationId: data.organization_id, status: data.status, role: data.role },
-      };
+      const { whole, id, version } = read(membershipData);
+      const fields = whole
+        ? { userId: whole.user_id, organizationId: whole.organization_id, status: whole.status, role: whole.role }
+        : { userId: '', organizationId: '', status: 'inactive', role: 'member' };
+      return { table: 'membership', id, kind, version, fields };
     }
     case 'invitation': {
-      const data = invitationData.parse(envelope.data);
+      const { whole, id, version } = read(invitationData);
       return {
-        table: 'invitation', id: data.id, kind: 'upsert', version: version(data.updated_at),
-        fields: { organizationId: data.organization_id ?? null, email: data.email, state: INVITATION_STATES[action]!, expiresAt: data.expires_at ?? null },
+        table: 'invitation', id, kind: 'upsert', version,
+        fields: { organizationId: whole!.organization_id ?? null, email: whole!.email, state: INVITATION_STATES[action]!, expiresAt: whole!.expires_at ?? null },
       };
     }
     default: {
-      const data = connectionData.parse(envelope.data);
-      return {
-        table: 'connection', id: data.id, kind, version: version(data.updated_at),
-        fields: { organizationId: data.organization_id, state: action === 'activated' ? 'active' : 'inactive', domains: [...new Set(data.domains)].sort() },
-      };
+      const { whole, id, version } = read(connectionData);
+      const state = action === 'activated' ? 'active' : 'inactive';
+      return { table: 'connection', id, kind, version, fields: { organizationId: whole?.organization_id ?? '', state, domains: [...new Set(whole?.domains ?? [])].sort() } };
     }
   }
 }

@@ -32,7 +32,7 @@ export function identityDeliveryHandler({ directory }: { directory: DirectoryWri
     const outcome = await directory.apply(change);
     context.logger.info(
       { table: change.table, id: change.id, kind: change.kind, applied: outcome.applied, deleted: outcome.deleted },
-      outcome.applied ? 'access directory updated' : 'identity event older than the directory; nothing changed',
+      outcome.applied ? 'access directory updated' : outcome.deleted ? 'deleted in the directory before; this late event changes nothing' : 'identity event older than the directory; nothing changed',
     );
   };
 }

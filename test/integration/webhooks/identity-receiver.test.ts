@@ -73,6 +73,11 @@ describe('POST /api/webhooks/identity', () => {
     expect((await postRaw(body, signedHeaders(body, { t: Date.now() + 4 * MINUTE, deliveryId: 'skew-future' }))).status).toBe(202);
   });
 
+  it('accepts a deletion that carries only the id of what was deleted', async () => {
+    const body = identityEvent('organization_membership.deleted', { id: 'om_1' });
+    expect((await answer(await sendIdentityDelivery(url(), body, { secret: SECRET }))).status).toBe(202);
+  });
+
   it('acknowledges a replay of the same delivery as a duplicate, storing and queueing it once', async () => {
     const body = JSON.stringify(userCreated());
     const headers = signedHeaders(body, { deliveryId: 'replayed' });
