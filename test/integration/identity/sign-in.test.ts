@@ -6,6 +6,7 @@ import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { putInDirectory } from '../../support/directory-rows.js';
 import { signIn, usePeopleService } from '../../support/people-service.js';
 import { TestBrowser } from '../../support/signed-in-browser.js';
+import { useTestApi } from '../../support/use-test-api.js';
 
 forEachDialect('sign-in (OpenID Connect)', (dialect) => {
   const store = useTestStore(dialect);
@@ -193,5 +194,23 @@ describe('sign-in cookies behind https', () => {
     const sessionCookie = callback.setCookies.find((cookie) => cookie.name === '__Host-qa_session')!;
     expect(sessionCookie.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
     expect(callback.location).toBe('https://qa.example.test/');
+  });
+});
+
+describe('without IDENTITY_ISSUER_URL', () => {
+  const store = useTestStore('sqlite');
+  const api = useTestApi(store);
+
+  it('has no sign-in routes, ignores session cookies, and sends job links to the API route', async () => {
+    for (const path of ['/auth/login', '/auth/callback?code=x&state=y', '/api/session']) {
+      const answer = await fetch(`${api.base}${path}`, { redirect: 'manual' });
+      expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+    }
+    const withCookie = await fetch(`${api.base}/api/repositories`, { headers: { cookie: `qa_session=${'A'.repeat(43)}` } });
+    expect(withCookie.status).toBe(401);
+    const jobId = '6f1c2d3e-0000-4000-8000-000000000001';
+    const link = await fetch(`${api.base}/jobs/${jobId}`, { redirect: 'manual' });
+    expect(link.status).toBe(302);
+    expect(new URL(link.headers.get('location')!, `${api.base}/jobs/${jobId}`).href).toBe(`${api.base}/api/jobs/${jobId}`);
   });
 });
