@@ -24,6 +24,7 @@ export class CreateSessions1765200000000 implements MigrationInterface {
         indices: [
           new TableIndex({ name: 'IDX_sessions_user_id', columnNames: ['user_id'] }),
           new TableIndex({ name: 'IDX_sessions_expires_at', columnNames: ['expires_at'] }),
+          new TableIndex({ name: 'IDX_sessions_last_seen_at', columnNames: ['last_seen_at'] }),
         ],
       }),
     );

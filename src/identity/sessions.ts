@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { LessThanOrEqual, type DataSource } from 'typeorm';
 import { Session } from '../store/entities/session.entity.js';
 import { randomToken, TOKEN_SHAPE, tokenHash } from './secret-tokens.js';
 
@@ -39,6 +39,8 @@ export function createSessionStore(dataSource: DataSource, settings: SessionSett
     async create(userId, now) {
       const id = randomToken();
       const idHash = tokenHash(id);
+      // Sessions nobody presents again are cleared as new ones begin: the table holds about the live sessions.
+      await sessions.delete([{ expiresAt: LessThanOrEqual(now) }, { lastSeenAt: LessThanOrEqual(new Date(now.getTime() - settings.idleMs)) }]);
       await sessions.insert({ idHash, userId, organizationId: null, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + settings.absoluteMs) });
       return { id, idHash, userId, organizationId: null };
     },

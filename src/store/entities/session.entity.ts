@@ -7,6 +7,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'sessions' })
 @Index('IDX_sessions_user_id', ['userId'])
 @Index('IDX_sessions_expires_at', ['expiresAt'])
+@Index('IDX_sessions_last_seen_at', ['lastSeenAt'])
 export class Session {
   /** Lowercase hex SHA-256 of the session id the cookie carries. */
   @PrimaryColumn({ name: 'id_hash', type: 'varchar', length: 64 })

@@ -27,6 +27,14 @@ forEachDialect('session store', (dialect) => {
     expect(await sessions().resolve(session.id, at(120))).toBeNull();
   });
 
+  it('clears sessions nobody presents again, idle or past their end, when a new one begins', async () => {
+    await sessions().create('idle_user', T0);
+    const busy = await sessions().create('busy_user', T0);
+    await sessions().resolve(busy.id, at(25));
+    await sessions().create('new_user', at(31));
+    expect((await store().getRepository(Session).find()).map((row) => row.userId).sort()).toEqual(['busy_user', 'new_user']);
+  });
+
   it('finds nothing for a value of another shape or one never issued, and destroys every session of a user', async () => {
     expect(await sessions().resolve("' OR 1=1 --", T0)).toBeNull();
     expect(await sessions().resolve('x'.repeat(43), T0)).toBeNull();
