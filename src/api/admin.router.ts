@@ -13,6 +13,8 @@ import { organizationFlags, setCapabilityPaused } from '../store/execution-flags
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
+import { responseOf } from './respond.js';
+import { apiKeyCreatedSchema, apiKeyListSchema, executionFlagsSchema, installationConnectedSchema } from './schemas/people.js';
 
 const forbidden = (message: string) => new AppError({ kind: 'user', code: ErrorCode.RoleForbidden, status: 403, message });
 
@@ -41,7 +43,7 @@ export function createKeysRouter(dataSource: DataSource): Router {
 
   router.get('/', async (_req, res) => {
     const keys = await listApiKeys(dataSource, principalOf(res).organizationId);
-    res.json({ keys: keys.map((key) => ({ ...key, createdAt: iso(key.createdAt), lastUsedAt: iso(key.lastUsedAt), revokedAt: iso(key.revokedAt) })) });
+    res.json(responseOf(apiKeyListSchema, { keys: keys.map((key) => ({ ...key, createdAt: iso(key.createdAt), lastUsedAt: iso(key.lastUsedAt), revokedAt: iso(key.revokedAt) })) }));
   });
 
   router.post('/', async (req, res) => {
@@ -50,7 +52,7 @@ export function createKeysRouter(dataSource: DataSource): Router {
     const organization = await dataSource.getRepository(Organization).findOneByOrFail({ id: principal.organizationId });
     const created = await issueApiKey(dataSource, organization, label ?? null, actorName(principal));
     res.setHeader('cache-control', 'no-store');
-    res.status(201).json({ key: created.key, prefix: created.prefix, label: label ?? null, createdBy: actorName(principal) });
+    res.status(201).json(responseOf(apiKeyCreatedSchema, { key: created.key, prefix: created.prefix, label: label ?? null, createdBy: actorName(principal) }));
   });
 
   router.delete('/:prefix', async (req, res) => {
@@ -70,7 +72,7 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
   router.use(requireAdmin, jsonBody('4kb'));
 
   router.get('/', async (_req, res) => {
-    res.json({ flags: await organizationFlags(dataSource, principalOf(res).organizationId) });
+    res.json(responseOf(executionFlagsSchema, { flags: await organizationFlags(dataSource, principalOf(res).organizationId) }));
   });
 
   router.put('/:capability', async (req, res) => {
@@ -79,7 +81,7 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
     const { paused } = parse(flagBody, req.body);
     const principal = adminOf(principalOf(res));
     await setCapabilityPaused(dataSource, capability.data, paused, principal.organizationId, actorName(principal));
-    res.json({ flags: await organizationFlags(dataSource, principal.organizationId) });
+    res.json(responseOf(executionFlagsSchema, { flags: await organizationFlags(dataSource, principal.organizationId) }));
   });
   return router;
 }
@@ -107,7 +109,7 @@ export function createInstallationsRouter(dataSource: DataSource): Router {
     const principal = adminOf(principalOf(res));
     const connectedBy = actorName(principal);
     await connectInstallationTo(dataSource, { provider: CODEHOST_PROVIDER, installationId: installationId.data, organizationId: principal.organizationId, connectedBy, mayMove: false });
-    res.json({ installationId: installationId.data, account: reported.accountLogin, organizationId: principal.organizationId, connectedBy });
+    res.json(responseOf(installationConnectedSchema, { installationId: installationId.data, account: reported.accountLogin, organizationId: principal.organizationId, connectedBy }));
   });
   return router;
 }

@@ -7,6 +7,8 @@ import { readRequestSession, setupRequired } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import type { PeopleDeps } from './people.js';
+import { responseOf } from './respond.js';
+import { sessionSchema } from './schemas/people.js';
 
 const noSession = () =>
   new AppError({ kind: 'user', code: ErrorCode.AuthUnauthorized, status: 401, message: 'Not signed in: sign in at /auth/login' });
@@ -22,7 +24,7 @@ function sessionBody({ session, standing }: ReadSession) {
 
 function send(res: Response, read: ReadSession): void {
   res.setHeader('cache-control', 'no-store');
-  res.json(sessionBody(read));
+  res.json(responseOf(sessionSchema, sessionBody(read)));
 }
 
 /** `/api/session`: the signed-in person's standing, and the organization they work in. */
