@@ -15,7 +15,7 @@ const IO_PACKAGES = {
   queue: ['agenda', '@agendajs/*', 'ioredis'],
   browser: ['playwright', 'playwright-core', '@playwright/*', '@axe-core/*'],
   'http server': ['express'],
-  'http client': ['undici'],
+  'http client': ['undici', 'openid-client'],
   chat: ['@slack/*'],
   'code host': ['@octokit/*'],
   logging: ['pino', 'pino-pretty'],
@@ -58,7 +58,8 @@ const ZONES = {
   checks: { path: 'src/checks', may: ['core', 'browser', 'logger'], io: [], why: 'it drives the page through src/browser' },
   probes: { path: 'src/probes', may: ['core', 'logger'], io: ['network', 'http client'] },
   repos: { path: 'src/repos', may: ['core', 'store', 'logger'], io: ['database'] },
-  identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database'] },
+  // The OpenID client (sign-in) talks to the identity provider.
+  identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database', 'http client'] },
   codehost: { path: 'src/codehost', may: ['core', 'logger'], io: ['code host', 'http client', 'files'] },
   jobs: { path: 'src/jobs', may: ['core', 'store', 'queue', 'planner', 'artifacts', 'logger'], io: ['database'] },
   webhooks: {

@@ -151,6 +151,23 @@ export interface WebhooksConfig {
   readonly sweepIntervalMs: number;
 }
 
+/**
+ * People signing in (OpenID Connect) and their sessions. With no IDENTITY_ISSUER_URL sign-in is off: `/auth/*` and
+ * `/api/session*` answer 404 and only API keys reach the API. Secrets here are never echoed in a config error.
+ */
+export interface IdentityConfig {
+  /** The OpenID provider's issuer; its discovery document is read from `<issuer>/.well-known/openid-configuration`. */
+  readonly issuerUrl: string | undefined;
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  /** PUBLIC_BASE_URL (or its default): the redirect URI, the cookie's flags and the origin CSRF checks expect. */
+  readonly publicBaseUrl: string;
+  /** A session unused this long ends. */
+  readonly sessionIdleMinutes: number;
+  /** A session ends this long after sign-in, however much it is used. */
+  readonly sessionAbsoluteHours: number;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -168,6 +185,7 @@ export interface Config {
   readonly codehost: CodehostConfig;
   readonly identityWebhooks: IdentityWebhooksConfig;
   readonly webhooks: WebhooksConfig;
+  readonly identity: IdentityConfig;
 }
 
 export interface LoadConfigOptions {
@@ -205,6 +223,8 @@ function url(protocols: readonly string[], example: string, check: (url: URL) =>
 
 /** Addresses that mean "every interface": fine to listen on, but not an address a browser can be sent to. */
 const WILDCARD_ADDRESSES: ReadonlySet<string> = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+/** Host names (as URL.hostname gives them) of this machine's loopback. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /**
@@ -298,11 +318,17 @@ const envSchema = z.object({
   // A lease shorter than a second would expire under a healthy worker between its claim and its first statement.
   WEBHOOK_LEASE_MS: integer(1_000, 86_400_000).default(600_000),
   WEBHOOK_SWEEP_INTERVAL_MS: integer(100, 3_600_000).default(60_000),
+  // https, except on loopback (a provider on this machine, as in tests): tokens must not cross a network in clear.
+  IDENTITY_ISSUER_URL: url(['http:', 'https:'], 'https://auth.example.com', (parsed) => parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname)).optional(),
+  IDENTITY_CLIENT_ID: nonEmpty().optional(),
+  IDENTITY_CLIENT_SECRET: nonEmpty().optional(),
+  IDENTITY_SESSION_IDLE_MINUTES: integer(1, 43_200).default(120),
+  IDENTITY_SESSION_ABSOLUTE_HOURS: integer(1, 8_760).default(24),
 });
 
 type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
-const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL', 'CODEHOST_API_URL']);
+const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL', 'CODEHOST_API_URL', 'IDENTITY_ISSUER_URL']);
 /** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'PLANNER_API_KEY',
@@ -318,7 +344,10 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'CHAT_CLIENT_SECRET',
   'CHAT_STATE_SECRET',
   'CHAT_TOKEN_KEY',
+  'IDENTITY_CLIENT_SECRET',
 ]);
+/** Sign-in needs all of these once any is set. */
+const IDENTITY_VARIABLES = ['IDENTITY_ISSUER_URL', 'IDENTITY_CLIENT_ID', 'IDENTITY_CLIENT_SECRET'] as const satisfies readonly EnvName[];
 /** OAuth distribution needs all of these once any is set. */
 const CHAT_OAUTH_VARIABLES = ['CHAT_CLIENT_ID', 'CHAT_CLIENT_SECRET', 'CHAT_STATE_SECRET', 'CHAT_TOKEN_KEY'] as const satisfies readonly EnvName[];
 /** What PLANNER=openai needs besides itself. */
@@ -355,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     ...(result.success ? [] : result.error.issues.map((issue) => ({ name: String(issue.path[0]), message: issue.message }))),
     ...missingForPlanner(input),
     ...missingForChatOAuth(input),
+    ...missingForIdentity(input),
   ];
   if (!result.success || issues.length > 0) {
     const problems = issues.map(({ name, message }) => `${name} ${message} (got ${shownValue(name, input[name as EnvName])})`);
@@ -367,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   }
 
   const vars = result.data;
+  const publicBaseUrl = (vars.PUBLIC_BASE_URL ?? listenUrl(vars.HOST, vars.PORT)).replace(/\/+$/, '');
   return {
     database:
       vars.DATABASE_URL === undefined
@@ -394,7 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     probes: { allowCidrs: vars.PROBE_ALLOW_CIDRS ?? [] },
     notify: {
       minIntervalMs: vars.NOTIFY_MIN_INTERVAL_MS,
-      publicBaseUrl: (vars.PUBLIC_BASE_URL ?? listenUrl(vars.HOST, vars.PORT)).replace(/\/+$/, ''),
+      publicBaseUrl,
     },
     chat: {
       signingSecret: vars.CHAT_SIGNING_SECRET,
@@ -418,6 +449,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     identityWebhooks: { signingSecret: vars.IDENTITY_WEBHOOK_SIGNING_SECRET, previousSigningSecret: vars.IDENTITY_WEBHOOK_SECRET_PREVIOUS },
     webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
+    identity: {
+      issuerUrl: vars.IDENTITY_ISSUER_URL?.replace(/\/+$/, ''),
+      clientId: vars.IDENTITY_CLIENT_ID?.trim(),
+      clientSecret: vars.IDENTITY_CLIENT_SECRET,
+      publicBaseUrl,
+      sessionIdleMinutes: vars.IDENTITY_SESSION_IDLE_MINUTES,
+      sessionAbsoluteHours: vars.IDENTITY_SESSION_ABSOLUTE_HOURS,
+    },
     planner:
       vars.PLANNER === 'rule'
         ? { kind: 'rule' }
@@ -451,4 +490,10 @@ function missingForPlanner(input: Partial<Record<EnvName, string>>): { name: str
 function missingForChatOAuth(input: Partial<Record<EnvName, string>>): { name: string; message: string }[] {
   if (CHAT_OAUTH_VARIABLES.every((name) => input[name] === undefined)) return [];
   return CHAT_OAUTH_VARIABLES.filter((name) => input[name] === undefined).map((name) => ({ name, message: `must be set with ${CHAT_OAUTH_VARIABLES.filter((other) => input[other] !== undefined).join(', ')} (Slack OAuth install)` }));
+}
+
+/** Sign-in set up in part (an issuer without its client, or the reverse): one problem per missing variable. */
+function missingForIdentity(input: Partial<Record<EnvName, string>>): { name: string; message: string }[] {
+  if (IDENTITY_VARIABLES.every((name) => input[name] === undefined)) return [];
+  return IDENTITY_VARIABLES.filter((name) => input[name] === undefined).map((name) => ({ name, message: `must be set with ${IDENTITY_VARIABLES.filter((other) => input[other] !== undefined).join(', ')} (sign-in)` }));
 }

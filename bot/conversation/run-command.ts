@@ -143,7 +143,7 @@ function sayOutcome(outcome: Outcome<Said>, place: ChatPlace, deps: Conversation
     case 'job_unknown':
       return say(replies.unknownJob(outcome.jobId));
     case 'job_status': {
-      const link = `${deps.publicBaseUrl}/api/jobs/${outcome.job.id}`;
+      const link = `${deps.publicBaseUrl}/jobs/${outcome.job.id}`;
       return say(replies.jobStatus({ ...outcome.job, findings: outcome.findings, link }));
     }
     case 'cancelled':

@@ -7,7 +7,12 @@ import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
 import type { RepositoryService } from '../repos/repository-service.js';
-import { requireApiKey } from './auth.js';
+import { createExecutionFlagsRouter, createInstallationsRouter, createKeysRouter } from './admin.router.js';
+import { authenticate } from './auth.js';
+import { createAuthRouter } from './auth.router.js';
+import { createJobPagesRouter } from './job-pages.router.js';
+import type { PeopleDeps } from './people.js';
+import { createSessionRouter } from './session.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
@@ -25,6 +30,8 @@ export interface AppDeps {
   checks: CheckService;
   schedules: ScheduleService;
   logger: Logger;
+  /** Sign-in and sessions, when IDENTITY_ISSUER_URL is set; without it only API keys reach the API. */
+  people?: PeopleDeps;
 }
 
 /** A router of its own at `path`, such as a chat receiver or a webhook route. */
@@ -42,20 +49,39 @@ export interface AppOptions {
 }
 
 /**
+ * Every router of an organization's data, by mount path: each is reached only through `authenticate` (an API key, or
+ * a ready session). One list, so the test that proves no pending session reaches any of them reads the same routes.
+ */
+export function organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules }: Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
+  return [
+    ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed) })),
+    { path: '/api/repositories', router: createRepositoriesRouter(repositories) },
+    { path: '/api/checks', router: createChecksRouter(SET_A, checks) },
+    { path: '/api/scenarios', router: createChecksRouter(SET_B, checks) },
+    { path: '/api/schedules', router: createSchedulesRouter(schedules) },
+    // Admins' (people with the admin role): src/api/admin.router.ts.
+    { path: '/api/keys', router: createKeysRouter(dataSource) },
+    { path: '/api/execution-flags', router: createExecutionFlagsRouter(dataSource) },
+    { path: '/api/installations', router: createInstallationsRouter(dataSource) },
+  ];
+}
+
+/**
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
   for (const { path, router } of mounts) app.use(path, router);
-  const auth = requireApiKey(dataSource);
-  for (const names of [SET_A, SET_B]) app.use(`/api/${names.collection}`, auth, createJobsRouter(names, jobs, feed));
-  app.use('/api/repositories', auth, createRepositoriesRouter(repositories));
-  app.use('/api/checks', auth, createChecksRouter(SET_A, checks));
-  app.use('/api/scenarios', auth, createChecksRouter(SET_B, checks));
-  app.use('/api/schedules', auth, createSchedulesRouter(schedules));
+  if (people) {
+    app.use('/auth', createAuthRouter(people));
+    app.use('/api/session', createSessionRouter(people));
+  }
+  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
+  const auth = authenticate(dataSource, people);
+  for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });

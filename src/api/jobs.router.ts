@@ -136,6 +136,7 @@ function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findi
       createdAt: iso(job.createdAt),
       startedAt: isoOrNull(job.startedAt),
       finishedAt: isoOrNull(job.finishedAt),
+      startedBy: job.startedBy === null ? null : { kind: job.startedBy.startsWith('user:') ? 'person' : 'machine', actor: job.startedBy },
     },
     events: events.map(eventBody),
     artifacts: artifacts.map((artifact) => artifactBody(names, artifact)),

@@ -1,5 +1,6 @@
 import { createApp, type Mount } from '../api/app.js';
 import { startHttpServer } from '../api/server.js';
+import { composePeople } from './people.js';
 import type { Services } from './services.js';
 
 export interface RunningHttp {
@@ -23,6 +24,7 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       checks: services.checks,
       schedules: services.schedules,
       logger,
+      people: composePeople(config, services.dataSource, services.overrides.readAccess),
     },
     { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, ...mounts] },
   );

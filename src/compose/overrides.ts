@@ -8,6 +8,7 @@ import type { ProbeClientOptions } from '../probes/probe-client.js';
 import type { RetryPolicy } from '../queue/index.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import type { ReadSecret } from '../workflows/test-values.js';
+import type { ReadAccess } from '../identity/access-state.js';
 
 /**
  * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
@@ -39,4 +40,6 @@ export interface ComposeOverrides {
   progressSinks?: ProgressSinks;
   /** Replaces a webhook provider's delivery handler (a bench counts its calls); default: the composed ones. */
   webhookHandlers?: DeliveryHandlers;
+  /** What the access directory answers for a signed-in user (default: the directory in the store). */
+  readAccess?: ReadAccess;
 }

@@ -39,6 +39,17 @@ export const ERROR_CATALOGUE = {
   InternalUnexpected: { code: 'internal.unexpected', kind: 'unexpected', status: 500, meaning: 'Anything thrown that is not an AppError: a bug' },
   InternalResponseMismatch: { code: 'internal.response_mismatch', kind: 'unexpected', status: 500, meaning: 'An answer does not fit its response schema' },
 
+  // People: sign-in, sessions, their CSRF token, and what a person may do in an organization.
+  SetupRequired: { code: 'setup.required', kind: 'user', status: 403, meaning: "A signed-in person the access directory does not have yet (user, organization or active membership): no organization data until then; details.missing" },
+  ApiKeyNotFound: { code: 'api_key.not_found', kind: 'user', status: 404, meaning: 'No live API key with that prefix in this organization' },
+  InstallationNotReported: { code: 'installation.not_reported', kind: 'user', status: 404, meaning: 'The code host has reported no active installation with that id (it is connected once its installation webhook arrived)' },
+  InstallationConnectedElsewhere: { code: 'installation.connected_elsewhere', kind: 'user', status: 409, meaning: 'The installation is connected to another organization; only an operator moves it (qa installations connect)' },
+  RoleForbidden: { code: 'role.forbidden', kind: 'user', status: 403, meaning: 'The action is for organization admins (signed-in people with the admin role); members and API keys may not' },
+  CsrfRefused: { code: 'csrf.refused', kind: 'user', status: 403, meaning: 'A state-changing request with a session cookie lacks the x-csrf-token of its session, or comes from another origin' },
+  SigninFailed: { code: 'signin.failed', kind: 'user', status: 400, meaning: "The provider's answer to a sign-in failed a check (state, code, ID token, nonce); start again at /auth/login" },
+  SigninUnavailable: { code: 'signin.unavailable', kind: 'operational', status: 502, meaning: 'The identity provider could not be reached or answered badly' },
+  SessionOrganizationUnavailable: { code: 'session.organization_unavailable', kind: 'user', status: 404, meaning: 'The signed-in person has no active membership in that organization' },
+
   // Ids the caller's organization does not have (also another organization's ids, and ids in a non-canonical form).
   JobNotFound: { code: 'job.not_found', kind: 'user', status: 404, meaning: 'No job with that id in this organization; in a worker (HTTP-less 400), the job was deleted' },
   CheckNotFound: { code: 'check.not_found', kind: 'user', status: 404, meaning: 'No check with that id in this organization' },

@@ -45,7 +45,11 @@ export async function createApiKey(dataSource: DataSource, orgSlug: string, labe
       `Invalid organization slug ${JSON.stringify(orgSlug)}: use 1 to 64 lowercase letters, digits and inner hyphens`,
     );
   }
-  const organization = await findOrCreateOrganization(dataSource, orgSlug);
+  return issueApiKey(dataSource, await findOrCreateOrganization(dataSource, orgSlug), label ?? null, null);
+}
+
+/** A new key of an existing organization; `createdBy` is who asked (`actorName`), null for the operator's CLI. */
+export async function issueApiKey(dataSource: DataSource, organization: Organization, label: string | null, createdBy: string | null): Promise<CreatedApiKey> {
   const prefix = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const id = randomUUID();
@@ -54,9 +58,11 @@ export async function createApiKey(dataSource: DataSource, orgSlug: string, labe
     organizationId: organization.id,
     prefix,
     secretHash: sha256(secret).toString('hex'),
-    label: label ?? null,
+    label,
     lastUsedAt: null,
     revokedAt: null,
+    createdBy,
+    revokedBy: null,
   });
   return { key: `qa_${prefix}_${secret}`, prefix, organization, principal: apiKeyPrincipal(organization.id, id) };
 }
@@ -125,5 +131,28 @@ interface KeyRow {
 /** Revokes the key with this prefix; false when there is no such key or it was already revoked. */
 export async function revokeApiKey(dataSource: DataSource, prefix: string, now: Date = new Date()): Promise<boolean> {
   const result = await dataSource.getRepository(ApiKey).update({ prefix, revokedAt: IsNull() }, { revokedAt: now });
+  return (result.affected ?? 0) > 0;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  prefix: string;
+  label: string | null;
+  createdAt: Date;
+  createdBy: string | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+}
+
+/** An organization's keys, newest first; never a secret (only its hash is stored anyway). */
+export async function listApiKeys(dataSource: DataSource, organizationId: string): Promise<ApiKeySummary[]> {
+  const keys = await dataSource.getRepository(ApiKey).find({ where: { organizationId }, order: { createdAt: 'DESC' } });
+  return keys.map(({ id, prefix, label, createdAt, createdBy, lastUsedAt, revokedAt, revokedBy }) => ({ id, prefix, label, createdAt, createdBy, lastUsedAt, revokedAt, revokedBy }));
+}
+
+/** Revokes the organization's key with this prefix; false when it has none such or it was already revoked. */
+export async function revokeOrganizationApiKey(dataSource: DataSource, organizationId: string, prefix: string, revokedBy: string, now: Date = new Date()): Promise<boolean> {
+  const result = await dataSource.getRepository(ApiKey).update({ organizationId, prefix, revokedAt: IsNull() }, { revokedAt: now, revokedBy });
   return (result.affected ?? 0) > 0;
 }

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, ErrorCode, notFoundError as notFound, userError } from '../core/errors.js';
 import { taskWithAnswers } from '../core/interpretation.js';
 import type { JobTrigger } from '../core/job.js';
-import type { Principal } from '../core/principal.js';
+import { actorName, type Principal } from '../core/principal.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Job } from '../store/entities/job.entity.js';
 import { appendJobEvent } from './job-events.js';
@@ -75,6 +75,7 @@ export function answerJobUseCase({ dataSource, records, notifications }: AnswerJ
         trigger: parent.trigger as JobTrigger,
         channelContext: (parent.channelContext as Record<string, unknown> | null) ?? undefined,
         ...(options.sourceKey === undefined ? {} : { sourceKey: options.sourceKey }),
+        startedBy: actorName(principal),
       };
       const child = await records.record(organizationId, input, await records.interpret(organizationId, input, parent.id, context), parent.id);
       await noteAnswered(parent.id, child.jobId);

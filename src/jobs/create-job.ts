@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ErrorCode, notFoundError as notFound, userError } from '../core/errors.js';
-import type { Principal } from '../core/principal.js';
+import { actorName, type Principal } from '../core/principal.js';
 import { Check } from '../store/entities/check.entity.js';
 import { checkSourceKey, type CreatedJob, type CreateJobInput, type JobRecords } from './job-records.js';
 import { notificationTarget } from './notification-outbox.js';
@@ -14,8 +14,9 @@ export interface CreateJobDeps {
 export function createJobUseCase({ dataSource, records }: CreateJobDeps) {
   return {
     /** Creates a job: a replay of a stored check, or a natural-language task interpreted first. */
-    async create(principal: Principal, input: CreateJobInput): Promise<CreatedJob> {
+    async create(principal: Principal, request: CreateJobInput): Promise<CreatedJob> {
       const { organizationId } = principal;
+      const input: CreateJobInput = { ...request, startedBy: actorName(principal) };
       checkSourceKey(input.sourceKey);
       // A request made again gets the job it made, whatever has changed since (a pause, the check, the planner).
       const earlier = await records.createdBefore(organizationId, input.sourceKey);

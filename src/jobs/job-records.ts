@@ -16,6 +16,8 @@ import { notificationTarget, stageNotification, type NotificationStarter, type S
 
 /** A validated create request, independent of the naming set it arrived in. */
 export interface CreateJobInput {
+  /** Who asks (`actorName` of the caller's principal): set by the use case from the principal, never by a caller. */
+  startedBy?: string;
   repositoryId: string;
   checkId?: string;
   naturalLanguageTask?: string;
@@ -88,6 +90,7 @@ function jobRow(organizationId: string, input: CreateJobInput, parentJobId: stri
     channelContext: input.channelContext ?? null,
     workflowId: null,
     sourceKey: input.sourceKey ?? null,
+    startedBy: input.startedBy ?? null,
   };
 }
 

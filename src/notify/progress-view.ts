@@ -67,7 +67,8 @@ type NotifiedEvent = JobForNotification['events'][number];
 export function buildProgressView(input: JobForNotification, settings: ViewSettings): ProgressView {
   const { job, events } = input;
   const base = settings.publicBaseUrl.replace(/\/+$/, '');
-  const jobUrl = `${base}/api/jobs/${job.id}`;
+  // The job page (src/api/job-pages.router.ts): a person who clicks it signs in first.
+  const jobUrl = `${base}/jobs/${job.id}`;
   const artifactUrl = (artifactId: string) => `${jobUrl}/artifacts/${artifactId}`;
   const stepTexts = stepTextsOf(events);
   const questions = job.status === 'review_required' ? (job.resolution?.questions ?? []) : [];

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { pausedError, type Capability } from '../core/execution.js';
+import { CAPABILITIES, pausedError, type Capability } from '../core/execution.js';
 import { ExecutionFlag } from './entities/execution-flag.entity.js';
 
 export const GLOBAL_SCOPE = 'global';
@@ -10,10 +10,21 @@ export async function setCapabilityPaused(
   capability: Capability,
   paused: boolean,
   organizationId?: string,
+  updatedBy: string | null = null,
 ): Promise<void> {
   await dataSource
     .getRepository(ExecutionFlag)
-    .upsert({ scope: organizationId ?? GLOBAL_SCOPE, capability, paused, updatedAt: new Date() }, ['scope', 'capability']);
+    .upsert({ scope: organizationId ?? GLOBAL_SCOPE, capability, paused, updatedAt: new Date(), updatedBy }, ['scope', 'capability']);
+}
+
+/** The capabilities an organization paused for itself (`paused`), and those an operator paused for everyone. */
+export async function organizationFlags(dataSource: DataSource, organizationId: string): Promise<Array<{ capability: Capability; paused: boolean; pausedForEveryone: boolean }>> {
+  const rows = await dataSource.getRepository(ExecutionFlag).find({ where: [{ scope: GLOBAL_SCOPE }, { scope: organizationId }] });
+  return CAPABILITIES.map((capability) => ({
+    capability,
+    paused: rows.some((row) => row.scope === organizationId && row.capability === capability && row.paused),
+    pausedForEveryone: rows.some((row) => row.scope === GLOBAL_SCOPE && row.capability === capability && row.paused),
+  }));
 }
 
 /** The capabilities paused for this organization, globally or for it alone. */

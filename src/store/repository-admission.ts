@@ -24,9 +24,37 @@ export async function isOwnerExcluded(dataSource: DataSource, configured: readon
 export async function connectInstallation(dataSource: DataSource, provider: string, installationId: string, orgSlug: string): Promise<void> {
   const organization = await dataSource.getRepository(Organization).findOneBy({ slug: orgSlug });
   if (!organization) throw userError(ErrorCode.OrganizationNotFound, `No organization with slug "${orgSlug}"`);
-  await dataSource
-    .getRepository(Installation)
-    .upsert({ provider, providerInstallationId: installationId, organizationId: organization.id }, ['provider', 'providerInstallationId']);
+  await connectInstallationTo(dataSource, { provider, installationId, organizationId: organization.id, connectedBy: null, mayMove: true });
+}
+
+export interface InstallationConnection {
+  provider: string;
+  installationId: string;
+  organizationId: string;
+  /** `actorName` of who connects it; null for the operator's CLI. */
+  connectedBy: string | null;
+  /**
+   * The operator (CLI) may move an installation from one organization to another; an organization's admin may
+   * only connect one that is connected nowhere yet, so nobody takes another organization's installation away.
+   */
+  mayMove: boolean;
+}
+
+/** The one use case behind `qa installations connect` and `POST /api/installations/:id/connect`. */
+export async function connectInstallationTo(dataSource: DataSource, connection: InstallationConnection): Promise<void> {
+  const { provider, installationId, organizationId, connectedBy } = connection;
+  const installations = dataSource.getRepository(Installation);
+  const row = { provider, providerInstallationId: installationId, organizationId, connectedBy };
+  if (connection.mayMove) {
+    await installations.upsert(row, ['provider', 'providerInstallationId']);
+    return;
+  }
+  // Insert-or-ignore, then read who has it: of two organizations racing for one installation, the first keeps it.
+  await dataSource.createQueryBuilder().insert().into(Installation).values(row).orIgnore().execute();
+  const current = await installations.findOneByOrFail({ provider, providerInstallationId: installationId });
+  if (current.organizationId !== organizationId) {
+    throw userError(ErrorCode.InstallationConnectedElsewhere, 'That installation is connected to another organization; ask the operator to move it', { status: 409 });
+  }
 }
 
 /** Whether the installation is connected to this organization. */

@@ -26,6 +26,8 @@ import { CreateReportedInstallations1763830000000 } from '../../migrations/17638
 import { AddPullRequestRuns1763927492731 } from '../../migrations/1763927492731-add-pull-request-runs.js';
 import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/1764000000000-add-pull-request-head-closed.js';
 import { CreateAccessDirectory1765100000000 } from '../../migrations/1765100000000-create-access-directory.js';
+import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
+import { AddJobStartedBy1765200000001 } from '../../migrations/1765200000001-add-job-started-by.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -59,11 +61,13 @@ import { ReportedInstallationRepository } from './entities/reported-installation
 import { Schedule } from './entities/schedule.entity.js';
 import { ScheduleFire } from './entities/schedule-fire.entity.js';
 import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
+import { Session } from './entities/session.entity.js';
+import { SignInAttempt } from './entities/sign-in-attempt.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -90,4 +94,6 @@ export const migrations: ClassList = [
   AddPullRequestRuns1763927492731,
   AddPullRequestHeadClosed1764000000000,
   CreateAccessDirectory1765100000000,
+  CreateSessions1765200000000,
+  AddJobStartedBy1765200000001,
 ];

@@ -199,7 +199,8 @@ describe('chat commands, end to end over HTTP', () => {
 
     const status = await ask(`status ${jobId}`);
     expect(status.text).toMatch(new RegExp(`Job \`${jobId}\` “${PURCHASE_TASK}” is \\*review_required\\*`));
-    expect(status.text).toContain(`/api/jobs/${jobId}`);
+    expect(status.text).toContain(`/jobs/${jobId}`);
+    expect(status.text).not.toContain(`/api/jobs/`);
 
     expect((await ask(`cancel ${jobId.toUpperCase()}`)).text).toBe(`Cancelled job \`${jobId}\`.`);
     expect((await jobRow(jobId))!.status).toBe('cancelled');

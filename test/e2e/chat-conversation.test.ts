@@ -76,7 +76,7 @@ describe('a chat conversation, end to end over HTTP', () => {
     });
     const blocks = JSON.stringify(final.blocks ?? []);
     expect(blocks).toMatch(/Screenshot of step \d+/);
-    expect(blocks).toContain(`${CHAT_PUBLIC_BASE_URL}/api/jobs/`);
+    expect(blocks).toContain(`${CHAT_PUBLIC_BASE_URL}/jobs/`);
 
     await mention('not a bug: the tagline changes every week', thread);
     const disputed = await slack.waitFor(() => botMessages(thread).find((message) => message.text.includes('not a bug')), 20_000);

@@ -10,6 +10,7 @@ import type { EventFeed, ReadProgress } from '../../src/jobs/event-feed.js';
 import type { JobService } from '../../src/jobs/job-service.js';
 import type { Planner } from '../../src/planner/planner.js';
 import type { Queue } from '../../src/queue/index.js';
+import type { ReadAccess } from '../../src/identity/access-state.js';
 import { silentLogger } from './logger.js';
 import { testConfig } from './service-config.js';
 
@@ -37,6 +38,12 @@ export interface TestApiOptions {
   mounts?: Mount[];
   /** CODEHOST_* settings (a webhook secret mounts the code-host receiver). */
   codehost?: Partial<Config['codehost']>;
+  /** IDENTITY_* settings (an issuer turns sign-in on) and the address people reach the service at. */
+  identity?: Partial<Config['identity']>;
+  /** The port to listen on (default: any free one); sign-in tests need it before start, for PUBLIC_BASE_URL. */
+  port?: number;
+  /** What the access directory answers (default: the store's directory). */
+  readAccess?: ReadAccess;
   /** IDENTITY_WEBHOOK_* settings (a signing secret mounts the identity receiver). */
   identityWebhooks?: Partial<Config['identityWebhooks']>;
 }
@@ -54,6 +61,8 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     ...(options.artifacts ? {} : { artifacts: { dir: mkdtempSync(join(tmpdir(), 'qa-artifacts-')) } }),
     repositories: { excludedOwners: options.excludedOwners ?? [] },
     codehost: options.codehost,
+    identity: options.identity,
+    http: { port: options.port ?? 0 },
     identityWebhooks: options.identityWebhooks,
   });
   const api = await startServe(config, silentLogger(), {
@@ -63,6 +72,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     artifacts: options.artifacts,
     feedRead: options.feedRead,
     mounts: options.mounts,
+    readAccess: options.readAccess,
   });
   return {
     base: `http://127.0.0.1:${api.port}`,

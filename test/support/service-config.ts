@@ -30,6 +30,16 @@ export const NO_IDENTITY_WEBHOOKS: Config['identityWebhooks'] = { signingSecret:
 /** The spec's webhook receipt lease (ten minutes) and a sweep every minute: what `loadConfig` gives by default. */
 export const DEFAULT_WEBHOOKS: Config['webhooks'] = { leaseMs: 600_000, sweepIntervalMs: 60_000 };
 
+/** Sign-in off: what `loadConfig` gives with no IDENTITY_* variable set. */
+export const NO_IDENTITY: Config['identity'] = {
+  issuerUrl: undefined,
+  clientId: undefined,
+  clientSecret: undefined,
+  publicBaseUrl: 'http://127.0.0.1:3000',
+  sessionIdleMinutes: 120,
+  sessionAbsoluteHours: 24,
+};
+
 type Groups = { [Group in Exclude<keyof Config, 'database' | 'planner'>]?: Partial<Config[Group]> } & {
   database?: DatabaseConfig;
   planner?: PlannerConfig;
@@ -65,5 +75,6 @@ export function testConfig(groups: Groups = {}): Config {
     codehost: { ...NO_CODEHOST, ...groups.codehost },
     identityWebhooks: { ...NO_IDENTITY_WEBHOOKS, ...groups.identityWebhooks },
     webhooks: { ...DEFAULT_WEBHOOKS, ...groups.webhooks },
+    identity: { ...NO_IDENTITY, ...groups.identity },
   };
 }

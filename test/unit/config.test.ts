@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { DEFAULT_WEBHOOKS, NO_CHAT, NO_CODEHOST, NO_IDENTITY_WEBHOOKS } from '../support/service-config.js';
+import { DEFAULT_WEBHOOKS, NO_CHAT, NO_CODEHOST, NO_IDENTITY, NO_IDENTITY_WEBHOOKS } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       codehost: NO_CODEHOST,
       identityWebhooks: NO_IDENTITY_WEBHOOKS,
       webhooks: DEFAULT_WEBHOOKS,
+      identity: NO_IDENTITY,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -119,7 +120,32 @@ describe('loadConfig', () => {
       },
       identityWebhooks: { signingSecret: 'identity-secret', previousSigningSecret: 'identity-secret-old' },
       webhooks: { leaseMs: 5_000, sweepIntervalMs: 250 },
+      identity: { ...NO_IDENTITY, publicBaseUrl: 'https://qa.example.com/service' },
     });
+  });
+
+  it('reads sign-in settings, wants the issuer and its client together, and https unless the issuer is on loopback', () => {
+    const identity = loadConfig({
+      IDENTITY_ISSUER_URL: 'https://auth.example.com/',
+      IDENTITY_CLIENT_ID: 'qa-client',
+      IDENTITY_CLIENT_SECRET: 'client-secret',
+      IDENTITY_SESSION_IDLE_MINUTES: '30',
+      IDENTITY_SESSION_ABSOLUTE_HOURS: '12',
+      PUBLIC_BASE_URL: 'https://qa.example.com',
+    }).identity;
+    expect(identity).toEqual({
+      issuerUrl: 'https://auth.example.com',
+      clientId: 'qa-client',
+      clientSecret: 'client-secret',
+      publicBaseUrl: 'https://qa.example.com',
+      sessionIdleMinutes: 30,
+      sessionAbsoluteHours: 12,
+    });
+    expect(loadConfig({ IDENTITY_ISSUER_URL: 'http://127.0.0.1:4000', IDENTITY_CLIENT_ID: 'c', IDENTITY_CLIENT_SECRET: 's' }).identity.issuerUrl).toBe('http://127.0.0.1:4000');
+    const partial = configError({ IDENTITY_ISSUER_URL: 'https://auth.example.com', IDENTITY_CLIENT_SECRET: 'do-not-echo' });
+    expect(partial).toContain('IDENTITY_CLIENT_ID must be set with IDENTITY_ISSUER_URL, IDENTITY_CLIENT_SECRET (sign-in)');
+    expect(partial).not.toContain('do-not-echo');
+    expect(configError({ IDENTITY_ISSUER_URL: 'http://auth.example.com', IDENTITY_CLIENT_ID: 'c', IDENTITY_CLIENT_SECRET: 's' })).toContain('IDENTITY_ISSUER_URL must be a URL like https://auth.example.com');
   });
 
   it('uses SQLite at SQLITE_PATH when DATABASE_URL is unset or empty, and accepts mariadb:// URLs', () => {

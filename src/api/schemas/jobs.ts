@@ -57,6 +57,8 @@ export const findingSchema = z.object({
 export type FindingBody = z.input<typeof findingSchema>;
 
 /** The job (run) record in one naming set. */
+export const startedBySchema = z.object({ kind: z.enum(['person', 'machine']), actor: z.string() });
+
 export function jobRecordSchema(names: NamingSet) {
   return z.object({
     [names.id]: idSchema,
@@ -76,6 +78,8 @@ export function jobRecordSchema(names: NamingSet) {
     createdAt: timestampSchema,
     startedAt: timestampSchema.nullable(),
     finishedAt: timestampSchema.nullable(),
+    /** Who asked for the job: a signed-in person (`user:<id>`) or a machine (API key, schedule, chat, code host). */
+    startedBy: startedBySchema.nullable(),
   });
 }
 

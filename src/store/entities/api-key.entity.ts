@@ -37,4 +37,11 @@ export class ApiKey {
 
   @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
   revokedAt!: Date | null;
+
+  /** Who created it (`actorName`; null: the operator's CLI, or before 1765200000001). */
+  @Column({ name: 'created_by', type: 'varchar', length: 300, nullable: true })
+  createdBy!: string | null;
+
+  @Column({ name: 'revoked_by', type: 'varchar', length: 300, nullable: true })
+  revokedBy!: string | null;
 }

@@ -17,4 +17,8 @@ export class ExecutionFlag {
 
   @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
   updatedAt!: Date;
+
+  /** Who set it last (`actorName`; null: the operator's CLI, or before 1765200000001). */
+  @Column({ name: 'updated_by', type: 'varchar', length: 300, nullable: true })
+  updatedBy!: string | null;
 }

@@ -23,4 +23,8 @@ export class Installation {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
+
+  /** Who connected it (`actorName`; null: the operator's CLI, or before 1765200000001). */
+  @Column({ name: 'connected_by', type: 'varchar', length: 300, nullable: true })
+  connectedBy!: string | null;
 }

@@ -99,6 +99,10 @@ export class Job {
   @Column({ name: 'source_key', type: 'varchar', length: 200, nullable: true })
   sourceKey!: string | null;
 
+  /** Who asked for the job (`actorName` of their principal: person or machine, never a secret); null before 1765200000001. */
+  @Column({ name: 'started_by', type: 'varchar', length: 300, nullable: true })
+  startedBy!: string | null;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
 }

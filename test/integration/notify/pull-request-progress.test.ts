@@ -98,7 +98,7 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(posted.comments[0]).toMatchObject({ repo: 'acme/shop', issueNumber: 7, user: { login: 'qa-bot[bot]', type: 'Bot' } });
     expect(posted.comments[0]!.body).toContain('QA: Queued');
     expect(posted.checkRuns).toEqual([
-      expect.objectContaining({ name: 'QA: Check that the pricing page lists three plans', head_sha: HEAD_SHA, status: 'queued', details_url: `https://qa.example.com/api/jobs/${jobId}` }),
+      expect.objectContaining({ name: 'QA: Check that the pricing page lists three plans', head_sha: HEAD_SHA, status: 'queued', details_url: `https://qa.example.com/jobs/${jobId}` }),
     ]);
     expect((await state(jobId))!.messageHandle).toBe(`comment=${posted.comments[0]!.id};check=${posted.checkRuns[0]!.id}`);
 
@@ -119,7 +119,7 @@ forEachDialect('progress on a pull request', (dialect) => {
     expect(final.comments[0]!.body).toContain('QA: Passed');
     expect(final.checkRuns).toHaveLength(1);
     expect(final.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success', updates: 2 });
-    expect(summaryOf(final.checkRuns[0])).toContain(`[Job ${jobId.slice(0, 8)}](https://qa.example.com/api/jobs/${jobId})`);
+    expect(summaryOf(final.checkRuns[0])).toContain(`[Job ${jobId.slice(0, 8)}](https://qa.example.com/jobs/${jobId})`);
     expect(await state(jobId)).toMatchObject({ finalDelivered: true, lastError: null });
   });
 

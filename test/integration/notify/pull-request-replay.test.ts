@@ -86,7 +86,7 @@ forEachDialect('pull-request replays report on the PR', (dialect) => {
     expect(posted.comments[0]!.body).toContain('### ✅ QA: Passed in');
     expect(posted.comments[0]!.body).toContain('Replay of Sign in and open a slow page');
     expect(posted.checkRuns).toEqual([
-      expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'success', external_id: jobId, details_url: `${PUBLIC_BASE_URL}/api/jobs/${jobId}` }),
+      expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'success', external_id: jobId, details_url: `${PUBLIC_BASE_URL}/jobs/${jobId}` }),
     ]);
     expect(state).toMatchObject({ messageHandle: `comment=${posted.comments[0]!.id};check=${posted.checkRuns[0]!.id}`, lastError: null });
   });
@@ -98,7 +98,7 @@ forEachDialect('pull-request replays report on the PR', (dialect) => {
     const summary = summaryOf(posted.checkRuns[0]);
     expect(summary).toContain('`assertion_failed`: Step 2 failed: Expect a heading to show "Gadgets Galore"');
     expect(summary).toContain('  - expected: Gadgets Galore\n  - actual: "Pricing", "Starter", "Pro" and 1 more');
-    expect(summary).toMatch(new RegExp(`\\[Screenshot of step 2\\]\\(${PUBLIC_BASE_URL}/api/jobs/${jobId}/artifacts/[0-9a-f-]{36}\\)`));
+    expect(summary).toMatch(new RegExp(`\\[Screenshot of step 2\\]\\(${PUBLIC_BASE_URL}/jobs/${jobId}/artifacts/[0-9a-f-]{36}\\)`));
     expect((posted.checkRuns[0]!.output as { title: string }).title).toMatch(/^Failed after [\d.]+ s: 1 error/);
     expect(posted.comments).toHaveLength(1);
     expect(posted.comments[0]!.body).toContain('  - expected: Gadgets Galore');

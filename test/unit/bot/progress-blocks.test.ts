@@ -16,7 +16,7 @@ describe('progressMessage', () => {
     const message = progressMessage(view(jobForNotification()));
     expect(message.text).toBe('QA job 6f1c2d3e queued (task: Check that the pricing page lists three plans)');
     expect(shown(message.blocks)).toContain('*Queued*');
-    expect(shown(message.blocks)).toContain(`<https://qa.example.com/api/jobs/${JOB_ID}|Job 6f1c2d3e>`);
+    expect(shown(message.blocks)).toContain(`<https://qa.example.com/jobs/${JOB_ID}|Job 6f1c2d3e>`);
     expect(actionsOf(message.blocks)).toBeUndefined();
   });
 
@@ -34,8 +34,8 @@ describe('progressMessage', () => {
     expect(text).toContain('*Failed* after 12.3 s: 1 error, 1 warning');
     expect(text).toContain('expected: 3 of \\"Plan\\"');
     expect(text).toContain('actual: 2');
-    expect(text).toContain(`<https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-2|Screenshot of step 2>`);
-    expect(text).toContain(`<https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-trace|trace.zip>`);
+    expect(text).toContain(`<https://qa.example.com/jobs/${JOB_ID}/artifacts/a-2|Screenshot of step 2>`);
+    expect(text).toContain(`<https://qa.example.com/jobs/${JOB_ID}/artifacts/a-trace|trace.zip>`);
   });
 
   it('shows a failed expectation as expected / actual lines: the heading it wanted and the headings the page has', () => {

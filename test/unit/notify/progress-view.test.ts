@@ -17,7 +17,7 @@ describe('buildProgressView', () => {
       questions: [],
       answer: null,
       firstFailureScreenshot: null,
-      links: { job: `https://qa.example.com/service/api/jobs/${JOB_ID}`, artifacts: [] },
+      links: { job: `https://qa.example.com/service/jobs/${JOB_ID}`, artifacts: [] },
       lastSeq: 1,
     });
   });
@@ -69,7 +69,7 @@ describe('buildProgressView', () => {
       actual: '2',
     });
     expect(view.findings.first[1]).toEqual({ kind: 'console_error', severity: 'warning', title: 'The page logged an error' });
-    expect(view.firstFailureScreenshot).toEqual({ artifactId: 'a-2', stepIndex: 1, url: `https://qa.example.com/service/api/jobs/${JOB_ID}/artifacts/a-2` });
+    expect(view.firstFailureScreenshot).toEqual({ artifactId: 'a-2', stepIndex: 1, url: `https://qa.example.com/service/jobs/${JOB_ID}/artifacts/a-2` });
     // The failure's screenshot first, then the trace.
     expect(view.links.artifacts.map((link) => link.name).slice(0, 2)).toEqual(['step-2.png', 'trace.zip']);
   });

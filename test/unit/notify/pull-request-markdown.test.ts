@@ -42,7 +42,7 @@ describe('the PR comment and check run of a job, by status', () => {
     const body = comment(jobForNotification());
     expect(body.startsWith(`<!-- qa-job:${JOB_ID} -->\n`)).toBe(true);
     expect(commentMarker(JOB_ID)).toBe(`<!-- qa-job:${JOB_ID} -->`);
-    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/api/jobs/${JOB_ID})`);
+    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/jobs/${JOB_ID})`);
     expect(body).toContain('commit `aaaaaaa`');
   });
 
@@ -86,8 +86,8 @@ describe('the PR comment and check run of a job, by status', () => {
     const body = comment(run);
     expect(body).toContain('#### Findings\n- **error** `assertion_failed`: Step 2 failed: Expect a heading to show "Gadgets Galore"\n  - expected: Gadgets Galore\n  - actual: "Pricing", "Starter"');
     expect(body).toContain('- **warning** `console_error`: The page logged an error');
-    expect(body).toContain(`[Screenshot of step 2](https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-2)`);
-    expect(body).toContain(`[trace.zip](https://qa.example.com/api/jobs/${JOB_ID}/artifacts/a-trace)`);
+    expect(body).toContain(`[Screenshot of step 2](https://qa.example.com/jobs/${JOB_ID}/artifacts/a-2)`);
+    expect(body).toContain(`[trace.zip](https://qa.example.com/jobs/${JOB_ID}/artifacts/a-trace)`);
     const summary = checkRunOutput(view(run), CONTEXT).summary;
     expect(summary).toContain('  - expected: Gadgets Galore\n  - actual: "Pricing", "Starter"');
     expect(summary).not.toContain('qa-job:');
@@ -183,7 +183,7 @@ describe('sizes stay under the code host\'s limits', () => {
     expect(body.length).toBeLessThanOrEqual(COMMENT_BODY_MAX);
     expect(body).not.toContain('cut to fit');
     expect(body).toMatch(/…and 4\d\d more \(see the job\)/);
-    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/api/jobs/${JOB_ID})`);
+    expect(body).toContain(`[Job 6f1c2d3e](https://qa.example.com/jobs/${JOB_ID})`);
   });
 });
 
