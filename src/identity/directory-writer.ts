@@ -39,11 +39,24 @@ interface VersionedRow {
 }
 
 const ER_LOCK_DEADLOCK = 1213;
+const ER_LOCK_WAIT_TIMEOUT = 1205;
 const MAX_ATTEMPTS = 10;
 
-function isDeadlock(error: unknown): boolean {
+/** A lost lock race InnoDB rolled back (a deadlock, or a lock wait that timed out): the transaction may run again. */
+function isLockConflict(error: unknown): boolean {
   const found = error as { errno?: unknown; driverError?: { errno?: unknown } } | null;
-  return found?.errno === ER_LOCK_DEADLOCK || found?.driverError?.errno === ER_LOCK_DEADLOCK;
+  const errno = found?.errno ?? found?.driverError?.errno;
+  return errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+}
+
+/**
+ * Before running a lost race again, wait a random while that grows with the attempts (5–20 ms, then up to 160 ms):
+ * racers that retry at once meet on the same gap lock again, and under load ten immediate retries were seen to run
+ * out.
+ */
+function backOff(attempt: number): Promise<void> {
+  const ms = Math.min(160, 5 * 2 ** attempt) * (0.5 + Math.random());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -99,7 +112,8 @@ export function createDirectoryWriter({ dataSource }: { dataSource: DataSource }
         try {
           return await write(change);
         } catch (error) {
-          if (!(isDeadlock(error) || isDuplicateKey(error)) || attempt >= MAX_ATTEMPTS) throw error;
+          if (!(isLockConflict(error) || isDuplicateKey(error)) || attempt >= MAX_ATTEMPTS) throw error;
+          await backOff(attempt);
         }
       }
     },
