@@ -10,10 +10,12 @@ import type { Comparison } from '../core/findings.js';
 import { itemsMatch, itemsMismatch } from '../core/list-items.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { pageNamedByWords } from '../core/page-name-words.js';
 import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
+import { seenBeforeGone } from './gone-anchors.js';
 import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
@@ -71,7 +73,12 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       const named = step.page;
       // A named page is there when the URL says its guessed path or the page shows its name (title, text, or the label
       // of an input button, which innerText leaves out: a sign-in page's "Login").
-      const read = async () => ({ url: page.url(), shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) });
+      // Or each of its words is said by the address or a heading ("the order complete page": /checkout-complete and
+      // "Thank you for your order!"; core/page-name-words.ts).
+      const read = async () => ({
+        url: page.url(),
+        shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) || pageNamedByWords(named, page.url(), [await page.title(), ...(await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]))]),
+      });
       const seen = await poll(timeout, read, (at) => at.url.includes(step.contains) || at.shows);
       if (!seen.held) {
         const where = named === undefined ? '' : ` and the page does not show "${named}"`;
@@ -170,6 +177,10 @@ async function elementOnceSeen(page: Page, target: Target): Promise<ResolvedLoca
   return now.found ? now.locator : undefined;
 }
 
+function neverSeen(target: Target): StepFailure {
+  return new StepFailure('step_unresolvable', `${targetWords(target)} was never on the page in this run, so its being gone proves nothing; say what the page showed before (for example the element's name as the page shows it)`);
+}
+
 async function state(page: Page, step: StateStep, tools: ExpectationTools): Promise<void> {
   if (step.state === 'hidden') {
     // "The badge is gone": the element the page's hints name, or the one the run saw under that name before; a page
@@ -181,10 +192,12 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
       if (!shown.held) throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
       return;
     }
-    if (step.target.by === 'description' && namesElementNoun(step.target.name)) return;
+    // Never found under that name in this run: that it is not there now proves nothing (./gone-anchors.ts).
+    if (step.target.by === 'description' && namesElementNoun(step.target.name)) throw neverSeen(step.target);
     // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
     const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
     if (resolution.found || resolution.reason === 'several') throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
+    if (!seenBeforeGone(page, step.target)) throw neverSeen(step.target);
     return;
   }
   const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);
