@@ -12,6 +12,7 @@ import { startsWithVerb } from './clause-verbs.js';
 import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
 import { checkoutDetailsEnd, readCheckoutDetails } from './checkout-details.js';
+import { readSubjectlessShows } from './subjectless-shows.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
@@ -128,7 +129,7 @@ class PlanBuilder {
 
   /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
   addWhole(clause: StepClause): boolean {
-    const reading = readCheckoutDetails(clause.text, this.context()) ?? readItemClause(clause.text, this.context()) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
+    const reading = readCheckoutDetails(clause.text, this.context()) ?? readItemClause(clause.text, this.context()) ?? readSubjectlessShows(clause.text) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
     if (reading === undefined || reading.kind !== 'steps') return false;
     this.apply(reading, clause);
     return true;

@@ -7,7 +7,8 @@
  * - "leave the Postcode empty": the field is filled with nothing (found on the page, so a missing field fails);
  * - "remove the atlas there": the Remove control in the row of the item the task named ("World Atlas");
  * - "no books are left in the basket", "the basket is empty": each item the task named is gone;
- * - "the number on the basket icon is gone": the basket's badge, found by its hints.
+ * - "the number on the basket icon is gone": the basket's badge, found by its hints;
+ * - "… opens and shows 'Moby Dick'": the second predicate's subject is the page, and what it shows is the quoted text.
  */
 import { describe, expect, it } from '@jest/globals';
 import { addTo, button, field, literal, navigate, questionsOf, stepsOf } from './plan-support.js';
@@ -118,5 +119,14 @@ describe('the number on an icon', () => {
 
   it('asks nothing new of a task that says none of these', () => {
     expect(questionsOf('check that the order number is shown')).toEqual([]);
+  });
+});
+
+describe('a predicate whose subject is the clause before', () => {
+  it('checks the quoted texts on the page, not the words "shows …"', () => {
+    expect(stepsOf('click Moby Dick and make sure its page opens and shows "Moby Dick" and "Herman Melville"').slice(-2)).toEqual([
+      { action: 'expectText', text: 'Moby Dick', criterion: 'shows_moby_dick_and_herman_melville' },
+      { action: 'expectText', text: 'Herman Melville', criterion: 'shows_moby_dick_and_herman_melville' },
+    ]);
   });
 });
