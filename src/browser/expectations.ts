@@ -16,6 +16,7 @@ import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
 import { seenBeforeGone } from './gone-anchors.js';
+import { reachedAddress } from './page-history.js';
 import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
@@ -37,7 +38,7 @@ export interface ExpectationTools {
   /** The locator a replay stored for the step, if any. */
   stored?: ResolvedLocator;
   /** Told of the locator an expectation that does not use `find` checked (a hidden element the run saw before). */
-  resolved?: (locator: ResolvedLocator, ran?: PlanStep) => void;
+  resolved?: (locator: ResolvedLocator | undefined, ran?: PlanStep) => void;
 }
 
 /** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
@@ -79,7 +80,24 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
         url: page.url(),
         shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) || pageNamedByWords(named, page.url(), [await page.title(), ...(await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]))]),
       });
-      const seen = await poll(timeout, read, (at) => at.url.includes(step.contains) || at.shows);
+      const reached = step.reached === undefined ? undefined : reachedAddress(page, step.reached);
+      // A page said by how it was reached ("back on the product list", "its details page opens"): the address the
+      // history says, checked at once beside the name (./page-history.ts), and compiled as the address found.
+      const arrived = (at: string) => reached !== undefined && ('is' in reached ? at === reached.is : at !== reached.isNot && !at.startsWith('about:'));
+      let byHistory: string | undefined;
+      const seen = await poll(timeout, read, (at) => {
+        if (at.url.includes(step.contains) || at.shows) return true;
+        if (arrived(at.url)) byHistory = at.url;
+        return byHistory !== undefined;
+      });
+      if (seen.held && step.reached !== undefined) {
+        // Compiled without the history: the address found, or the name that held (a replay never loosens to history).
+        const { reached: _reached, ...named } = step;
+        const at = byHistory === undefined ? undefined : new URL(byHistory);
+        const { page: _page, ...plain } = named;
+        tools.resolved?.(undefined, at === undefined ? named : { ...plain, contains: `${at.pathname}${at.search}` });
+        return;
+      }
       if (!seen.held) {
         const where = named === undefined ? '' : ` and the page does not show "${named}"`;
         throw failed(`The URL is ${page.url()}, which does not contain "${step.contains}"${where}`, named ?? step.contains, [page.url()]);

@@ -219,7 +219,7 @@ async function perform(
   find: (target: Target, which?: TargetRole) => Promise<Locator>,
   valueOf: (value: PlanValue) => string,
   /** An expectation checked an element it did not `find` (a hidden one the run saw before): its locator. */
-  resolved: (locator: ResolvedLocator, ran?: PlanStep) => void,
+  resolved: (locator: ResolvedLocator | undefined, ran?: PlanStep) => void,
 ): Promise<void> {
   const timeout = context.timeoutMs;
   switch (step.action) {

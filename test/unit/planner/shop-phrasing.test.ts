@@ -8,7 +8,8 @@
  * - "remove the atlas there": the Remove control in the row of the item the task named ("World Atlas");
  * - "no books are left in the basket", "the basket is empty": each item the task named is gone;
  * - "the number on the basket icon is gone": the basket's badge, found by its hints;
- * - "… opens and shows 'Moby Dick'": the second predicate's subject is the page, and what it shows is the quoted text.
+ * - "… opens and shows 'Moby Dick'": the second predicate's subject is the page, and what it shows is the quoted text;
+ * - "you are back on the shelf list", "its details page opens": pages said by how they were reached (`reached`).
  */
 import { describe, expect, it } from '@jest/globals';
 import { addTo, button, field, literal, navigate, questionsOf, stepsOf } from './plan-support.js';
@@ -128,5 +129,17 @@ describe('a predicate whose subject is the clause before', () => {
       { action: 'expectText', text: 'Moby Dick', criterion: 'shows_moby_dick_and_herman_melville' },
       { action: 'expectText', text: 'Herman Melville', criterion: 'shows_moby_dick_and_herman_melville' },
     ]);
+  });
+});
+
+describe('pages said by how they were reached', () => {
+  it('marks "back on" as the page before the one just left, and a thing\'s own page after a click as a new page', () => {
+    expect(stepsOf('click "Back to shelves" and check that you are back on the shelf list').at(-1)).toMatchObject({ action: 'expectUrl', page: 'shelf list', reached: 'back' });
+    expect(stepsOf('click Moby Dick and make sure its details page opens').at(-1)).toMatchObject({ action: 'expectUrl', page: 'details', reached: 'new' });
+  });
+
+  it('leaves a page said by its name alone', () => {
+    expect(stepsOf('click Shelves and check that you are on the Shelves page').at(-1)).not.toHaveProperty('reached');
+    expect(stepsOf('click Shelves and check that the Shelves page opens').at(-1)).not.toHaveProperty('reached');
   });
 });
