@@ -10,10 +10,13 @@ import type { Comparison } from '../core/findings.js';
 import { itemsMatch, itemsMismatch } from '../core/list-items.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
+import { pageNamedByWords } from '../core/page-name-words.js';
 import { storageMatch } from '../core/storage-check.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
+import { seenBeforeGone } from './gone-anchors.js';
+import { reachedAddress } from './page-history.js';
 import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
 import { linesOf, nearestTexts, normalizedText, oneLine } from './nearest-texts.js';
@@ -35,7 +38,7 @@ export interface ExpectationTools {
   /** The locator a replay stored for the step, if any. */
   stored?: ResolvedLocator;
   /** Told of the locator an expectation that does not use `find` checked (a hidden element the run saw before). */
-  resolved?: (locator: ResolvedLocator, ran?: PlanStep) => void;
+  resolved?: (locator: ResolvedLocator | undefined, ran?: PlanStep) => void;
 }
 
 /** How many candidates a failure lists, and how alike a line of page text must be to count as near. */
@@ -71,8 +74,30 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       const named = step.page;
       // A named page is there when the URL says its guessed path or the page shows its name (title, text, or the label
       // of an input button, which innerText leaves out: a sign-in page's "Login").
-      const read = async () => ({ url: page.url(), shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) });
-      const seen = await poll(timeout, read, (at) => at.url.includes(step.contains) || at.shows);
+      // Or each of its words is said by the address or a heading ("the order complete page": /checkout-complete and
+      // "Thank you for your order!"; core/page-name-words.ts).
+      const read = async () => ({
+        url: page.url(),
+        shows: named === undefined ? false : contains(`${await page.title()}\n${await page.locator('body').innerText()}\n${await inputButtonLabels(page)}`, named) || pageNamedByWords(named, page.url(), [await page.title(), ...(await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]))]),
+      });
+      const reached = step.reached === undefined ? undefined : reachedAddress(page, step.reached);
+      // A page said by how it was reached ("back on the product list", "its details page opens"): the address the
+      // history says, checked at once beside the name (./page-history.ts), and compiled as the address found.
+      const arrived = (at: string) => reached !== undefined && ('is' in reached ? at === reached.is : at !== reached.isNot && !at.startsWith('about:'));
+      let byHistory: string | undefined;
+      const seen = await poll(timeout, read, (at) => {
+        if (at.url.includes(step.contains) || at.shows) return true;
+        if (arrived(at.url)) byHistory = at.url;
+        return byHistory !== undefined;
+      });
+      if (seen.held && step.reached !== undefined) {
+        // Compiled without the history: the address found, or the name that held (a replay never loosens to history).
+        const { reached: _reached, ...named } = step;
+        const at = byHistory === undefined ? undefined : new URL(byHistory);
+        const { page: _page, ...plain } = named;
+        tools.resolved?.(undefined, at === undefined ? named : { ...plain, contains: `${at.pathname}${at.search}` });
+        return;
+      }
       if (!seen.held) {
         const where = named === undefined ? '' : ` and the page does not show "${named}"`;
         throw failed(`The URL is ${page.url()}, which does not contain "${step.contains}"${where}`, named ?? step.contains, [page.url()]);
@@ -170,6 +195,10 @@ async function elementOnceSeen(page: Page, target: Target): Promise<ResolvedLoca
   return now.found ? now.locator : undefined;
 }
 
+function neverSeen(target: Target): StepFailure {
+  return new StepFailure('step_unresolvable', `${targetWords(target)} was never on the page in this run, so its being gone proves nothing; say what the page showed before (for example the element's name as the page shows it)`);
+}
+
 async function state(page: Page, step: StateStep, tools: ExpectationTools): Promise<void> {
   if (step.state === 'hidden') {
     // "The badge is gone": the element the page's hints name, or the one the run saw under that name before; a page
@@ -181,10 +210,12 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
       if (!shown.held) throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
       return;
     }
-    if (step.target.by === 'description' && namesElementNoun(step.target.name)) return;
+    // Never found under that name in this run: that it is not there now proves nothing (./gone-anchors.ts).
+    if (step.target.by === 'description' && namesElementNoun(step.target.name)) throw neverSeen(step.target);
     // Hidden means no visible match at all, looked up afresh: several visible matches are as visible as one.
     const resolution = await resolveTarget(page, step.action, step.target, Math.min(tools.timeoutMs, 1_000));
     if (resolution.found || resolution.reason === 'several') throw failed(`${targetWords(step.target)} is visible, expected hidden`, 'hidden', ['visible']);
+    if (!seenBeforeGone(page, step.target)) throw neverSeen(step.target);
     return;
   }
   const locators = tools.stored ? [tools.stored] : candidatesFor(step.action, step.target);

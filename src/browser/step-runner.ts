@@ -186,7 +186,15 @@ async function openNamedPage(page: Page, name: string, context: StepContext): Pr
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
   // (An icon link may say it only in its address, class or test id: Swag Labs' cart is `a.shopping_cart_link`.)
   const addressed = page.locator(['href', 'class', 'data-test', 'data-testid'].map((attribute) => `a[${attribute}*="${slug}" i]`).join(', ')).filter({ visible: true });
-  const link = (await named.count().catch(() => 0)) === 1 ? named : slug !== '' && (await addressed.count().catch(() => 0)) === 1 ? addressed : undefined;
+  // A product's picture link and its title link share its name (the picture's alt text): the one that says it in its
+  // text is the one people mean.
+  const namedCount = await named.count().catch(() => 0);
+  const spoken = named.filter({ hasText: name });
+  const link =
+    namedCount === 1 ? named
+    : namedCount > 1 && (await spoken.count().catch(() => 0)) === 1 ? spoken
+    : slug !== '' && (await addressed.count().catch(() => 0)) === 1 ? addressed
+    : undefined;
   if (link === undefined) return false;
   await link.click({ timeout: context.timeoutMs });
   await page.waitForLoadState('load', { timeout: context.timeoutMs }).catch(() => undefined);
@@ -211,7 +219,7 @@ async function perform(
   find: (target: Target, which?: TargetRole) => Promise<Locator>,
   valueOf: (value: PlanValue) => string,
   /** An expectation checked an element it did not `find` (a hidden one the run saw before): its locator. */
-  resolved: (locator: ResolvedLocator, ran?: PlanStep) => void,
+  resolved: (locator: ResolvedLocator | undefined, ran?: PlanStep) => void,
 ): Promise<void> {
   const timeout = context.timeoutMs;
   switch (step.action) {

@@ -228,9 +228,10 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       if (step.page !== undefined) {
         // As the runner: the URL has the guessed path, or the page shows the page's name.
         use('textPattern');
+        use('pageNamedByWords');
         needs.expect = true;
         return [
-          `await expect.poll(async () => urlContaining(${literal(step.contains)}).test(page.url()) || textPattern(${literal(step.page)}).test(\`\${await page.title()}\n\${await page.locator('body').innerText()}\n\${(await page.locator(${literal(INPUT_BUTTONS)}).filter({ visible: true }).evaluateAll((buttons) => buttons.map((button) => (button as HTMLInputElement).value))).join('\\n')}\`), ${timeout}).toBe(true);`,
+          `await expect.poll(async () => urlContaining(${literal(step.contains)}).test(page.url()) || textPattern(${literal(step.page)}).test(\`\${await page.title()}\n\${await page.locator('body').innerText()}\n\${(await page.locator(${literal(INPUT_BUTTONS)}).filter({ visible: true }).evaluateAll((buttons) => buttons.map((button) => (button as HTMLInputElement).value))).join('\\n')}\`) || pageNamedByWords(${literal(step.page)}, page.url(), [await page.title(), ...(await page.getByRole('heading').filter({ visible: true }).allInnerTexts())]), ${timeout}).toBe(true);`,
         ];
       }
       return [expectThat('page', `toHaveURL(urlContaining(${literal(step.contains)}), ${timeout})`)];

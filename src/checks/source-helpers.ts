@@ -16,6 +16,7 @@ export type HelperName =
   | 'selectOption'
   | 'urlContaining'
   | 'textPattern'
+  | 'pageNamedByWords'
   | 'anyTextPattern'
   | 'isValid'
   | 'isSelected'
@@ -96,6 +97,25 @@ function urlContaining(text: string): RegExp {
 function textPattern(text: string): RegExp {
   const words = text.trim().split(/\s+/).map((word) => word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
   return new RegExp(words.join('\\s+'), 'i');
+}`,
+  },
+  pageNamedByWords: {
+    uses: [],
+    text: String.raw`
+/** Each word of a page's name (two at least) is a word of the URL's path, the title or a heading (core/page-name-words.ts). */
+function pageNamedByWords(name: string, url: string, headings: string[]): boolean {
+  const notNaming = new Set(['the', 'a', 'an', 'page', 'screen', 'view', 'step', 'tab', 'form', 'of', 'for', 'and', 'my', 'your', 'our']);
+  const wordsOf = (text: string) => text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '').map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
+  const wanted = [...new Set(wordsOf(name).filter((word) => !notNaming.has(word)))];
+  if (wanted.length < 2) return false;
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // A relative or odd address: its words as written.
+  }
+  const have = new Set([...wordsOf(path), ...headings.flatMap(wordsOf)]);
+  return wanted.every((word) => have.has(word));
 }`,
   },
   anyTextPattern: {

@@ -27,8 +27,11 @@ function singular(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 
-/** The words a class or id says a noun with: a counter is often `…-count` (`todo-count`, `cart-count`). */
-const NOUN_FORMS: Readonly<Record<string, readonly string[]>> = { counter: ['counter', 'count'], count: ['count', 'counter'] };
+/**
+ * The words a class or id says a noun with: a counter is often `…-count` (`todo-count`, `cart-count`), and the number
+ * drawn on an icon that people call its badge is as often a count in the page's classes.
+ */
+const NOUN_FORMS: Readonly<Record<string, readonly string[]>> = { counter: ['counter', 'count'], count: ['count', 'counter'], badge: ['badge', 'count', 'counter'] };
 
 function nounForms(noun: string): readonly string[] {
   return NOUN_FORMS[noun] ?? [noun];

@@ -130,7 +130,19 @@ export const stepSchema = z.discriminatedUnion('action', [
    * The URL contains `contains`. With `page` (a page the task named, whose path `contains` only guesses): or the page
    * shows that name, in its title or its text ("you land on the Products page").
    */
-  z.strictObject({ action: z.literal('expectUrl'), description, contains: z.string().min(1).max(2_048), page: z.string().min(1).max(200).optional(), criterion: z.string().optional() }),
+  z.strictObject({
+    action: z.literal('expectUrl'),
+    description,
+    contains: z.string().min(1).max(2_048),
+    page: z.string().min(1).max(200).optional(),
+    /**
+     * A page said by how it was reached, not by its name (src/browser/page-history.ts): `back`, the page before the one
+     * just left ("back on the product list"); `new`, a page other than the one before the last action ("its details
+     * page opens"). Run so, it is compiled as the address reached.
+     */
+    reached: z.enum(['back', 'new']).optional(),
+    criterion: z.string().optional(),
+  }),
   z.strictObject({
     action: z.literal('expectState'),
     description,

@@ -22,6 +22,7 @@ import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, pagePath } from './pages.js';
 import type { ReadingContext } from './reading.js';
 import { elementNounTarget } from './element-nouns.js';
+import { landedReached, openedReached } from './page-reached.js';
 import { expectationSubject } from './expectation-subjects.js';
 import { describeTarget, readTarget } from './targets.js';
 import { describeValue, readValue } from './values.js';
@@ -70,7 +71,7 @@ const url: Reader = (body) => {
   const text = withoutQuotes(trimPunctuation(raw));
   const contains = (landed !== undefined || isPagePhrase(text) ? pagePath(text) : undefined) ?? text;
   if (contains === '') return undefined;
-  return form([], expectUrl(contains, landed !== undefined ? namedPage(text) : undefined));
+  return form([], expectUrl(contains, landed !== undefined ? namedPage(text) : undefined, landed !== undefined ? landedReached(body) : undefined));
 };
 
 const count: Reader = (body, context) => {
@@ -182,7 +183,7 @@ const loads: Reader = (body, context) => {
     // After a click the page it led to is the one said to open: looked at, not opened again.
     const led = context.last !== undefined && ['click', 'dblclick', 'press'].includes(context.last.action);
     const before: PlanStep[] = here || led ? [] : [navigate(path)];
-    return form(before, expectUrl(path, namedPage(subject)));
+    return form(before, expectUrl(path, namedPage(subject), led ? openedReached(subject) : undefined));
   }
   const last = context.visited.at(-1);
   if (PAGE_SUBJECT.test(subject) && last !== undefined) {
@@ -269,8 +270,11 @@ function navigate(path: string): PlanStep {
   return { action: 'navigate', description: `Go to ${path}`, url: path };
 }
 
-function expectUrl(contains: string, page?: string): AssertionStep {
+function expectUrl(contains: string, page?: string, reached?: 'back' | 'new'): AssertionStep {
   if (page === undefined) return { action: 'expectUrl', description: `Expect the URL to contain ${JSON.stringify(contains)}`, contains };
+  // A page said by how it was reached (./page-reached.ts): the run may also find it by where the page has been.
+  if (reached === 'back') return { action: 'expectUrl', description: `Expect to be back on the ${page} page (the URL contains ${JSON.stringify(contains)}, the page shows "${page}", or it is the page before the one just left)`, contains, page, reached };
+  if (reached === 'new') return { action: 'expectUrl', description: `Expect the ${page} page to open (the URL contains ${JSON.stringify(contains)}, the page shows "${page}", or the last action led to a page of its own)`, contains, page, reached };
   return { action: 'expectUrl', description: `Expect to be on the ${page} page (the URL contains ${JSON.stringify(contains)} or the page shows "${page}")`, contains, page };
 }
 

@@ -34,6 +34,8 @@ const KIND_FIELDS: Readonly<Record<string, string>> = { email: 'Email', password
 const FIELD_NOUN = /\s(?:field|input|box|text ?box|text ?area)$/i;
 const SET_TO = /^(?:set|change|switch)\s+(.+?)\s+to\s+(.+)$/i;
 const CLEAR = /^(?:clear|empty)\s+(.+\s(?:field|input|box|text ?box))$/i;
+/** "leave the Zip code empty", "keep the Coupon field blank": the field is found and left with nothing in it. */
+const LEAVE_EMPTY = /^(?:but\s+)?(?:leave|keep)\s+(.+?)\s+(?:empty|blank|unfilled|unset|without\s+a\s+value)$/i;
 const SELECT_IN = /^(?:select|choose|pick)\s+(.+?)\s+(?:in|from|for|as|under)\s+(.+)$/i;
 const SELECT = /^(?:select|choose|pick)\s+(.+)$/i;
 const UNCHECK = /^(?:un-?check|un-?tick|deselect|unselect|turn off|switch off)\s+(.+)$/i;
@@ -63,6 +65,9 @@ export function readFormStep(clause: string, context: ReadingContext): Reading {
 
   const cleared = matchOutsideQuotes(clause, CLEAR);
   if (cleared !== undefined) return valueInto('fill', '""', cleared[1]!, context);
+
+  const leftEmpty = matchOutsideQuotes(clause, LEAVE_EMPTY);
+  if (leftEmpty !== undefined) return valueInto('fill', '""', leftEmpty[1]!, context);
 
   const coupon = matchOutsideQuotes(clause, COUPON);
   if (coupon !== undefined) return applyCoupon(coupon[1]!, coupon[2], context);
@@ -166,7 +171,7 @@ function isFieldPhrase(phrase: string, context: ReadingContext): boolean {
   return FIELD_NOUN.test(` ${name}`) || isFieldName(name) || /^["'][^"']+["']\s+(?:field|input|box)$/i.test(name);
 }
 
-function fillPairs(pairs: FieldValuePair[], context: ReadingContext): Reading {
+export function fillPairs(pairs: FieldValuePair[], context: ReadingContext): Reading {
   const plan: PlanStep[] = [];
   for (const pair of pairs) {
     const reading = valueInto('fill', pair.value, pair.field, context);

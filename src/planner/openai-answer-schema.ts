@@ -101,6 +101,7 @@ const stepSchema = z.union([
   step('expectUrl', {
     contains: z.string(),
     page: z.string().nullable().prefault(null).describe('The page as the task names it ("Products") when contains only guesses its path; else null.'),
+    reached: z.enum(['back', 'new']).nullable().prefault(null).describe('"back" for the page before the one just left ("back on the list"), "new" for the page the last action opened ("its details page opens"); else null.'),
     criterion,
   }),
   step('expectState', {

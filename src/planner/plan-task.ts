@@ -11,6 +11,8 @@ import type { Reading, ReadingContext } from './reading.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
+import { checkoutDetailsEnd, readCheckoutDetails } from './checkout-details.js';
+import { readSubjectlessShows } from './subjectless-shows.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
@@ -78,6 +80,8 @@ export function planTask(request: PlanRequest): PlanResult {
     // are done"): read whole first by the readers of lists; otherwise clause by clause, as before.
     let next = index + 1;
     while (next < clauses.length && continues(text, clauses[next - 1]!, clauses[next]!)) next += 1;
+    // "check out with first name Jane, last name Roe and zip 10001": the details go on though "zip" looks like a verb.
+    next = Math.max(next, checkoutDetailsEnd(text, clauses, index, request));
     // The longest run that a list reader takes whole: "the list shows 'a', 'b' and 'c', and 'b' is saved" is a list
     // and then a clause of its own, though nothing but a comma and "and" stands between them.
     let taken = false;
@@ -125,7 +129,7 @@ class PlanBuilder {
 
   /** Reads clauses joined into one by a list; false (and nothing added) when no list reader takes it whole. */
   addWhole(clause: StepClause): boolean {
-    const reading = readItemClause(clause.text, this.context()) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
+    const reading = readCheckoutDetails(clause.text, this.context()) ?? readItemClause(clause.text, this.context()) ?? readSubjectlessShows(clause.text) ?? readSharedPredicate(clause.text, (text) => readClause(text, this.context()));
     if (reading === undefined || reading.kind !== 'steps') return false;
     this.apply(reading, clause);
     return true;

@@ -18,11 +18,15 @@
  */
 import { readAssertion } from './assertions.js';
 import { readCartStep } from './cart-steps.js';
+import { readCheckoutDetails } from './checkout-details.js';
 import { readClick, readVerbButton, startsWithButtonVerb } from './clicks.js';
 import { readDialogClause } from './dialog-steps.js';
 import { readEitherText } from './either-text.js';
 import { readFormStep } from './form-steps.js';
 import { readItemClause } from './item-steps.js';
+import { readItemControl } from './item-controls.js';
+import { readNothingLeft } from './nothing-left.js';
+import { readSubjectlessShows } from './subjectless-shows.js';
 import { readPageAction } from './page-actions.js';
 import { readStorage } from './storage-steps.js';
 import { readNavigation } from './navigation.js';
@@ -65,11 +69,15 @@ export function readClause(clause: string, context: ReadingContext): Reading {
     () => readStorage(clause, context) ?? UNKNOWN,
     () => readItemClause(clause, context) ?? UNKNOWN,
     () => readPageAction(clause, context) ?? UNKNOWN,
+    () => readNothingLeft(clause, context) ?? UNKNOWN,
+    () => readSubjectlessShows(clause) ?? UNKNOWN,
     () => readAssertion(clause, context, { bare: false, fallback: false }),
     () => readSignIn(clause, context),
+    () => readCheckoutDetails(clause, context) ?? UNKNOWN,
     () => readNavigation(clause, context),
     () => readFormStep(clause, context),
     () => readCartStep(clause, context) ?? UNKNOWN,
+    () => readItemControl(clause, context) ?? UNKNOWN,
     () => readClick(clause, context),
     () => (startsWithButtonVerb(clause) ? UNKNOWN : readAssertion(clause, context, { bare: true, fallback: false })),
     () => readVerbButton(clause),

@@ -5,7 +5,9 @@ import type { BrowserSession } from '../browser/browser-pool.js';
 import type { ModelGrounding } from '../browser/model-ground.js';
 import type { SideEffectGuard } from '../browser/side-effect-guard.js';
 import { dialogStepsAfter, watchDialogs, type DialogWatch } from '../browser/dialogs.js';
+import { observeGoneTargets, watchGoneTargets } from '../browser/gone-anchors.js';
 import { describeLocator, locatorOf } from '../browser/locate.js';
+import { recordPageVisit, startPageHistory } from '../browser/page-history.js';
 import { describeElement } from '../core/healing.js';
 import { runStepWithHealing, type HealingStepResult } from '../browser/heal.js';
 import type { StepResult } from '../browser/step-runner.js';
@@ -100,6 +102,10 @@ async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogW
   }
 
   const planned = input.steps.map((compiled) => compiled.step);
+  // "X is gone" is judged only for an X the run saw after an earlier step (browser/gone-anchors.ts).
+  watchGoneTargets(session.page, planned);
+  // A page said by how it was reached ("back on the product list") is judged by where the page has been.
+  startPageHistory(session.page);
   for (const [index, compiled] of input.steps.entries()) {
     const { step } = compiled;
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
@@ -130,6 +136,10 @@ async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogW
     const modelCalls = input.model?.session.takeCalls() ?? [];
     // Stopped mid-step (the session was closed under it): its outcome says nothing about the page.
     if (input.stop.aborted) return { passed: false, stopped: input.stop.reason as unknown, resolved, findings, healed };
+    if (result.status === 'passed') {
+      recordPageVisit(session.page, step);
+      await observeGoneTargets(session.page, index, step);
+    }
     if (result.status === 'passed' && step.action === 'fill' && step.value.kind === 'testValue' && result.locator) {
       secretFields.push(locatorOf(session.page, result.locator));
     }
