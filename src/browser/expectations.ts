@@ -11,6 +11,7 @@ import { itemsMatch, itemsMismatch } from '../core/list-items.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { storageMatch } from '../core/storage-check.js';
+import { holdsWithCase } from '../core/text-case.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
@@ -129,11 +130,22 @@ function wantedWords(wanted: Wanted): string {
   return typeof wanted === 'string' ? wanted : wanted.join('" or "');
 }
 
+/** The element's rendered text and its own text (see src/core/text-case.ts: a mixed-case text must match its case). */
+async function textsOf(element: Locator): Promise<{ shown: string; source: string }> {
+  const [shown, source] = await Promise.all([element.innerText(), element.textContent()]);
+  return { shown, source: source ?? '' };
+}
+
+function showsWanted(texts: { shown: string; source: string }, wanted: Wanted): boolean {
+  if (typeof wanted !== 'string') return containsAny(texts.shown, wanted);
+  return contains(texts.shown, wanted) && (holdsWithCase(texts.shown, wanted) || holdsWithCase(texts.source, wanted));
+}
+
 async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => page.locator('body').innerText(), (body) => containsAny(body, wanted));
+  const seen = await poll(timeout, () => textsOf(page.locator('body')), (body) => showsWanted(body, wanted));
   if (seen.held) return;
-  const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
+  const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last?.shown ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
   // Nothing on the page reads like it: its headings say where the run is.
   const actual = near.length > 0 ? near : nearestTexts(text, await visibleTexts(page.getByRole('heading')), { max: MAX_CANDIDATES });
   throw failed(`The page does not show "${text}"`, text, actual);
@@ -141,17 +153,22 @@ async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<
 
 async function textOfElement(element: Locator, name: string, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => element.innerText(), (shown) => containsAny(shown, wanted));
-  if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
+  const seen = await poll(timeout, () => textsOf(element), (shown) => showsWanted(shown, wanted));
+  if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last?.shown ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last?.shown ?? '')]);
 }
 
 /** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */
 async function textAmongRole(page: Page, role: string, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
   const elements = page.getByRole(role as Parameters<Page['getByRole']>[0]);
-  const seen = await poll(timeout, () => visibleTexts(elements), (texts) => texts.some((shown) => containsAny(shown, wanted)));
+  const read = async () => {
+    const shown = elements.filter({ visible: true });
+    const [inner, source] = await Promise.all([shown.allInnerTexts(), shown.allTextContents()]);
+    return inner.map((text, index) => ({ shown: text, source: source[index] ?? '' }));
+  };
+  const seen = await poll(timeout, read, (texts) => texts.some((shown) => showsWanted(shown, wanted)));
   if (seen.held) return;
-  const texts = seen.last ?? [];
+  const texts = (seen.last ?? []).map((shown) => oneLine(shown.shown)).filter((shown) => shown !== '');
   if (texts.length === 0) throw new StepFailure('step_unresolvable', `The page has no ${roleWord(role)} (looked for role ${role})`);
   const actual = nearestTexts(text, texts, { max: MAX_CANDIDATES });
   throw failed(`No ${roleWord(role)} shows "${text}"; the page's ${roleWord(role, 2)} show ${quotedList(actual)}`, text, actual);

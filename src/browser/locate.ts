@@ -228,6 +228,8 @@ function captionedKind(action: PlanStep['action'], target: Target): string | und
   if (action === 'check') return 'checkbox';
   if (action === 'fill' || action === 'clear' || action === 'press' || action === 'expectValue') return 'textbox';
   if (action === 'select') return 'combobox';
+  // "check that checkbox 1 is ticked": a state of a control the task named as a kind ("checkbox 1", "radio 2").
+  if (action === 'expectState' && target.role !== undefined) return target.role;
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { Comparison, FindingKind } from '../core/findings.js';
+import { addressNamesPage } from '../core/page-address.js';
 import { SIGN_IN_PAGE, type PlanStep, type PlanValue, type Target } from '../core/plan.js';
 import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
@@ -181,6 +182,8 @@ async function openNamedPage(page: Page, name: string, context: StepContext): Pr
   const says = (text: string) => normalizedText(text).includes(wanted);
   const headings = await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
   if (says(await page.title().catch(() => '')) || headings.some(says)) return true;
+  // "Dynamic Loading example 2" on /dynamic_loading/2: the address says the name, words and number.
+  if (addressNamesPage(page.url(), name)) return true;
   // A link of that name, else the one link whose address (or class, or test id) says it.
   const named = page.getByRole('link', { name, exact: false }).filter({ visible: true });
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

@@ -12,6 +12,7 @@ import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
+import { caseMatters } from '../core/text-case.js';
 import { uploadFileFor } from '../core/upload-file.js';
 import { HELPERS, helpersFor, type HelperName } from './source-helpers.js';
 import { checkedEnvName, commentText, literal } from './source-text.js';
@@ -215,9 +216,16 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
         // One of the page's elements of the role shows the text: a one-item array matches any one of them, and a
         // failure prints what they all show (Playwright's own diff).
         use('visible');
-        return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+        return [
+          expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`),
+          // A text in mixed case is the page's own text letter for letter (src/core/text-case.ts).
+          ...(caseMatters(step.text) ? [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { timeout: STEP_TIMEOUT_MS })`)] : []),
+        ];
       }
-      return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      return [
+        expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`),
+        ...(caseMatters(step.text) ? [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { timeout: STEP_TIMEOUT_MS })`)] : []),
+      ];
     case 'expectTitle':
       use('textPattern');
       return [expectThat('page', `toHaveTitle(textPattern(${literal(step.text)}), ${timeout})`)];

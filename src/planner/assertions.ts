@@ -92,7 +92,7 @@ export function normalise(body: string): string {
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
       // "'Loading' has disappeared", "it vanishes": as "is gone".
-      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away)|(?:disappears|vanishes))\b/gi, 'is gone')
+      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away|gone(?!\s+(?:to|into|through|back|up|down|out|over|from)\b))|(?:disappears|vanishes))\b/gi, 'is gone')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')
       .replace(/\bdoesn't\b/gi, 'does not')

@@ -59,7 +59,7 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   // "it becomes the highlighted filter", "it is highlighted in turn": chosen among its siblings.
   const itState = matchOutsideQuotes(
     text,
-    /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains|becomes|should become|gets|is now shown as|is shown as)\s+(?:now\s+|still\s+)?(not\s+)?(?:the\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused|highlighted|current)(?:\s+(?:one|filter|tab|link|option|item|view|page))?(?:\s+(?:in turn|now|too|as well|instead))?$/i,
+    /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains|becomes|should become|gets|is now shown as|is shown as)\s+(?:now\s+|still\s+)?(not\s+|no longer\s+)?(?:the\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused|highlighted|current)(?:\s+(?:one|filter|tab|link|option|item|view|page))?(?:\s+(?:in turn|now|too|as well|instead))?$/i,
   );
   const acted = context.lastActed;
   if (itState !== undefined && acted !== undefined && 'target' in acted && acted.target !== undefined) {

@@ -12,6 +12,7 @@ import { startsWithVerb } from './clause-verbs.js';
 import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
+import { referToBusyText } from './earlier-texts.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
@@ -70,7 +71,8 @@ export function unknownClauseQuestion(clause: string): string {
 export function planTask(request: PlanRequest): PlanResult {
   const builder = new PlanBuilder(request);
   const text = clauseText(request.text);
-  const clauses = splitSteps(request.text);
+  // "The loading message" is the busy text quoted before it ("Loading..."), read as that text (earlier-texts.ts).
+  const clauses = splitSteps(request.text).map((clause) => ({ ...clause, text: referToBusyText(clause.text, text.slice(0, clause.start)) }));
   for (let index = 0; index < clauses.length; ) {
     const clause = clauses[index]!;
     if (request.stopAt !== undefined && clause.end > request.stopAt) break;

@@ -70,6 +70,10 @@ export function readTarget(phrase: string, kind: TargetKind): Target | undefined
   const placeholder = matchOutsideQuotes(text, new RegExp(`^(?:${NOUN})\\s+with\\s+(?:the\\s+)?placeholder(?:\\s+text)?\\s+(.+)$`, 'i'));
   if (placeholder !== undefined) return make(byPlaceholder, placeholder[1]!);
 
+  // "checkbox 1", "radio B": a box the page numbers, by its label or the text beside it, and of that kind.
+  const numbered = /^(check ?box|check-box|tick ?box|radio(?: button)?)\s+(\d{1,3}|[A-Z])$/i.exec(text);
+  if (numbered !== null) return { by: 'label', role: /^radio/i.test(numbered[1]!) ? 'radio' : 'checkbox', name: text, exact: false };
+
   const quoted = unquote(text);
   if (quoted !== undefined) return make(FALLBACK[kind], text);
 
