@@ -60,11 +60,11 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
     }
     case 'expectValue': {
       const field = await tools.find(step.target);
-      const seen = await poll(timeout, () => field.inputValue(), (value) => value === step.text);
+      const seen = await poll(timeout, () => valuesOf(field), (values) => values.includes(step.text));
       if (seen.held) return;
       // A password field's value is not repeated, only its length (secret values are scrubbed anyway).
       const secret = (await field.getAttribute('type').catch(() => null)) === 'password';
-      const value = seen.last ?? '';
+      const value = seen.last?.at(-1) ?? '';
       const shown = secret ? `(a password of ${value.length} characters)` : value;
       throw failed(`${targetWords(step.target)} holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
     }
@@ -94,6 +94,20 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
       throw failed(`The browser's local storage does not hold what was expected (${verdict.expected})`, verdict.expected, verdict.actual);
     }
   }
+}
+
+/**
+ * What a field holds: its value, and for a select list also the text of the option chosen ("Option 2" of
+ * `<option value="2">`), which is what a person sees and says. The generated source reads the same (selectedTexts).
+ */
+async function valuesOf(field: Locator): Promise<string[]> {
+  const value = await field.inputValue();
+  const chosen = await field.evaluate((node) => {
+    // Runs in the page; the project compiles without the DOM library, so the select is typed by hand.
+    const select = node as unknown as { tagName: string; selectedOptions?: ArrayLike<{ textContent: string | null }> };
+    return select.tagName === 'SELECT' && select.selectedOptions !== undefined && select.selectedOptions.length > 0 ? (select.selectedOptions[0]!.textContent ?? '') : null;
+  });
+  return chosen === null ? [value] : [value, chosen.replace(/\s+/g, ' ').trim()];
 }
 
 /** The selector of buttons written as inputs, whose label is their value (the generated source uses the same). */

@@ -130,7 +130,7 @@ function importList(needs: Needs, helpers: readonly HelperName[]): string {
   return [
     ...(needs.expect ? ['expect'] : []),
     'test',
-    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'expectItems') ? ['type Locator'] : []),
+    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'selectedTexts', 'expectItems') ? ['type Locator'] : []),
     ...(uses('settle', 'goInHistory', 'expectStorage', 'answerDialogs') ? ['type Page'] : []),
   ].join(', ');
 }
@@ -230,6 +230,11 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
       use('textPattern');
       return [expectThat('page', `toHaveTitle(textPattern(${literal(step.text)}), ${timeout})`)];
     case 'expectValue':
+      // A select list holds the option a person sees ("Option 2") as well as its value, as the runner reads it.
+      if (step.target.role === 'combobox') {
+        use('selectedTexts');
+        return [`await expect.poll(() => selectedTexts(${element()}), ${timeout}).toContain(${literal(step.text)});`];
+      }
       return [expectThat(element(), `toHaveValue(${literal(step.text)}, ${timeout})`)];
     case 'expectUrl':
       use('urlContaining');

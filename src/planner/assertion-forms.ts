@@ -78,7 +78,7 @@ const count: Reader = (body, context) => {
   const counted = matchOutsideQuotes(
     body,
     new RegExp(
-      `^(?:there\\s+(?:are|is)\\s+|(?:i|we|you)\\s+(?:can\\s+)?see\\s+)?(?:exactly\\s+)?(${NUMBER})\\s+(.+?)(?:\\s+(?:are|is)\\s+${SEEN}|\\s+(?:show|shows|appear|appears|exist|exists|show up|shows up|load|display))?(?:\\s+(?:on|in|under)\\s+(.+))?$`,
+      `^(?:there\\s+(?:are|is)\\s+(?:now\\s+|still\\s+)?|(?:i|we|you)\\s+(?:can\\s+)?see\\s+)?(?:exactly\\s+)?(${NUMBER})\\s+(.+?)(?:\\s+(?:are|is)\\s+${SEEN}|\\s+(?:show|shows|appear|appears|exist|exists|show up|shows up|load|display))?(?:\\s+(?:on|in|under)\\s+(.+))?$`,
       'i',
     ),
   );
@@ -107,7 +107,7 @@ function expectItems(target: Target, amount: number): AssertionStep {
 
 /** A field said to be empty ("the Coupon field is empty"): its value is the empty text. */
 const emptyField: Reader = (body) => {
-  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:empty|blank|cleared)$/i);
+  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:empty|blank|cleared)(?:\s+now)?$/i);
   const subject = match === undefined ? undefined : expectationSubject(match[1]!);
   return subject?.kind === 'field' ? form([], expectValue(subject.target, '')) : undefined;
 };

@@ -31,7 +31,7 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   // "the input is empty", "the new todo field should be empty": the field, by what it is for.
   const empty = matchOutsideQuotes(
     text,
-    /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)$/i,
+    /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)(?:\s+(?:now|again))?$/i,
   );
   // A field with a label of its own ("the Coupon field is empty") is the assertion reader's.
   if (empty !== undefined && (empty[1]!.trim() === '' || /^(?:new|edit|add|the new)\b/i.test(empty[1]!.trim()))) {

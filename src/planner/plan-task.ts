@@ -13,6 +13,7 @@ import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { referToBusyText } from './earlier-texts.js';
+import { expandKeyLists } from './key-lists.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
@@ -68,7 +69,10 @@ export function unknownClauseQuestion(clause: string): string {
   return `I could not turn "${excerpt(clause)}" into a browser step; what should I do there?`;
 }
 
-export function planTask(request: PlanRequest): PlanResult {
+export function planTask(asked: PlanRequest): PlanResult {
+  // A list of keys, one a line with its checks, written out as sentences (key-lists.ts). Not when an answer stops the
+  // plan at an offset of the text as written.
+  const request = asked.stopAt === undefined ? { ...asked, text: expandKeyLists(asked.text) } : asked;
   const builder = new PlanBuilder(request);
   const text = clauseText(request.text);
   // "The loading message" is the busy text quoted before it ("Loading..."), read as that text (earlier-texts.ts).
@@ -317,6 +321,7 @@ class PlanBuilder {
       items: [...this.items],
       lastItem: this.lastItem,
       lastActed: this.steps.findLast((step) => ['click', 'dblclick', 'check', 'fill', 'select', 'hover'].includes(step.action) && 'target' in step && step.target !== undefined),
+      lastCounted: this.steps.findLast((step) => step.action === 'expectCount'),
       browserDialogs: this.browserDialogs,
       answerTo: (question) => this.request.answerTo(question),
     };
