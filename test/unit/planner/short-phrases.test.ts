@@ -66,3 +66,16 @@ describe('a list of keys, one a line with its checks', () => {
     expect(expandKeyLists('Press Enter.\n- then check "x": shown')).toBe('Press Enter.\n- then check "x": shown');
   });
 });
+
+describe('a control in a row of a named table', () => {
+  it('reads the row by the text it shows and the table by its name', () => {
+    expect(stepsOf("Click 'remove' in Grace's row of the Archive table, then press Open in the row of Ada in the table named \"Current\"")).toEqual([
+      { action: 'click', target: { by: 'role', role: 'button', name: 'remove', exact: true, within: { text: 'Grace', table: 'Archive' } } },
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Open', exact: false, within: { text: 'Ada', table: 'Current' } } },
+    ]);
+  });
+
+  it('reads a possessive row without a table as that row', () => {
+    expect(stepsOf("Click View in INV-7's row")).toEqual([{ action: 'click', target: { by: 'role', role: 'button', name: 'View', exact: false, within: { text: 'INV-7' } } }]);
+  });
+});
