@@ -18,7 +18,7 @@
  * An assertion about a named page ("the pricing page lists …", "… on the payment page") opens that page first when
  * the plan has no step yet or its last step opened another page; after a click the plan assumes it is there.
  */
-import { bareFieldTarget } from './bare-fields.js';
+import { bareFieldTarget, bareKindTarget } from './bare-fields.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, pagePath } from './pages.js';
 import type { ReadingContext } from './reading.js';
@@ -250,7 +250,7 @@ function literalLike(raw: string): boolean {
 function subjectTarget(subject: string, place: string | undefined, context: ReadingContext): { target?: Target; before: PlanStep[] } {
   const text = trimPunctuation(subject).replace(/\s+(?:on|in)\s+the\s+.+?\s+(?:page|screen)$/i, '');
   const inline = /\s+(?:on|in)\s+(the\s+.+?\s+(?:page|screen))$/i.exec(trimPunctuation(subject))?.[1];
-  return { target: elementNounTarget(text) ?? bareFieldTarget(text) ?? readTarget(text, 'text'), before: openPage(place ?? inline, context) };
+  return { target: elementNounTarget(text) ?? bareFieldTarget(text) ?? readTarget(text, 'text') ?? bareKindTarget(text), before: openPage(place ?? inline, context) };
 }
 
 /** A navigate step to the page `phrase` names, when the plan is not known to be there already. */

@@ -82,6 +82,15 @@ const VERBS = 'show|say|contain|include|display|list|read|have|appear|exist|load
 
 /** "should show", "must be", "to contain" (after "expect … to"), "isn't": the plain present forms the shapes read. */
 export function normalise(body: string): string {
+  // "'Wait…' should show" with nothing after it: the text appears.
+  // "… should disappear again": gone, and "again" says when, not what.
+  return normaliseSegments(body)
+    .replace(/\b(?:should|must|will)\s+(?:now\s+)?(?:disappear|vanish|go away)\b/gi, 'is gone')
+    .replace(/(["'])\s+shows(?:\s+up)?$/i, '$1 appears')
+    .replace(/\s+again$/i, '');
+}
+
+function normaliseSegments(body: string): string {
   return outsideQuotes(body, (segment) =>
     segment
       // First, so that "should no longer be" reads as "should not be" below.

@@ -13,6 +13,8 @@ import { speaksOfBrowserDialogs } from './dialog-steps.js';
 import { readItemClause } from './item-steps.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { referToBusyText } from './earlier-texts.js';
+import { busyWhile } from './likewise.js';
+import { expandEachInTurn } from './each-in-turn.js';
 import { expandKeyLists } from './key-lists.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
@@ -70,9 +72,9 @@ export function unknownClauseQuestion(clause: string): string {
 }
 
 export function planTask(asked: PlanRequest): PlanResult {
-  // A list of keys, one a line with its checks, written out as sentences (key-lists.ts). Not when an answer stops the
-  // plan at an offset of the text as written.
-  const request = asked.stopAt === undefined ? { ...asked, text: expandKeyLists(asked.text) } : asked;
+  // A list of keys, one a line with its checks, and one action on each of several in turn, written out as sentences
+  // (key-lists.ts, each-in-turn.ts). Not when an answer stops the plan at an offset of the text as written.
+  const request = asked.stopAt === undefined ? { ...asked, text: expandEachInTurn(expandKeyLists(asked.text)) } : asked;
   const builder = new PlanBuilder(request);
   const text = clauseText(request.text);
   // "The loading message" is the busy text quoted before it ("Loading..."), read as that text (earlier-texts.ts).
@@ -139,6 +141,12 @@ class PlanBuilder {
 
   /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
   add(clause: StepClause, depth = 0): void {
+    // "… should show while it works": the while-clause only says the page is busy (likewise.ts).
+    const busy = busyWhile(clause.text, clauseText(this.request.text).slice(0, clause.start));
+    if (busy !== undefined) {
+      this.assumptions.push(busy);
+      return;
+    }
     let reading = readClause(clause.text, this.context());
     const objectOnly = OBJECT_ONLY.test(clause.text) || (FIELD_AND_VALUE.test(clause.text) && !startsWithVerb(clause.text));
     if (reading.kind === 'unknown' && this.lastVerb !== undefined && objectOnly && (!STATEMENT.test(maskQuotes(clause.text)) || ASSERTING.test(this.lastVerb))) {
