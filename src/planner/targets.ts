@@ -35,7 +35,7 @@ const NOUNS: ReadonlyArray<[string, Make]> = [
   ['tabs?', role('tab')],
   ['filters?|filter links?|filter buttons?|views?', byDescription],
   ['switch(?:es)?|toggles?', role('switch')],
-  ['images?|logos?|pictures?|icons?', role('img')],
+  ['images?|logos?|pictures?|photos?|avatars?|icons?', role('img')],
   ['lists?', role('list')],
   ['dialogs?|modals?|pop-?ups?', role('dialog')],
   ['menus?', role('button')],
