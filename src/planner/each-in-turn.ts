@@ -25,3 +25,27 @@ export function expandEachInTurn(task: string): string {
     return sentences.map((sentence, index) => (index === 0 ? sentence : sentence.charAt(0).toUpperCase() + sentence.slice(1))).join('. ');
   });
 }
+
+/**
+ * Each of several links in turn, each to its own address: "click each of the menu items in turn (Home, About and
+ * Contact) and check that each one takes you to its own address: About to /about/, Contact to /contact/, while Home
+ * goes to the front page. Go back to the menu after each one." One click and one address check per name, in the
+ * order listed, and "go back" after each when the task says so. Every name needs its address, or nothing changes.
+ */
+const EACH_TO_ADDRESS =
+  /\b(click|open|follow|tap)\s+(?:on\s+)?each\s+of\s+the\s+[\w -]+?\s+in\s+turn\s*\(([^()]+)\)\s*,?\s+and\s+(?:check|verify|make sure|confirm)\s+(?:that\s+)?each\s+(?:one\s+)?(?:takes\s+you|leads|goes|links|navigates)\s+to\s+its\s+own\s+(?:address|page|url|path)\s*:\s*([^.]+)\.(\s*(?:then\s+)?go\s+back(?:\s+to\s+[^.]+?)?\s+after\s+each(?:\s+one)?\s*\.)?/gi;
+const DESTINATION = /(?:^|,|\band\b|\bwhile\b)\s*([A-Z][\w' -]*?)\s+(?:to|goes to|leads to|takes you to|opens)\s+(\/\S*?|the\s+(?:front|home|start|landing|main)\s+page)(?=\s*(?:,|\band\b|\bwhile\b|$))/g;
+
+export function expandEachToAddress(task: string): string {
+  return task.replace(EACH_TO_ADDRESS, (whole: string, verb: string, list: string, destinations: string, back: string | undefined) => {
+    const names = list.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((name) => name.trim()).filter((name) => name !== '');
+    const where = new Map([...destinations.matchAll(DESTINATION)].map((match) => [match[1]!.trim().toLowerCase(), match[2]!]));
+    if (names.length < 2 || names.some((name) => !where.has(name.toLowerCase()))) return whole;
+    const sentences = names.map((name) => {
+      const place = where.get(name.toLowerCase())!;
+      const check = place.startsWith('/') ? `check that the address contains ${place}` : `check that I am on ${place}`;
+      return `${verb} ${JSON.stringify(name)}, then ${check}.${back === undefined ? '' : ' Go back.'}`;
+    });
+    return sentences.map((sentence, index) => (index === 0 ? sentence : sentence.charAt(0).toUpperCase() + sentence.slice(1))).join(' ');
+  });
+}

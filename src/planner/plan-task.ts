@@ -14,7 +14,7 @@ import { readItemClause } from './item-steps.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
 import { referToBusyText } from './earlier-texts.js';
 import { busyWhile } from './likewise.js';
-import { expandEachInTurn } from './each-in-turn.js';
+import { expandEachInTurn, expandEachToAddress } from './each-in-turn.js';
 import { expandKeyLists } from './key-lists.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
@@ -74,7 +74,7 @@ export function unknownClauseQuestion(clause: string): string {
 export function planTask(asked: PlanRequest): PlanResult {
   // A list of keys, one a line with its checks, and one action on each of several in turn, written out as sentences
   // (key-lists.ts, each-in-turn.ts). Not when an answer stops the plan at an offset of the text as written.
-  const request = asked.stopAt === undefined ? { ...asked, text: expandEachInTurn(expandKeyLists(asked.text)) } : asked;
+  const request = asked.stopAt === undefined ? { ...asked, text: expandEachToAddress(expandEachInTurn(expandKeyLists(asked.text))) } : asked;
   const builder = new PlanBuilder(request);
   const text = clauseText(request.text);
   // "The loading message" is the busy text quoted before it ("Loading..."), read as that text (earlier-texts.ts).

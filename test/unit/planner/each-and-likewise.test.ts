@@ -3,7 +3,7 @@
  * with wording and apps other than the corpus's.
  */
 import { describe, expect, it } from '@jest/globals';
-import { expandEachInTurn } from '../../../src/planner/each-in-turn.js';
+import { expandEachInTurn, expandEachToAddress } from '../../../src/planner/each-in-turn.js';
 import { planOf, stepsOf } from './plan-support.js';
 
 describe('each of several in turn, with what each shows', () => {
@@ -50,5 +50,26 @@ describe('a state said again of another subject, and a busy while-clause', () =>
       expect.objectContaining({ action: 'expectState', target: { by: 'text', name: 'Saved', exact: true }, state: 'hidden' }),
     ]);
     expect(result.assumptions).toContain('Reads "while it works" as when the check before it applies: no step of its own.');
+  });
+});
+
+describe('each of several links in turn, each to its own address', () => {
+  it('clicks each name listed, checks its address, and goes back after each when asked', () => {
+    expect(stepsOf('Click each of the footer links in turn (Blog, Jobs and Help) and check that each one takes you to its own page: Blog to /blog, Jobs to /careers/ and Help to /support. Go back to the home page after each one.')).toEqual([
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Blog', exact: true } },
+      expect.objectContaining({ action: 'expectUrl', contains: '/blog' }),
+      { action: 'goBack' },
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Jobs', exact: true } },
+      expect.objectContaining({ action: 'expectUrl', contains: '/careers/' }),
+      { action: 'goBack' },
+      { action: 'click', target: { by: 'role', role: 'button', name: 'Help', exact: true } },
+      expect.objectContaining({ action: 'expectUrl', contains: '/support' }),
+      { action: 'goBack' },
+    ]);
+  });
+
+  it('leaves the sentence as written when a name has no address', () => {
+    const task = 'Click each of the tabs in turn (One, Two and Three) and check that each one takes you to its own address: One to /1 and Two to /2.';
+    expect(expandEachToAddress(task)).toBe(task);
   });
 });
