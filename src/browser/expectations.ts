@@ -14,6 +14,7 @@ import { storageMatch } from '../core/storage-check.js';
 import { holdsWithCase } from '../core/text-case.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
+import { appeared } from './appearing-texts.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
 import { groundByHints, rememberedFor } from './hint-grounding.js';
 import { candidatesFor, locatorOf, resolveTarget } from './locate.js';
@@ -223,6 +224,8 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
   try {
     element = await tools.find(step.target);
   } catch (error) {
+    // A text that showed only briefly after the step before acted, and was seen then (./appearing-texts.ts).
+    if (await appearedBriefly(page, step, tools)) return;
     if (step.state === 'visible' && error instanceof StepFailure && error.kind === 'step_unresolvable') await notVisible(page, step.target, locators);
     throw error;
   }
@@ -255,6 +258,12 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
   };
   const seen = await poll(tools.timeoutMs, observe, (observed) => observed === step.state || observed.startsWith(`${step.state}:`));
   if (!seen.held) throw failed(`${targetWords(step.target)} is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
+}
+
+async function appearedBriefly(page: Page, step: StateStep, tools: ExpectationTools): Promise<boolean> {
+  if (step.state !== 'visible' || step.target.by !== 'text' || step.target.within !== undefined || !(await appeared(page, step.target.name))) return false;
+  tools.resolved?.(tools.stored ?? { strategy: 'text', name: step.target.name, exact: step.target.exact });
+  return true;
 }
 
 /**

@@ -6,6 +6,7 @@ import { SIGN_IN_PAGE, type PlanStep, type PlanValue, type Target } from '../cor
 import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
+import { watchAppearing } from './appearing-texts.js';
 import { expectDialog, unexpectedDialogs, type DialogStep, type DialogWatch } from './dialogs.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
@@ -44,6 +45,8 @@ export interface StepContext {
   dialogs?: DialogWatch;
   /** The `dialog` steps right after this one: the dialogs this step opens, answered as they say while it acts. */
   opensDialogs?: readonly DialogStep[];
+  /** Texts the expectations right after this step expect to appear: watched from before it acts (./appearing-texts.ts). */
+  revealsTexts?: readonly string[];
 }
 
 /** Which of a step's targets: its `target`, or a drag's `to`. */
@@ -139,6 +142,8 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   page.on('requestfailed', onRequestFailed);
   // Before the step acts: the dialog it opens is answered as it opens, else the action would stall on it.
   if (step.action !== 'dialog') context.dialogs?.arm(context.opensDialogs ?? []);
+  // A text the next checks expect to appear may show only briefly: watched from before the step acts.
+  if (context.revealsTexts !== undefined && context.revealsTexts.length > 0) await watchAppearing(page, context.revealsTexts);
   try {
     // A page the task named without a path: found on the live page first, and kept as the address it reached.
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
