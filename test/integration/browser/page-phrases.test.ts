@@ -1,7 +1,7 @@
 /**
  * In real Chromium: a text that shows only briefly after a click is seen by the watch armed before it; a text in
  * mixed case must be the page's own text letter for letter (a stylesheet's capitals still pass); a select list's value
- * is read as the option a person sees.
+ * is read as the option a person sees; an element placed above another is found by its place.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { appearingTextsAfter } from '../../../src/browser/appearing-texts.js';
@@ -54,6 +54,15 @@ describe('phrases of practice sites, on the page', () => {
     expect((await run(step({ action: 'expectText', text: 'Order placed' }))).status).toBe('passed');
     expect((await run(step({ action: 'expectText', text: 'Total: BLUE MUG' }))).status).toBe('failed');
     expect((await run(step({ action: 'expectText', text: 'total: blue mug' }))).status).toBe('passed');
+  });
+
+  it('finds the message above the heading by its place, kept as a CSS locator, and nothing when there is none', async () => {
+    await session.page.setContent('<div id="note" class="flash">Saved <a href="#">x</a></div><h3>Settings</h3><p>Messages say Saved or Failed.</p>');
+    const above = { by: 'description', name: 'the message above the heading' };
+    expect(await run(step({ action: 'expectText', text: 'Saved', orText: ['Failed'], target: above }))).toMatchObject({ status: 'passed', locator: { strategy: 'css', name: '#note' } });
+    await session.page.setContent('<h3>Settings</h3><p>Messages say Saved or Failed.</p>');
+    expect(await run(step({ action: 'expectText', text: 'Saved', orText: ['Failed'], target: above }))).toMatchObject({ status: 'failed', kind: 'step_unresolvable' });
+    await session.page.setContent(PAGE);
   });
 
   it('reads a select list\'s value as the option shown as well as its value', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { bareFieldTarget } from '../../../src/planner/bare-fields.js';
 import { referToBusyText } from '../../../src/planner/earlier-texts.js';
 import { numberedPageName } from '../../../src/planner/numbered-pages.js';
+import { positionOf } from '../../../src/core/positions.js';
 import { field, literal, signInButton, stepsOf } from './plan-support.js';
 
 describe('credentials named by the role each value plays', () => {
@@ -86,5 +87,19 @@ describe('boxes the page numbers, and a field named only by its kind', () => {
       expect.objectContaining({ action: 'expectState', target: { by: 'description', role: 'textbox', name: 'input', exact: false }, state: 'enabled' }),
     ]);
     expect(bareFieldTarget('the Email field')).toBeUndefined();
+  });
+});
+
+describe('an element named by its place against another', () => {
+  it('reads "the note below the Email field" and "the message above the heading" as places', () => {
+    expect(positionOf('the note below the Email field')).toEqual({ noun: 'note', relation: 'below', anchor: 'the Email field' });
+    expect(positionOf('The message above the heading')).toEqual({ noun: 'message', relation: 'above', anchor: 'the heading' });
+    expect(positionOf('the Save button')).toBeUndefined();
+  });
+
+  it('checks what that element says, never the whole page', () => {
+    expect(stepsOf('Check that the error text under the Password field says "Too short" or "Required"')).toEqual([
+      { action: 'expectText', text: 'Too short', orText: ['Required'], target: { by: 'description', name: 'the error text under the Password field', exact: false }, criterion: expect.any(String) },
+    ]);
   });
 });
