@@ -35,27 +35,30 @@ export async function watchAppearing(page: Page, texts: readonly string[]): Prom
       ({ wanted, record }) => {
         // Runs in the page; the project compiles without the DOM library, so the page is typed by hand.
         const scope = globalThis as unknown as Record<string, unknown> & { document: { body: { innerText: string; textContent: string | null } | null; documentElement: unknown } };
-        const previous = scope[record] as { stop?: () => void } | undefined;
-        previous?.stop?.();
+        const previous = scope[record] as { observer?: { disconnect(): void } } | undefined;
+        previous?.observer?.disconnect();
         const seen: string[] = [];
-        const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
-        const mixed = (text: string) => /\p{Lu}/u.test(text) && /\p{Ll}/u.test(text);
-        const look = () => {
-          const body = scope.document.body;
-          if (body === null) return;
-          const shown = collapse(body.innerText).toLowerCase();
-          const source = collapse(body.textContent ?? '');
-          for (const text of wanted) {
-            if (seen.includes(text) || !shown.includes(collapse(text).toLowerCase())) continue;
-            if (mixed(text) && !collapse(body.innerText).includes(collapse(text)) && !source.includes(collapse(text))) continue;
-            seen.push(text);
-          }
-        };
+        // No named inner functions: esbuild (tsx, the benches) wraps those in a `__name` helper the page does not have.
+        const handlers = [
+          () => {
+            const body = scope.document.body;
+            if (body === null) return;
+            const shown = body.innerText.replace(/\s+/g, ' ').trim();
+            const source = (body.textContent ?? '').replace(/\s+/g, ' ').trim();
+            for (const text of wanted) {
+              const plain = text.replace(/\s+/g, ' ').trim();
+              if (seen.includes(text) || !shown.toLowerCase().includes(plain.toLowerCase())) continue;
+              // A text in mixed case, letter for letter (src/core/text-case.ts).
+              if (/\p{Lu}/u.test(plain) && /\p{Ll}/u.test(plain) && !shown.includes(plain) && !source.includes(plain)) continue;
+              seen.push(text);
+            }
+          },
+        ];
         const Observer = (globalThis as unknown as { MutationObserver: new (callback: () => void) => { observe(node: unknown, options: object): void; disconnect(): void } }).MutationObserver;
-        const observer = new Observer(look);
+        const observer = new Observer(handlers[0]!);
         observer.observe(scope.document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-        look();
-        scope[record] = { seen, stop: () => observer.disconnect() };
+        handlers[0]!();
+        scope[record] = { seen, observer };
       },
       { wanted: [...texts], record: RECORD },
     )

@@ -71,9 +71,9 @@ function nearestBlock(anchor: unknown, relation: 'above' | 'below'): string | nu
     return relation === 'above' ? own.bottom <= box.top + 1 : own.top >= box.bottom - 1;
   });
   if (all.length === 0) return null;
-  const distance = (element: Element) => (relation === 'above' ? box.top - element.getBoundingClientRect().bottom : element.getBoundingClientRect().top - box.bottom);
-  const nearest = Math.min(...all.map(distance));
-  const near = all.filter((element) => distance(element) <= nearest + 1);
+  const distances = all.map((element) => (relation === 'above' ? box.top - element.getBoundingClientRect().bottom : element.getBoundingClientRect().top - box.bottom));
+  const nearest = Math.min(...distances);
+  const near = all.filter((_element, index) => distances[index]! <= nearest + 1);
   // The block as a whole: the one showing the most text; then the innermost showing that same text.
   const most = Math.max(...near.map((element) => element.innerText.trim().length));
   const whole = near.filter((element) => element.innerText.trim().length === most);
