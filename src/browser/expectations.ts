@@ -257,6 +257,8 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
     }
   };
   const seen = await poll(tools.timeoutMs, observe, (observed) => observed === step.state || observed.startsWith(`${step.state}:`));
+  // Found while it showed, then gone before it was looked at: seen by the watch all the same.
+  if (!seen.held && (await appearedBriefly(page, step, tools))) return;
   if (!seen.held) throw failed(`${targetWords(step.target)} is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
 }
 
