@@ -12,8 +12,10 @@ import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { pageNamedByWords } from '../core/page-name-words.js';
 import { storageMatch } from '../core/storage-check.js';
+import { holdsWithCase } from '../core/text-case.js';
 import { isSelectedBy } from '../core/selected-state.js';
 import { namesElementNoun } from '../core/element-hints.js';
+import { appeared } from './appearing-texts.js';
 import { CARD_NOUNS, groundCards } from './card-grounding.js';
 import { seenBeforeGone } from './gone-anchors.js';
 import { reachedAddress } from './page-history.js';
@@ -62,11 +64,11 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
     }
     case 'expectValue': {
       const field = await tools.find(step.target);
-      const seen = await poll(timeout, () => field.inputValue(), (value) => value === step.text);
+      const seen = await poll(timeout, () => valuesOf(field), (values) => values.includes(step.text));
       if (seen.held) return;
       // A password field's value is not repeated, only its length (secret values are scrubbed anyway).
       const secret = (await field.getAttribute('type').catch(() => null)) === 'password';
-      const value = seen.last ?? '';
+      const value = seen.last?.at(-1) ?? '';
       const shown = secret ? `(a password of ${value.length} characters)` : value;
       throw failed(`${targetWords(step.target)} holds ${secret ? shown : JSON.stringify(shown)}, expected ${JSON.stringify(step.text)}`, step.text, [shown]);
     }
@@ -120,6 +122,20 @@ export async function checkExpectation(page: Page, step: ExpectStep, tools: Expe
   }
 }
 
+/**
+ * What a field holds: its value, and for a select list also the text of the option chosen ("Option 2" of
+ * `<option value="2">`), which is what a person sees and says. The generated source reads the same (selectedTexts).
+ */
+async function valuesOf(field: Locator): Promise<string[]> {
+  const value = await field.inputValue();
+  const chosen = await field.evaluate((node) => {
+    // Runs in the page; the project compiles without the DOM library, so the select is typed by hand.
+    const select = node as unknown as { tagName: string; selectedOptions?: ArrayLike<{ textContent: string | null }> };
+    return select.tagName === 'SELECT' && select.selectedOptions !== undefined && select.selectedOptions.length > 0 ? (select.selectedOptions[0]!.textContent ?? '') : null;
+  });
+  return chosen === null ? [value] : [value, chosen.replace(/\s+/g, ' ').trim()];
+}
+
 /** The selector of buttons written as inputs, whose label is their value (the generated source uses the same). */
 export const INPUT_BUTTONS = 'input[type="submit"], input[type="button"], input[type="reset"]';
 
@@ -154,11 +170,22 @@ function wantedWords(wanted: Wanted): string {
   return typeof wanted === 'string' ? wanted : wanted.join('" or "');
 }
 
+/** The element's rendered text and its own text (see src/core/text-case.ts: a mixed-case text must match its case). */
+async function textsOf(element: Locator): Promise<{ shown: string; source: string }> {
+  const [shown, source] = await Promise.all([element.innerText(), element.textContent()]);
+  return { shown, source: source ?? '' };
+}
+
+function showsWanted(texts: { shown: string; source: string }, wanted: Wanted): boolean {
+  if (typeof wanted !== 'string') return containsAny(texts.shown, wanted);
+  return contains(texts.shown, wanted) && (holdsWithCase(texts.shown, wanted) || holdsWithCase(texts.source, wanted));
+}
+
 async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => page.locator('body').innerText(), (body) => containsAny(body, wanted));
+  const seen = await poll(timeout, () => textsOf(page.locator('body')), (body) => showsWanted(body, wanted));
   if (seen.held) return;
-  const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
+  const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last?.shown ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
   // Nothing on the page reads like it: its headings say where the run is.
   const actual = near.length > 0 ? near : nearestTexts(text, await visibleTexts(page.getByRole('heading')), { max: MAX_CANDIDATES });
   throw failed(`The page does not show "${text}"`, text, actual);
@@ -166,17 +193,22 @@ async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<
 
 async function textOfElement(element: Locator, name: string, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => element.innerText(), (shown) => containsAny(shown, wanted));
-  if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last ?? '')]);
+  const seen = await poll(timeout, () => textsOf(element), (shown) => showsWanted(shown, wanted));
+  if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last?.shown ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last?.shown ?? '')]);
 }
 
 /** "the heading says X": one of the page's elements of `role` shows X; with none of them at all, the target is absent. */
 async function textAmongRole(page: Page, role: string, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
   const elements = page.getByRole(role as Parameters<Page['getByRole']>[0]);
-  const seen = await poll(timeout, () => visibleTexts(elements), (texts) => texts.some((shown) => containsAny(shown, wanted)));
+  const read = async () => {
+    const shown = elements.filter({ visible: true });
+    const [inner, source] = await Promise.all([shown.allInnerTexts(), shown.allTextContents()]);
+    return inner.map((text, index) => ({ shown: text, source: source[index] ?? '' }));
+  };
+  const seen = await poll(timeout, read, (texts) => texts.some((shown) => showsWanted(shown, wanted)));
   if (seen.held) return;
-  const texts = seen.last ?? [];
+  const texts = (seen.last ?? []).map((shown) => oneLine(shown.shown)).filter((shown) => shown !== '');
   if (texts.length === 0) throw new StepFailure('step_unresolvable', `The page has no ${roleWord(role)} (looked for role ${role})`);
   const actual = nearestTexts(text, texts, { max: MAX_CANDIDATES });
   throw failed(`No ${roleWord(role)} shows "${text}"; the page's ${roleWord(role, 2)} show ${quotedList(actual)}`, text, actual);
@@ -223,6 +255,8 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
   try {
     element = await tools.find(step.target);
   } catch (error) {
+    // A text that showed only briefly after the step before acted, and was seen then (./appearing-texts.ts).
+    if (await appearedBriefly(page, step, tools)) return;
     if (step.state === 'visible' && error instanceof StepFailure && error.kind === 'step_unresolvable') await notVisible(page, step.target, locators);
     throw error;
   }
@@ -254,7 +288,15 @@ async function state(page: Page, step: StateStep, tools: ExpectationTools): Prom
     }
   };
   const seen = await poll(tools.timeoutMs, observe, (observed) => observed === step.state || observed.startsWith(`${step.state}:`));
+  // Found while it showed, then gone before it was looked at: seen by the watch all the same.
+  if (!seen.held && (await appearedBriefly(page, step, tools))) return;
   if (!seen.held) throw failed(`${targetWords(step.target)} is not ${step.state}`, step.state, [seen.last ?? 'unknown']);
+}
+
+async function appearedBriefly(page: Page, step: StateStep, tools: ExpectationTools): Promise<boolean> {
+  if (step.state !== 'visible' || step.target.by !== 'text' || step.target.within !== undefined || !(await appeared(page, step.target.name))) return false;
+  tools.resolved?.(tools.stored ?? { strategy: 'text', name: step.target.name, exact: step.target.exact });
+  return true;
 }
 
 /**

@@ -3,10 +3,12 @@ import type { ResolvedLocator } from '../core/check.js';
 import { ordinal } from '../core/ordinal.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { isLookPhrase } from '../core/looks.js';
+import { positionOf, type Position } from '../core/positions.js';
 import { groundFirstOf, groundOnPage, type Grounded } from './ground.js';
 import { namesElementNoun } from '../core/element-hints.js';
 import { groundByHints } from './hint-grounding.js';
 import { groundByLook } from './look-grounding.js';
+import { groundByPosition } from './position-grounding.js';
 import { resolveSignInSubmit } from './sign-in-submit.js';
 
 /** Roles a field can have, for "the Email field" said without saying which kind of field. */
@@ -132,6 +134,9 @@ const OTHER_KIND_AFTER_MS = 1_000;
 export async function resolveTarget(page: Page, action: PlanStep['action'], target: Target, timeoutMs: number): Promise<Resolution> {
   // "The sign-in button" is found by what it does, not by the task's word for it.
   if (target.purpose === 'signIn' && action === 'click') return resolveSignInSubmit(page, timeoutMs);
+  // "The message above the heading": the element on that side of the one named (./position-grounding.ts).
+  const placed = target.by === 'description' ? positionOf(target.name) : undefined;
+  if (placed !== undefined) return findByPosition(page, placed, timeoutMs);
   // "The dashed box": an element only its look names, when one element has that look (./look-grounding.ts).
   if (target.by === 'description' && isLookPhrase(target.name)) {
     const byLook = await findByLook(page, target, Math.min(timeoutMs, OTHER_KIND_AFTER_MS));
@@ -228,7 +233,20 @@ function captionedKind(action: PlanStep['action'], target: Target): string | und
   if (action === 'check') return 'checkbox';
   if (action === 'fill' || action === 'clear' || action === 'press' || action === 'expectValue') return 'textbox';
   if (action === 'select') return 'combobox';
+  // "check that checkbox 1 is ticked": a state of a control the task named as a kind ("checkbox 1", "radio 2").
+  if (action === 'expectState' && target.role !== undefined) return target.role;
   return undefined;
+}
+
+/** The element placed against another, polled while the page may still render it. */
+async function findByPosition(page: Page, position: Position, timeoutMs: number): Promise<Resolution> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const grounded = await groundByPosition(page, position);
+    if (grounded.found) return { found: true, locator: grounded.locator, element: grounded.element };
+    if (Date.now() >= deadline) return { found: false, reason: 'none', matches: 0, tried: [], message: grounded.message };
+    await page.waitForTimeout(POLL_MS);
+  }
 }
 
 function fromGrounding(grounded: Grounded): Resolution {

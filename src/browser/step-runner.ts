@@ -1,10 +1,12 @@
 import type { Locator, Page, Request, Response } from 'playwright';
 import type { ResolvedLocator } from '../core/check.js';
 import type { Comparison, FindingKind } from '../core/findings.js';
+import { addressNamesPage } from '../core/page-address.js';
 import { SIGN_IN_PAGE, type PlanStep, type PlanValue, type Target } from '../core/plan.js';
 import { uploadFileFor } from '../core/upload-file.js';
 import { unreachableReason } from './egress-proxy.js';
 import type { HostAllowlist } from './host-allowlist.js';
+import { watchAppearing } from './appearing-texts.js';
 import { expectDialog, unexpectedDialogs, type DialogStep, type DialogWatch } from './dialogs.js';
 import { checkExpectation } from './expectations.js';
 import { describeLocator, locatorOf, resolveTarget } from './locate.js';
@@ -43,6 +45,8 @@ export interface StepContext {
   dialogs?: DialogWatch;
   /** The `dialog` steps right after this one: the dialogs this step opens, answered as they say while it acts. */
   opensDialogs?: readonly DialogStep[];
+  /** Texts the expectations right after this step expect to appear: watched from before it acts (./appearing-texts.ts). */
+  revealsTexts?: readonly string[];
 }
 
 /** Which of a step's targets: its `target`, or a drag's `to`. */
@@ -138,6 +142,8 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   page.on('requestfailed', onRequestFailed);
   // Before the step acts: the dialog it opens is answered as it opens, else the action would stall on it.
   if (step.action !== 'dialog') context.dialogs?.arm(context.opensDialogs ?? []);
+  // A text the next checks expect to appear may show only briefly: watched from before the step acts.
+  if (context.revealsTexts !== undefined && context.revealsTexts.length > 0) await watchAppearing(page, context.revealsTexts);
   try {
     // A page the task named without a path: found on the live page first, and kept as the address it reached.
     const named = step.action === 'navigate' && step.page !== undefined ? await openNamedPage(page, step.page, context) : false;
@@ -152,7 +158,14 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
     // generated source go there directly and never look again.
-    const ran: PlanStep | undefined = step.action === 'navigate' && step.page !== undefined ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) } : checkedAs;
+    // Found open already, it is compiled as a check that the run is there: going there again would load it anew, and a
+    // page that shows something once (a flash message after a redirect) would not show it again.
+    const ran: PlanStep | undefined =
+      named === 'there'
+        ? { action: 'expectUrl', description: step.description, contains: new URL(page.url()).pathname }
+        : step.action === 'navigate' && step.page !== undefined
+          ? { action: 'navigate', description: step.description, url: pathOf(page.url(), context.baseUrl) }
+          : checkedAs;
     return outside === undefined ? { status: 'passed', ...found, ...(ran ? { ran } : {}) } : { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
   } catch (error) {
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
@@ -172,15 +185,18 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
 
 /**
  * "Open the Dropdown List page" where the task gave no path: the run is there already when the page's title or a
- * heading says so; else a link of that name on the page goes there. False: neither, so the guessed address is opened.
+ * heading says so ('there'); else a link of that name on the page goes there ('opened'). False: neither, so the guessed
+ * address is opened.
  */
-async function openNamedPage(page: Page, name: string, context: StepContext): Promise<boolean> {
+async function openNamedPage(page: Page, name: string, context: StepContext): Promise<'there' | 'opened' | false> {
   // The sign-in a task asks for starts where a password can be typed: on such a page the run is there already.
-  if (name === SIGN_IN_PAGE) return (await page.locator('input[type="password"]').filter({ visible: true }).count().catch(() => 0)) > 0;
+  if (name === SIGN_IN_PAGE) return (await page.locator('input[type="password"]').filter({ visible: true }).count().catch(() => 0)) > 0 ? 'there' : false;
   const wanted = normalizedText(name);
   const says = (text: string) => normalizedText(text).includes(wanted);
   const headings = await page.getByRole('heading').filter({ visible: true }).allInnerTexts().catch(() => [] as string[]);
-  if (says(await page.title().catch(() => '')) || headings.some(says)) return true;
+  if (says(await page.title().catch(() => '')) || headings.some(says)) return 'there';
+  // "Dynamic Loading example 2" on /dynamic_loading/2: the address says the name, words and number.
+  if (addressNamesPage(page.url(), name)) return 'there';
   // A link of that name, else the one link whose address (or class, or test id) says it.
   const named = page.getByRole('link', { name, exact: false }).filter({ visible: true });
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -198,7 +214,7 @@ async function openNamedPage(page: Page, name: string, context: StepContext): Pr
   if (link === undefined) return false;
   await link.click({ timeout: context.timeoutMs });
   await page.waitForLoadState('load', { timeout: context.timeoutMs }).catch(() => undefined);
-  return true;
+  return 'opened';
 }
 
 /** The address as the plan writes it: a path on the base URL's origin, else the whole URL. */

@@ -12,6 +12,7 @@ import { candidatesFor, PASSWORD_FORM_SELECTOR } from '../browser/locate.js';
 import type { CompiledCheck, CompiledStep, ResolvedLocator } from '../core/check.js';
 import { AppError, ErrorCode, userError } from '../core/errors.js';
 import type { PlanStep, PlanValue } from '../core/plan.js';
+import { caseMatters } from '../core/text-case.js';
 import { uploadFileFor } from '../core/upload-file.js';
 import { HELPERS, helpersFor, type HelperName } from './source-helpers.js';
 import { checkedEnvName, commentText, literal } from './source-text.js';
@@ -129,7 +130,7 @@ function importList(needs: Needs, helpers: readonly HelperName[]): string {
   return [
     ...(needs.expect ? ['expect'] : []),
     'test',
-    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'expectItems') ? ['type Locator'] : []),
+    ...(uses('visible', 'selectOption', 'isValid', 'visibleCount', 'isSelected', 'selectedTexts', 'expectItems') ? ['type Locator'] : []),
     ...(uses('settle', 'goInHistory', 'expectStorage', 'answerDialogs') ? ['type Page'] : []),
   ].join(', ');
 }
@@ -215,13 +216,25 @@ function stepLines(compiled: CompiledStep, index: number, input: PlaywrightSourc
         // One of the page's elements of the role shows the text: a one-item array matches any one of them, and a
         // failure prints what they all show (Playwright's own diff).
         use('visible');
-        return [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+        return [
+          expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`),
+          // A text in mixed case is the page's own text letter for letter (src/core/text-case.ts).
+          ...(caseMatters(step.text) ? [expectThat(`visible(page.getByRole(${literal(step.role)}))`, `toContainText([${literal(step.text)}], { timeout: STEP_TIMEOUT_MS })`)] : []),
+        ];
       }
-      return [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`)];
+      return [
+        expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS })`),
+        ...(caseMatters(step.text) ? [expectThat(step.target ? element() : "page.locator('body')", `toContainText(${literal(step.text)}, { timeout: STEP_TIMEOUT_MS })`)] : []),
+      ];
     case 'expectTitle':
       use('textPattern');
       return [expectThat('page', `toHaveTitle(textPattern(${literal(step.text)}), ${timeout})`)];
     case 'expectValue':
+      // A select list holds the option a person sees ("Option 2") as well as its value, as the runner reads it.
+      if (step.target.role === 'combobox') {
+        use('selectedTexts');
+        return [`await expect.poll(() => selectedTexts(${element()}), ${timeout}).toContain(${literal(step.text)});`];
+      }
       return [expectThat(element(), `toHaveValue(${literal(step.text)}, ${timeout})`)];
     case 'expectUrl':
       use('urlContaining');

@@ -20,6 +20,7 @@ export type HelperName =
   | 'anyTextPattern'
   | 'isValid'
   | 'isSelected'
+  | 'selectedTexts'
   | 'visibleCount'
   | 'itemsMatch'
   | 'expectItems'
@@ -135,6 +136,16 @@ async function isValid(field: Locator): Promise<boolean> {
     const control = element as unknown as { checkValidity?: () => boolean; getAttribute(name: string): string | null };
     return control.checkValidity?.() !== false && control.getAttribute('aria-invalid') !== 'true';
   });
+}`,
+  },
+  selectedTexts: {
+    uses: [],
+    text: String.raw`
+/** What a field holds, as the recorded run read it: its value, and for a select list the text of the option chosen. */
+async function selectedTexts(field: Locator): Promise<string[]> {
+  const value = await field.inputValue();
+  const chosen = await field.evaluate((node) => (node instanceof HTMLSelectElement && node.selectedOptions.length > 0 ? node.selectedOptions[0]!.textContent ?? '' : null));
+  return chosen === null ? [value] : [value, chosen.replace(/\s+/g, ' ').trim()];
 }`,
   },
   isSelected: {

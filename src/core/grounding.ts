@@ -11,6 +11,7 @@
  *    description that shares no word with anything still means the one element of its kind, when there is one;
  * 4. the position ("the second", "the last"), counted in page order.
  */
+import { tablesNamed } from './named-tables.js';
 import type { PlanStep, Target } from './plan.js';
 
 /** A node of the snapshot as Playwright gives it: an element (with `ref` when it can be acted on) or a text run. */
@@ -128,6 +129,16 @@ export function groundTarget(nodes: readonly GroundNode[], action: PlanStep['act
     how.push(`the ${target.role} that shows ${JSON.stringify(text)}`);
   } else if (target.within !== undefined) {
     const within = target.within.text;
+    // "Bach's row of the Example 1 table": only inside that table, when the page has several showing the same rows.
+    if (target.within.table !== undefined) {
+      const tables = tablesNamed(nodes, target.within.table);
+      if (tables.length !== 1) {
+        const message = tables.length === 0 ? `No table on the page is named ${JSON.stringify(target.within.table)}` : `${tables.length} tables are named ${JSON.stringify(target.within.table)}`;
+        return refuse(tables.length === 0 ? 'none' : 'several', message, nodes.filter((node) => node.role === 'heading').map((node) => `heading ${JSON.stringify(node.name)}`));
+      }
+      candidates = candidates.filter((node) => node.ancestors.includes(tables[0]!.index));
+      how.push(`in the table ${JSON.stringify(target.within.table)}`);
+    }
     // The innermost containers that show the text and hold an element of the kind (a todo's label is a container of
     // its text, but its checkbox sits in the row around it). A target with a name of its own is not the label: "the
     // Add to cart of the Backpack" is in the card around the product's title link, not in the title's own box.

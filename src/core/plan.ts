@@ -35,7 +35,13 @@ export const targetSchema = z
      * The container (a list item, table row, card, dialog or section) that shows this text, and the element is the one
      * inside it: "the checkbox of Pay rent", "the Backpack's Add to cart button", "Delete in the row of Ada".
      */
-    within: z.strictObject({ text: z.string().min(1).max(300) }).optional(),
+    within: z
+      .strictObject({
+        text: z.string().min(1).max(300),
+        /** The table the row is in, when the page has several ("Bach's row of the Example 1 table"): by its name, caption or the heading before it. */
+        table: z.string().min(1).max(300).optional(),
+      })
+      .optional(),
     /** Which of several matches, counted from 1 in page order; -1 is the last ("the second product", "the last row"). */
     nth: z.number().int().min(-1).max(1_000).refine((n) => n !== 0, 'nth counts from 1 (or -1 for the last)').optional(),
   })

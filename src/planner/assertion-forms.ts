@@ -18,6 +18,7 @@
  * An assertion about a named page ("the pricing page lists …", "… on the payment page") opens that page first when
  * the plan has no step yet or its last step opened another page; after a click the plan assumes it is there.
  */
+import { bareFieldTarget, bareKindTarget } from './bare-fields.js';
 import type { PlanStep, Target } from '../core/plan.js';
 import { isPagePhrase, pagePath } from './pages.js';
 import type { ReadingContext } from './reading.js';
@@ -78,7 +79,7 @@ const count: Reader = (body, context) => {
   const counted = matchOutsideQuotes(
     body,
     new RegExp(
-      `^(?:there\\s+(?:are|is)\\s+|(?:i|we|you)\\s+(?:can\\s+)?see\\s+)?(?:exactly\\s+)?(${NUMBER})\\s+(.+?)(?:\\s+(?:are|is)\\s+${SEEN}|\\s+(?:show|shows|appear|appears|exist|exists|show up|shows up|load|display))?(?:\\s+(?:on|in|under)\\s+(.+))?$`,
+      `^(?:there\\s+(?:are|is)\\s+(?:now\\s+|still\\s+)?|(?:i|we|you)\\s+(?:can\\s+)?see\\s+)?(?:exactly\\s+)?(${NUMBER})\\s+(.+?)(?:\\s+(?:are|is)\\s+${SEEN}|\\s+(?:show|shows|appear|appears|exist|exists|show up|shows up|load|display))?(?:\\s+(?:on|in|under)\\s+(.+))?$`,
       'i',
     ),
   );
@@ -107,7 +108,7 @@ function expectItems(target: Target, amount: number): AssertionStep {
 
 /** A field said to be empty ("the Coupon field is empty"): its value is the empty text. */
 const emptyField: Reader = (body) => {
-  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:empty|blank|cleared)$/i);
+  const match = matchOutsideQuotes(body, /^(.+?)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:empty|blank|cleared)(?:\s+now)?$/i);
   const subject = match === undefined ? undefined : expectationSubject(match[1]!);
   return subject?.kind === 'field' ? form([], expectValue(subject.target, '')) : undefined;
 };
@@ -250,7 +251,7 @@ function literalLike(raw: string): boolean {
 function subjectTarget(subject: string, place: string | undefined, context: ReadingContext): { target?: Target; before: PlanStep[] } {
   const text = trimPunctuation(subject).replace(/\s+(?:on|in)\s+the\s+.+?\s+(?:page|screen)$/i, '');
   const inline = /\s+(?:on|in)\s+(the\s+.+?\s+(?:page|screen))$/i.exec(trimPunctuation(subject))?.[1];
-  return { target: elementNounTarget(text) ?? readTarget(text, 'text'), before: openPage(place ?? inline, context) };
+  return { target: elementNounTarget(text) ?? bareFieldTarget(text) ?? readTarget(text, 'text') ?? bareKindTarget(text), before: openPage(place ?? inline, context) };
 }
 
 /** A navigate step to the page `phrase` names, when the plan is not known to be there already. */

@@ -82,6 +82,15 @@ const VERBS = 'show|say|contain|include|display|list|read|have|appear|exist|load
 
 /** "should show", "must be", "to contain" (after "expect … to"), "isn't": the plain present forms the shapes read. */
 export function normalise(body: string): string {
+  // "'Wait…' should show" with nothing after it: the text appears.
+  // "… should disappear again": gone, and "again" says when, not what.
+  return normaliseSegments(body)
+    .replace(/\b(?:should|must|will)\s+(?:now\s+)?(?:disappear|vanish|go away)\b/gi, 'is gone')
+    .replace(/(["'])\s+shows(?:\s+up)?$/i, '$1 appears')
+    .replace(/\s+again$/i, '');
+}
+
+function normaliseSegments(body: string): string {
   return outsideQuotes(body, (segment) =>
     segment
       // First, so that "should no longer be" reads as "should not be" below.
@@ -92,7 +101,7 @@ export function normalise(body: string): string {
       )
       .replace(/\bto\s+(not\s+)?be\b/gi, (_all, not?: string) => (not ? 'is not' : 'is'))
       // "'Loading' has disappeared", "it vanishes": as "is gone".
-      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away)|(?:disappears|vanishes))\b/gi, 'is gone')
+      .replace(/\b(?:(?:has|have)\s+(?:now\s+|already\s+)?(?:disappeared|vanished|gone away|gone(?!\s+(?:to|into|through|back|up|down|out|over|from)\b))|(?:disappears|vanishes))\b/gi, 'is gone')
       .replace(/\bisn't\b/gi, 'is not')
       .replace(/\baren't\b/gi, 'are not')
       .replace(/\bdoesn't\b/gi, 'does not')

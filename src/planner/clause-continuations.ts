@@ -3,12 +3,14 @@
  * - a place for the assertion before ("…, on the page and in local storage": place-qualifiers.ts);
  * - the contrast "…, only the edit field": the one left has the opposite of the state the assertion before said;
  * - a condition ("While it is being edited, …"): when the checks after it apply;
- * - a summary before a colon ("The change should be kept: the list shows …"): said by what follows the colon.
+ * - a summary before a colon ("The change should be kept: the list shows …"): said by what follows the colon;
+ * - "and so should the checkbox", "while it works" (likewise.ts).
  * Each gives steps (read by the usual readers) or an assumption saying why it adds none; none of them guesses: a
  * clause that fits none is asked about as before.
  */
 import type { PlanStep } from '../core/plan.js';
 import { startsWithVerb } from './clause-verbs.js';
+import { likewise } from './likewise.js';
 import { placeOf } from './place-qualifiers.js';
 import type { Reading } from './reading.js';
 import { excerpt, maskQuotes } from './words.js';
@@ -37,7 +39,7 @@ export interface ContinuationInput {
 }
 
 export function readContinuation(input: ContinuationInput): Continuation | undefined {
-  return placed(input) ?? contrasted(input) ?? condition(input) ?? summary(input);
+  return placed(input) ?? contrasted(input) ?? likewise(input) ?? condition(input) ?? summary(input);
 }
 
 function placed({ clause, last, read }: ContinuationInput): Continuation | undefined {

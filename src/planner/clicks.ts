@@ -25,12 +25,12 @@ const KEYS: ReadonlyArray<[RegExp, string]> = [
   [/^page ?down$/i, 'PageDown'],
   [/^f(?:[1-9]|1[0-2])$/i, ''],
 ];
-const KEY_WORDS = 'enter|return|tab|escape|esc|space ?bar|space|backspace|delete|del|arrow ?(?:up|down|left|right)|(?:up|down|left|right) arrow|page ?up|page ?down|home|end|f(?:1[0-2]|[1-9])';
+export const KEY_WORDS = 'enter|return|tab|escape|esc|space ?bar|space|backspace|delete|del|arrow ?(?:up|down|left|right)|(?:up|down|left|right) arrow|page ?up|page ?down|home|end|f(?:1[0-2]|[1-9])';
 const MODIFIER = /^(ctrl|control|cmd|command|meta|alt|option|shift)\s*\+\s*(\w+)$/i;
 /** "once", "twice", "three times": how many times a key is pressed. */
 const TIMES = `(?:\\s+(once|twice|thrice|${NUMBER}\\s+times))?`;
 const PRESS_KEY = new RegExp(
-  `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?${TIMES}(?:\\s+(?:in|on|inside)\\s+(.+?))?${TIMES}$`,
+  `^(?:press|hit|tap|push|strike|type)\\s+(?:the\\s+)?((?:${KEY_WORDS})|[A-Za-z0-9](?=\\s+key\\b)|(?:ctrl|control|cmd|command|meta|alt|option|shift)\\s*\\+\\s*\\w+)(?:\\s+key)?${TIMES}(?:\\s+(?:in|on|inside)\\s+(.+?))?${TIMES}$`,
   'i',
 );
 /** A key is pressed at most this many times by one clause. */

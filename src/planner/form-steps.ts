@@ -7,6 +7,7 @@ import type { PlanStep, Target } from '../core/plan.js';
 import { hasVisited, pagePath } from './pages.js';
 import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { resolveValue, valueForField } from './resolve-value.js';
+import { bareFieldTarget } from './bare-fields.js';
 import { describeTarget, readTarget } from './targets.js';
 import { describeValue, exactName, fieldValuePairs, isEvidentValue, isFieldName, isLiteralShape, type FieldValuePair } from './values.js';
 import { capitalise, matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote, wordsOf } from './words.js';
@@ -192,7 +193,8 @@ function swap(match: Array<string | undefined> | undefined): Array<string | unde
 }
 
 function valueInto(action: 'fill' | 'select', valuePhrase: string, fieldPhrase: string, context: ReadingContext): Reading {
-  const target = readTarget(fieldPhrase, 'field');
+  // "from the dropdown menu": the select list there, not a button called "dropdown".
+  const target = (action === 'select' ? bareFieldTarget(fieldPhrase) : undefined) ?? readTarget(fieldPhrase, 'field') ?? bareFieldTarget(fieldPhrase);
   if (target === undefined) return UNKNOWN;
   const value = resolveValue(valuePhrase, context);
   if (!('value' in value)) return value.reading;

@@ -31,7 +31,7 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   // "the input is empty", "the new todo field should be empty": the field, by what it is for.
   const empty = matchOutsideQuotes(
     text,
-    /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)$/i,
+    /^(?:(?:check|verify|ensure|make sure|confirm|expect|assert)(?:\s+that)?\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?)(?:input|field|text ?field|text ?box|box|entry)\s+(?:is|should be|stays|remains|must be|has been|gets|was)\s+(?:now\s+|still\s+|again\s+)?(?:empty|blank|cleared|clear)(?:\s+(?:now|again))?$/i,
   );
   // A field with a label of its own ("the Coupon field is empty") is the assertion reader's.
   if (empty !== undefined && (empty[1]!.trim() === '' || /^(?:new|edit|add|the new)\b/i.test(empty[1]!.trim()))) {
@@ -59,7 +59,7 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
   // "it becomes the highlighted filter", "it is highlighted in turn": chosen among its siblings.
   const itState = matchOutsideQuotes(
     text,
-    /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains|becomes|should become|gets|is now shown as|is shown as)\s+(?:now\s+|still\s+)?(not\s+)?(?:the\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused|highlighted|current)(?:\s+(?:one|filter|tab|link|option|item|view|page))?(?:\s+(?:in turn|now|too|as well|instead))?$/i,
+    /^(?:(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+)?(?:it|that|this|that one)\s+(?:is|should be|must be|stays|remains|becomes|should become|gets|is now shown as|is shown as)\s+(?:now\s+|still\s+)?(not\s+|no longer\s+)?(?:the\s+)?(checked|ticked|unchecked|unticked|selected|enabled|disabled|visible|hidden|focused|highlighted|current)(?:\s+(?:one|filter|tab|link|option|item|view|page))?(?:\s+(?:in turn|now|too|as well|instead))?$/i,
   );
   const acted = context.lastActed;
   if (itState !== undefined && acted !== undefined && 'target' in acted && acted.target !== undefined) {

@@ -14,6 +14,10 @@ import { readItemClause } from './item-steps.js';
 import { checkoutDetailsEnd, readCheckoutDetails } from './checkout-details.js';
 import { readSubjectlessShows } from './subjectless-shows.js';
 import { readContinuation, type LastAssertion } from './clause-continuations.js';
+import { referToBusyText } from './earlier-texts.js';
+import { busyWhile } from './likewise.js';
+import { expandEachInTurn, expandEachToAddress } from './each-in-turn.js';
+import { expandKeyLists } from './key-lists.js';
 import { readSharedPredicate } from './shared-predicates.js';
 import { clauseText, splitSteps, stripFiller, type StepClause } from './step-clauses.js';
 import { leadingVerb, readClause } from './step-grammar.js';
@@ -69,10 +73,14 @@ export function unknownClauseQuestion(clause: string): string {
   return `I could not turn "${excerpt(clause)}" into a browser step; what should I do there?`;
 }
 
-export function planTask(request: PlanRequest): PlanResult {
+export function planTask(asked: PlanRequest): PlanResult {
+  // A list of keys, one a line with its checks, and one action on each of several in turn, written out as sentences
+  // (key-lists.ts, each-in-turn.ts). Not when an answer stops the plan at an offset of the text as written.
+  const request = asked.stopAt === undefined ? { ...asked, text: expandEachToAddress(expandEachInTurn(expandKeyLists(asked.text))) } : asked;
   const builder = new PlanBuilder(request);
   const text = clauseText(request.text);
-  const clauses = splitSteps(request.text);
+  // "The loading message" is the busy text quoted before it ("Loading..."), read as that text (earlier-texts.ts).
+  const clauses = splitSteps(request.text).map((clause) => ({ ...clause, text: referToBusyText(clause.text, text.slice(0, clause.start)) }));
   for (let index = 0; index < clauses.length; ) {
     const clause = clauses[index]!;
     if (request.stopAt !== undefined && clause.end > request.stopAt) break;
@@ -137,6 +145,12 @@ class PlanBuilder {
 
   /** `depth`: how many answers deep the clause is (an answer read in place of a clause may itself be asked about). */
   add(clause: StepClause, depth = 0): void {
+    // "… should show while it works": the while-clause only says the page is busy (likewise.ts).
+    const busy = busyWhile(clause.text, clauseText(this.request.text).slice(0, clause.start));
+    if (busy !== undefined) {
+      this.assumptions.push(busy);
+      return;
+    }
     let reading = readClause(clause.text, this.context());
     const objectOnly = OBJECT_ONLY.test(clause.text) || (FIELD_AND_VALUE.test(clause.text) && !startsWithVerb(clause.text));
     if (reading.kind === 'unknown' && this.lastVerb !== undefined && objectOnly && (!STATEMENT.test(maskQuotes(clause.text)) || ASSERTING.test(this.lastVerb))) {
@@ -319,6 +333,7 @@ class PlanBuilder {
       items: [...this.items],
       lastItem: this.lastItem,
       lastActed: this.steps.findLast((step) => ['click', 'dblclick', 'check', 'fill', 'select', 'hover'].includes(step.action) && 'target' in step && step.target !== undefined),
+      lastCounted: this.steps.findLast((step) => step.action === 'expectCount'),
       browserDialogs: this.browserDialogs,
       answerTo: (question) => this.request.answerTo(question),
     };

@@ -35,6 +35,8 @@ export interface ReadingContext {
   lastItem: string | undefined;
   /** The last step that acted on an element (a click, a tick, a fill): "click it again", "check that it is ticked". */
   lastActed?: PlanStep;
+  /** The last thing the task counted ("two Delete buttons"): what "only one is left" counts again. */
+  lastCounted?: PlanStep;
   /** The task speaks of the browser's own dialogs (alert, confirm, prompt): "the alert" means one (dialog-steps.ts). */
   browserDialogs?: boolean;
   /** The latest answer that decides `question` (asked in an earlier round), if any. */

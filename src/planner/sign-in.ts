@@ -15,6 +15,7 @@
  */
 import type { PlanStep, PlanValue, Target } from '../core/plan.js';
 import { SIGN_IN_PAGE } from '../core/plan.js';
+import { credentialsByRole } from './credential-roles.js';
 import { onSignInPage } from './pages.js';
 import { question, steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
 import { resolveValue } from './resolve-value.js';
@@ -40,7 +41,8 @@ const PASSWORD_WORDS = ['password'];
 export function readSignIn(clause: string, context: ReadingContext): Reading {
   const match = matchOutsideQuotes(clause, SIGN_IN);
   if (match === undefined) return UNKNOWN;
-  const [, verb = '', rest = ''] = match;
+  const [, verb = ''] = match;
+  const rest = credentialsByRole(match[2] ?? '');
   if (rest.trim() !== '' && !/^\s+(?:as|with|using|via)\s/i.test(rest)) return UNKNOWN;
 
   const masked = maskQuotes(rest);

@@ -33,7 +33,7 @@ const FILLER =
  */
 const CREDENTIALS_LEAD = /^(?:(?:sign|log)\s*-?\s*(?:in|on)\b|log(?:in|on)\b)|\b(?:with|using)\s+(?:(?:the|my|your)\s+)?(?:e-?mail(?:\s+address)?|username|user\s*name|user|login)\b/i;
 const PASSWORD_ONLY =
-  /^(?:"[^"]*"|'[^']*')$|^(?:(?:the|my|your|a|our)\s+)?(?:[\w-]+\s+)?(?:password|passcode|passphrase|pwd|pass|[\w-]*pass(?:word|code)?[\w-]*)(?:\s*(?::|=|\sis)?\s*(?:"[^"]*"|'[^']*'|\S+))?$/i;
+  /^(?:"[^"]*"|'[^']*')$|^(?:"[^"]*"|'[^']*'|\S+)\s+(?:as|for)\s+(?:the\s+)?(?:password|passcode|pwd|pass)$|^(?:(?:the|my|your|a|our)\s+)?(?:[\w-]+\s+)?(?:password|passcode|passphrase|pwd|pass|[\w-]*pass(?:word|code)?[\w-]*)(?:\s*(?::|=|\sis)?\s*(?:"[^"]*"|'[^']*'|\S+))?$/i;
 
 /** The task as the clauses are cut from it: quotes straightened, asides blanked (offsets unchanged). */
 export function clauseText(task: string): string {

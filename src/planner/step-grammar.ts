@@ -31,6 +31,7 @@ import { readPageAction } from './page-actions.js';
 import { readStorage } from './storage-steps.js';
 import { readNavigation } from './navigation.js';
 import { steps, UNKNOWN, type Reading, type ReadingContext } from './reading.js';
+import { readShortPhrase } from './short-phrases.js';
 import { readSignIn } from './sign-in.js';
 
 const LIMIT =
@@ -65,6 +66,7 @@ export function readClause(clause: string, context: ReadingContext): Reading {
   if (ability !== null) return readClause(ability[1], context);
   const readers: Array<() => Reading> = [
     () => readDialogClause(clause, context) ?? UNKNOWN,
+    () => readShortPhrase(clause, context, readClause) ?? UNKNOWN,
     () => readEitherText(clause) ?? UNKNOWN,
     () => readStorage(clause, context) ?? UNKNOWN,
     () => readItemClause(clause, context) ?? UNKNOWN,

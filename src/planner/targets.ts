@@ -8,6 +8,8 @@ import { ordinal } from '../core/ordinal.js';
 import type { Target } from '../core/plan.js';
 import { matchOutsideQuotes, stripDeterminers, trimPunctuation, unquote } from './words.js';
 
+const POSITIONS: Readonly<Record<string, number>> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, last: -1 };
+
 /** What a name without a noun is, by the verb that uses it: "click Apply" is a button, "fill Email" a field. */
 export type TargetKind = 'button' | 'link' | 'field' | 'text' | 'heading';
 
@@ -33,7 +35,7 @@ const NOUNS: ReadonlyArray<[string, Make]> = [
   ['tabs?', role('tab')],
   ['filters?|filter links?|filter buttons?|views?', byDescription],
   ['switch(?:es)?|toggles?', role('switch')],
-  ['images?|logos?|pictures?|icons?', role('img')],
+  ['images?|logos?|pictures?|photos?|avatars?|icons?', role('img')],
   ['lists?', role('list')],
   ['dialogs?|modals?|pop-?ups?', role('dialog')],
   ['menus?', role('button')],
@@ -69,6 +71,18 @@ export function readTarget(phrase: string, kind: TargetKind): Target | undefined
 
   const placeholder = matchOutsideQuotes(text, new RegExp(`^(?:${NOUN})\\s+with\\s+(?:the\\s+)?placeholder(?:\\s+text)?\\s+(.+)$`, 'i'));
   if (placeholder !== undefined) return make(byPlaceholder, placeholder[1]!);
+
+  // "the first Delete button", "the last Edit link": a control of a kind and name, by its place among those alike.
+  const position = /^(first|second|third|fourth|fifth|last|[1-9]\d?(?:st|nd|rd|th))\s+(.+)$/i.exec(text);
+  if (position !== null) {
+    const rest = readTarget(position[2]!, kind);
+    const nth = POSITIONS[position[1]!.toLowerCase()] ?? Number.parseInt(position[1]!, 10);
+    if (rest?.by === 'role' && rest.name !== '' && rest.nth === undefined && rest.within === undefined) return { ...rest, nth };
+  }
+
+  // "checkbox 1", "radio B": a box the page numbers, by its label or the text beside it, and of that kind.
+  const numbered = /^(check ?box|check-box|tick ?box|radio(?: button)?)\s+(\d{1,3}|[A-Z])$/i.exec(text);
+  if (numbered !== null) return { by: 'label', role: /^radio/i.test(numbered[1]!) ? 'radio' : 'checkbox', name: text, exact: false };
 
   const quoted = unquote(text);
   if (quoted !== undefined) return make(FALLBACK[kind], text);

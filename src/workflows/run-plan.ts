@@ -4,6 +4,7 @@ import type { AccessibilityAudit } from '../browser/accessibility.js';
 import type { BrowserSession } from '../browser/browser-pool.js';
 import type { ModelGrounding } from '../browser/model-ground.js';
 import type { SideEffectGuard } from '../browser/side-effect-guard.js';
+import { appearingTextsAfter } from '../browser/appearing-texts.js';
 import { dialogStepsAfter, watchDialogs, type DialogWatch } from '../browser/dialogs.js';
 import { observeGoneTargets, watchGoneTargets } from '../browser/gone-anchors.js';
 import { describeLocator, locatorOf } from '../browser/locate.js';
@@ -127,6 +128,7 @@ async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogW
               ...(input.model === undefined ? {} : { model: input.model }),
               dialogs,
               opensDialogs: dialogStepsAfter(planned, index),
+              revealsTexts: appearingTextsAfter(planned, index),
             },
             // A natural-language run records what each target looked like; a replay heals with that record.
             // Nothing the scrubber would change is stored in a check (it keeps no secret value).

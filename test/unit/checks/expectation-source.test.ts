@@ -49,3 +49,19 @@ describe('generated source of expectations about an element that is there', () =
     expect(typeErrors({ 'expectations.spec.ts': source }, PLAIN_CJS_OPTIONS)).toEqual([]);
   });
 });
+
+describe('generated source of a text in mixed case', () => {
+  it('checks the page\'s own text letter for letter as well, as the runner does (src/core/text-case.ts)', () => {
+    const check = compiledCheckSchema.parse({
+      steps: [
+        { step: { action: 'expectText', description: 'Expect the page to show "Order placed: Blue Mug"', text: 'Order placed: Blue Mug' } },
+        { step: { action: 'expectText', description: 'Expect the page to show "saved"', text: 'saved' } },
+      ],
+      successCriteria: [],
+    });
+    const generated = generatePlaywrightSource({ name: 'Case', check, baseUrl: 'https://shop.example.test', testValueSecretRefs: {}, evidenceProbeRefs: {} }).split('\n').map((line) => line.trim());
+    expect(generated).toContain('await expect(page.locator(\'body\')).toContainText("Order placed: Blue Mug", { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS });');
+    expect(generated).toContain('await expect(page.locator(\'body\')).toContainText("Order placed: Blue Mug", { timeout: STEP_TIMEOUT_MS });');
+    expect(generated.filter((line) => line.startsWith('await') && line.includes('"saved"'))).toEqual(['await expect(page.locator(\'body\')).toContainText("saved", { ignoreCase: true, useInnerText: true, timeout: STEP_TIMEOUT_MS });']);
+  });
+});
