@@ -1,18 +1,15 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { DIRECTORY_ID_LENGTH } from './directory-columns.js';
+import { Column, Entity, Index } from 'typeorm';
+import { DIRECTORY_ID_LENGTH, DirectoryRow } from './directory-columns.js';
 
 /**
  * An invitation to an organization (`invitation.created|accepted|revoked|expired`): `state` `pending`, `accepted`,
  * `revoked` or `expired`. Recorded for operators; access comes from the membership the provider creates on
- * acceptance, never from the invitation. No deletion event exists, so `deleted_at` stays null. Versioning columns:
- * directory-columns.ts.
+ * acceptance, never from the invitation. No deletion event exists, so `deleted_at` stays null. Id and versioning columns:
+ * DirectoryRow.
  */
 @Entity({ name: 'directory_invitations' })
 @Index('IDX_directory_invitations_organization_id', ['organizationId'])
-export class DirectoryInvitation {
-  @PrimaryColumn({ type: 'varchar', length: DIRECTORY_ID_LENGTH })
-  id!: string;
-
+export class DirectoryInvitation extends DirectoryRow {
   @Column({ name: 'organization_id', type: 'varchar', length: DIRECTORY_ID_LENGTH, nullable: true })
   organizationId!: string | null;
 
@@ -24,16 +21,4 @@ export class DirectoryInvitation {
 
   @Column({ name: 'expires_at', type: 'datetime', precision: 3, nullable: true })
   expiresAt!: Date | null;
-
-  @Column({ name: 'source_updated_at', type: 'datetime', precision: 3 })
-  sourceUpdatedAt!: Date;
-
-  @Column({ name: 'delivery_created_at', type: 'datetime', precision: 3 })
-  deliveryCreatedAt!: Date;
-
-  @Column({ name: 'event_id', type: 'varchar', length: DIRECTORY_ID_LENGTH })
-  eventId!: string;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
 }

@@ -1,12 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { DIRECTORY_ID_LENGTH } from './directory-columns.js';
+import { Column, Entity } from 'typeorm';
+import { DirectoryRow } from './directory-columns.js';
 
-/** A person as the identity provider knows them (`user.*` events). Versioning columns: directory-columns.ts. */
+/** A person as the identity provider knows them (`user.*` events). Id and versioning columns: DirectoryRow. */
 @Entity({ name: 'directory_users' })
-export class DirectoryUser {
-  @PrimaryColumn({ type: 'varchar', length: DIRECTORY_ID_LENGTH })
-  id!: string;
-
+export class DirectoryUser extends DirectoryRow {
   @Column({ type: 'varchar', length: 320, nullable: true })
   email!: string | null;
 
@@ -15,16 +12,4 @@ export class DirectoryUser {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   name!: string | null;
-
-  @Column({ name: 'source_updated_at', type: 'datetime', precision: 3 })
-  sourceUpdatedAt!: Date;
-
-  @Column({ name: 'delivery_created_at', type: 'datetime', precision: 3 })
-  deliveryCreatedAt!: Date;
-
-  @Column({ name: 'event_id', type: 'varchar', length: DIRECTORY_ID_LENGTH })
-  eventId!: string;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
 }
