@@ -1,12 +1,7 @@
 import { verifyWithFallback } from '@octokit/webhooks-methods';
 import express, { Router, type RequestHandler } from 'express';
-import { AppError, ErrorCode } from '../../core/errors.js';
-import type { RecordOutcome, WebhookDelivery } from '../../jobs/webhooks/webhook-receipts.js';
-
-/** What the receiver needs of the receipts: store a verified delivery and say what it came to. */
-export interface DeliveryRecorder {
-  record(delivery: WebhookDelivery): Promise<{ outcome: RecordOutcome; receiptId: string }>;
-}
+import { ErrorCode } from '../../core/errors.js';
+import { DELIVERY_ID, header, jsonObject, refused, requiredHeader, storeDelivery, type DeliveryRecorder } from '../delivery-intake.js';
 
 export interface CodehostReceiverOptions {
   /** The current webhook secret first, then one being rotated out. */
@@ -20,14 +15,6 @@ export interface CodehostReceiverOptions {
 export const CODEHOST_HEADERS = { signature: 'x-codehost-signature-256', event: 'x-codehost-event', delivery: 'x-codehost-delivery' } as const;
 
 const EVENT_NAME = /^[a-z_]{1,64}$/;
-const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
-
-const refused = (code: ErrorCode, status: number, message: string, details?: Record<string, unknown>) =>
-  new AppError({ kind: 'user', code, status, message, details });
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * `POST /api/webhooks/codehost`: the raw body's `sha256=` HMAC checked with Octokit's verifier against each secret
@@ -49,12 +36,7 @@ export function codehostReceiver(receipts: DeliveryRecorder, options: CodehostRe
       const event = requiredHeader(req.headers[CODEHOST_HEADERS.event], CODEHOST_HEADERS.event, EVENT_NAME);
       const deliveryId = requiredHeader(req.headers[CODEHOST_HEADERS.delivery], CODEHOST_HEADERS.delivery, DELIVERY_ID);
       const payload = jsonObject(raw);
-      const { outcome, receiptId } = await receipts.record({ provider: 'codehost', deliveryId, event, rawBody: raw, payload });
-      if (outcome === 'conflict') {
-        options.logger.warn({ deliveryId, event, receiptId }, 'code-host delivery refused: its id was received before with another body');
-        throw refused(ErrorCode.WebhookDeliveryConflict, 409, 'This delivery id was received before with another body; the first is kept');
-      }
-      res.status(202).json({ deliveryId, receipt: outcome });
+      await storeDelivery(receipts, options.logger, { provider: 'codehost', deliveryId, event, rawBody: raw, payload }, res);
     } catch (error) {
       next(error);
     }
@@ -69,22 +51,4 @@ async function verified(secret: string, raw: Buffer, signature: string, addition
   } catch {
     return false;
   }
-}
-
-function requiredHeader(value: string | string[] | undefined, name: string, shape: RegExp): string {
-  const text = header(value);
-  if (text === undefined || text === '') throw refused(ErrorCode.WebhookHeaderMissing, 400, `The ${name} header is required`, { header: name });
-  if (!shape.test(text)) throw refused(ErrorCode.WebhookHeaderInvalid, 400, `The ${name} header is not valid`, { header: name });
-  return text;
-}
-
-function jsonObject(raw: Buffer): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw refused(ErrorCode.RequestInvalidJson, 400, 'The body is not valid JSON');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw refused(ErrorCode.RequestInvalidJson, 400, 'The body is not a JSON object');
-  return parsed as Record<string, unknown>;
 }

@@ -2,7 +2,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../core/errors.js';
 import { directoryChangeOf, identityEnvelope } from '../../core/identity-events.js';
-import type { DeliveryRecorder } from '../codehost/codehost-receiver.js';
+import { DELIVERY_ID, header, jsonObject, refused, storeDelivery, type DeliveryRecorder } from '../delivery-intake.js';
 import { identitySignatureMatches, parseIdentitySignature, signatureFresh } from './identity-signature.js';
 
 export interface IdentityReceiverOptions {
@@ -17,14 +17,6 @@ export interface IdentityReceiverOptions {
 /** The identity provider's webhook headers (spec 4.5, 5). */
 export const IDENTITY_HEADERS = { signature: 'x-identity-signature', delivery: 'x-identity-delivery-id' } as const;
 
-const DELIVERY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
-
-const refused = (code: ErrorCode, status: number, message: string, details?: Record<string, unknown>) =>
-  new AppError({ kind: 'user', code, status, message, details });
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function bodyInvalid(error: z.ZodError): AppError {
   const where = error.issues[0];
@@ -67,28 +59,10 @@ export function identityReceiver(receipts: DeliveryRecorder, options: IdentityRe
         if (error instanceof z.ZodError) throw bodyInvalid(new z.ZodError(error.issues.map((issue) => ({ ...issue, path: ['data', ...issue.path] }))));
         throw error;
       }
-      const event = envelope.data.event;
-      const { outcome, receiptId } = await receipts.record({ provider: 'identity', deliveryId, event, rawBody: raw, payload });
-      if (outcome === 'conflict') {
-        options.logger.warn({ deliveryId, event, receiptId }, 'identity delivery refused: its id was received before with another body');
-        throw refused(ErrorCode.WebhookDeliveryConflict, 409, 'This delivery id was received before with another body; the first is kept');
-      }
-      res.status(202).json({ deliveryId, receipt: outcome });
+      await storeDelivery(receipts, options.logger, { provider: 'identity', deliveryId, event: envelope.data.event, rawBody: raw, payload }, res);
     } catch (error) {
       next(error);
     }
   };
   return Router().post('/', express.raw({ type: () => true, limit: options.bodyLimit }), receive);
-}
-
-function jsonObject(raw: Buffer): Record<string, unknown> {
-  if (raw.length === 0) throw refused(ErrorCode.RequestInvalidJson, 400, 'The body is empty');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw refused(ErrorCode.RequestInvalidJson, 400, 'The body is not valid JSON');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw refused(ErrorCode.RequestInvalidJson, 400, 'The body is not a JSON object');
-  return parsed as Record<string, unknown>;
 }
