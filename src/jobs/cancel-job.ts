@@ -30,7 +30,8 @@ export function cancelJobUseCase({ dataSource, notifications }: CancelJobDeps) {
    * when it is not the organization's or has finished.
    */
   async function cancelIn(manager: EntityManager, organizationId: string, jobId: string, data: Record<string, unknown>): Promise<(() => Promise<void>) | undefined | false> {
-    const result = await manager.update(Job, { id: jobId, organizationId, status: In([...CANCELLABLE]) }, { status: 'cancelled', finishedAt: new Date() });
+    const now = new Date();
+    const result = await manager.update(Job, { id: jobId, organizationId, status: In([...CANCELLABLE]) }, { status: 'cancelled', finishedAt: now, updatedAt: now });
     if (result.affected === 0) return false;
     await appendJobEvent(manager, jobId, 'job.cancelled', data);
     // A review_required job's message was final; it now says cancelled.
@@ -78,7 +79,7 @@ export function cancelJobUseCase({ dataSource, notifications }: CancelJobDeps) {
         if (job.sourceKey === null || !job.sourceKey.startsWith(prefix) || keep(job.sourceKey)) continue;
         const wake = await dataSource.transaction(async (manager) => {
           const done = await cancelIn(manager, organizationId, job.id, { reason: why.reason, message: why.message });
-          if (done !== false) await manager.update(Job, { id: job.id, organizationId }, { sourceKey: null });
+          if (done !== false) await manager.update(Job, { id: job.id, organizationId }, { sourceKey: null, updatedAt: new Date() });
           return done;
         });
         if (wake === false) continue;

@@ -269,7 +269,7 @@ export function createJobRecords({ dataSource, planner, runs, writes, notificati
   function newJob(row: Partial<Job> & { id: string }, events: FirstEvent[]): Statement[] {
     const at = new Date();
     return [
-      insertRows(dataSource, Job, [row]),
+      insertRows(dataSource, Job, [{ ...row, updatedAt: at }]),
       insertRows(dataSource, JobEvent, events.map(({ type, data }, seq) => ({ jobId: row.id, seq, type, at, data }))),
     ];
   }

@@ -28,6 +28,7 @@ import { AddPullRequestHeadClosed1764000000000 } from '../../migrations/17640000
 import { CreateAccessDirectory1765100000000 } from '../../migrations/1765100000000-create-access-directory.js';
 import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
 import { AddJobStartedBy1765200000001 } from '../../migrations/1765200000001-add-job-started-by.js';
+import { AddJobListingIndexes1765300000000 } from '../../migrations/1765300000000-add-job-listing-indexes.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -96,4 +97,5 @@ export const migrations: ClassList = [
   CreateAccessDirectory1765100000000,
   CreateSessions1765200000000,
   AddJobStartedBy1765200000001,
+  AddJobListingIndexes1765300000000,
 ];

@@ -125,7 +125,7 @@ export async function takeRunToken(dataSource: DataSource, jobId: string): Promi
     const locked = await lockRun(manager, jobId);
     if (!locked || !isRunnable(locked.status)) throw new JobNoLongerRunnable(jobId, locked?.status ?? 'gone');
     const attempt = locked.attempt + 1;
-    await manager.update(Job, { id: jobId }, { runAttempt: attempt });
+    await manager.update(Job, { id: jobId }, { runAttempt: attempt, updatedAt: new Date() });
     return attempt;
   });
 }
@@ -167,7 +167,7 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
       event,
       async setStatus(to, times = {}) {
         assertTransition(locked.status, to);
-        await manager.update(Job, { id: jobId, runAttempt: attempt }, { status: to, ...times });
+        await manager.update(Job, { id: jobId, runAttempt: attempt }, { status: to, ...times, updatedAt: new Date() });
         locked.status = to;
       },
       async artifacts(rows) {

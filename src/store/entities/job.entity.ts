@@ -9,6 +9,11 @@ import { Organization } from './organization.entity.js';
 @Entity({ name: 'jobs' })
 @Index('IDX_jobs_organization_id', ['organizationId'])
 @Index('IDX_jobs_parent_job_id', ['parentJobId'])
+// The jobs list (newest first, optionally by status or repository) and the updates stream: migration 1765300000000.
+@Index('IDX_jobs_organization_created', ['organizationId', 'createdAt', 'id'])
+@Index('IDX_jobs_organization_status_created', ['organizationId', 'status', 'createdAt', 'id'])
+@Index('IDX_jobs_organization_repository_created', ['organizationId', 'repositoryId', 'createdAt', 'id'])
+@Index('IDX_jobs_organization_updated', ['organizationId', 'updatedAt', 'id'])
 @Index('UQ_jobs_organization_id_source_key', ['organizationId', 'sourceKey'], { unique: true })
 export class Job {
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -105,4 +110,12 @@ export class Job {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
+
+  /**
+   * When the row was last written, by the writer's clock (every writer sets it: job-records, cancel-job,
+   * run-recorder). The updates stream (GET /api/jobs/updates) reads rows changed after its cursor in (updated_at, id)
+   * order. Not an `@UpdateDateColumn`: TypeORM's update builder would write `CURRENT_TIMESTAMP`, whole seconds.
+   */
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
 }

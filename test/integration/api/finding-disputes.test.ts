@@ -30,7 +30,7 @@ forEachDialect('finding disputes API', (dialect) => {
     const jobId = randomUUID();
     await store().getRepository(Job).insert({
       id: jobId, organizationId, repositoryId, checkId, parentJobId: null, status, task: null, baseUrl: 'https://shop.example', commitSha: null,
-      trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
+      trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null, updatedAt: new Date(),
     });
     const [errorId, warningId] = [randomUUID(), randomUUID()];
     await store().getRepository(Finding).insert([

@@ -34,7 +34,7 @@ forEachDialect('finding disputes', (dialect) => {
     const jobId = randomUUID();
     await store().getRepository(Job).insert({
       id: jobId, organizationId: org.organizationId, repositoryId: org.repositoryId, checkId: org.checkId, parentJobId: null, status, task: null,
-      baseUrl: 'https://shop.example', commitSha: null, trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
+      baseUrl: 'https://shop.example', commitSha: null, trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null, updatedAt: new Date(),
     });
     const ids = drafts.map(() => randomUUID());
     for (const [position, draft] of drafts.entries()) {

@@ -24,7 +24,7 @@ forEachDialect('run recorder: comparisons of failed expectations', (dialect) => 
     const jobId = randomUUID();
     await store().getRepository(Job).insert({
       id: jobId, organizationId: organization.id, repositoryId, checkId: null, parentJobId: null, status: 'queued', task: 'Check the Email field',
-      baseUrl: 'https://shop.example', commitSha: null, trigger: 'cli', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
+      baseUrl: 'https://shop.example', commitSha: null, trigger: 'cli', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null, updatedAt: new Date(),
     });
     const recorder = createRunRecorder(store(), { jobId, organizationId: organization.id, attempt: await takeRunToken(store(), jobId), scrubber: createScrubber([SECRET]) });
     const actual = [`Signed in as ${SECRET}`, ...Array.from({ length: 20 }, (_, i) => `Heading ${i}`)];

@@ -39,7 +39,7 @@ forEachDialect('run recorder', (dialect) => {
     const jobId = randomUUID();
     await store().getRepository(Job).insert({
       id: jobId, organizationId: organization.id, repositoryId, checkId, parentJobId: null, status: 'queued', task: 'Open the home page',
-      baseUrl: 'https://shop.example', commitSha: null, trigger: 'cli', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
+      baseUrl: 'https://shop.example', commitSha: null, trigger: 'cli', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null, updatedAt: new Date(),
     });
     return { jobId, organizationId: organization.id, checkId };
   }
