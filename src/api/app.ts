@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { SET_A, SET_B } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { EventFeed } from '../jobs/event-feed.js';
+import type { JobUpdatesFeed } from '../jobs/job-updates-feed.js';
 import type { JobService } from '../jobs/job-service.js';
 import type { ScheduleService } from '../jobs/schedule-service.js';
 import type { Logger } from '../logger.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   jobs: JobService;
   /** Shared pollers behind GET …/:id/events. */
   feed: EventFeed;
+  /** Shared pollers behind GET /api/jobs/updates (and /api/runs/updates). */
+  updates: JobUpdatesFeed;
   repositories: RepositoryService;
   checks: CheckService;
   schedules: ScheduleService;
@@ -52,9 +55,9 @@ export interface AppOptions {
  * Every router of an organization's data, by mount path: each is reached only through `authenticate` (an API key, or
  * a ready session). One list, so the test that proves no pending session reaches any of them reads the same routes.
  */
-export function organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules }: Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
+export function organizationRoutes({ dataSource, jobs, feed, updates, repositories, checks, schedules }: Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'updates' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
   return [
-    ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed) })),
+    ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed, updates) })),
     { path: '/api/repositories', router: createRepositoriesRouter(repositories) },
     { path: '/api/checks', router: createChecksRouter(SET_A, checks) },
     { path: '/api/scenarios', router: createChecksRouter(SET_B, checks) },
@@ -70,7 +73,7 @@ export function organizationRoutes({ dataSource, jobs, feed, repositories, check
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, updates, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
@@ -81,7 +84,7 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
   }
   app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
   const auth = authenticate(dataSource, people);
-  for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
+  for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, updates, repositories, checks, schedules })) app.use(path, auth, router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });

@@ -3,10 +3,14 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { splitClarifications } from '../core/interpretation.js';
 import { JOB_TRIGGERS } from '../core/job.js';
+import { JOB_STATUSES } from '../core/job-lifecycle.js';
 import { actorName } from '../core/principal.js';
 import type { NamingSet } from '../core/naming.js';
 import type { EventFeed } from '../jobs/event-feed.js';
-import type { CreatedJob, CreateJobInput, JobService, JobView } from '../jobs/job-service.js';
+import type { JobUpdatesFeed } from '../jobs/job-updates-feed.js';
+import type { CreatedJob, CreateJobInput, JobListFilter, JobService, JobView } from '../jobs/job-service.js';
+import type { JobStatus } from '../core/job-lifecycle.js';
+import type { JobTrigger } from '../core/job.js';
 import type { Artifact } from '../store/entities/artifact.entity.js';
 import type { Finding } from '../store/entities/finding.entity.js';
 import { iso, isoOrNull, responseOf } from './respond.js';
@@ -18,7 +22,10 @@ import { eventBody, streamJobEvents } from './event-stream.js';
 import { Job } from '../store/entities/job.entity.js';
 import { columnLength } from '../store/column-limits.js';
 import { commitSha, hostnameList, httpUrl, opaqueJsonObject } from './fields.js';
-import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { assertIdShape, guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
+import { decodeChangeCursor, decodeListCursor, encodeListCursor } from './cursors.js';
+import { startedByBody, summaryBody } from './job-summaries.js';
+import { streamJobUpdates } from './job-updates-stream.js';
 
 const id = z.string().min(1).max(64);
 /** Stored in TEXT columns (65,535 bytes on MariaDB): 4 bytes a character at most in utf8mb4. */
@@ -136,7 +143,7 @@ function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findi
       createdAt: iso(job.createdAt),
       startedAt: isoOrNull(job.startedAt),
       finishedAt: isoOrNull(job.finishedAt),
-      startedBy: job.startedBy === null ? null : { kind: job.startedBy.startsWith('user:') ? 'person' : 'machine', actor: job.startedBy },
+      startedBy: startedByBody(job.startedBy),
     },
     events: events.map(eventBody),
     artifacts: artifacts.map((artifact) => artifactBody(names, artifact)),
@@ -146,10 +153,49 @@ function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findi
 
 const afterQuery = z.strictObject({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
 
+/** `?status=failed&status=errored` or `?status=failed,errored`: each value, once, trimmed. */
+function listOf<T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((given) => [...new Set((Array.isArray(given) ? given : [given]).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(values)).max(values.length));
+}
+
+const filterId = z.string().refine(isCanonicalId, 'must be an id the service handed out (a lowercase UUID)');
+
+/** GET …/ query in this naming set's words; unknown parameters refused. */
+export function listQuery(names: NamingSet) {
+  return z
+    .strictObject({
+      limit: z.coerce.number().int().min(1).max(100).default(50),
+      cursor: z.string().max(200).optional(),
+      status: listOf(JOB_STATUSES).optional(),
+      trigger: listOf(JOB_TRIGGERS).optional(),
+      [names.repositoryId]: filterId.optional(),
+      [names.checkId]: filterId.optional(),
+      q: z.string().max(200).optional(),
+    })
+    .transform((parsed) => {
+      const query = parsed as Record<string, unknown> & { limit: number; cursor?: string; status?: JobStatus[]; trigger?: JobTrigger[]; q?: string };
+      const text = query.q?.trim();
+      const filter: JobListFilter = {
+        statuses: query.status,
+        triggers: query.trigger,
+        repositoryId: query[names.repositoryId] as string | undefined,
+        checkId: query[names.checkId] as string | undefined,
+        text: text ? text : undefined,
+      };
+      return { limit: query.limit, cursor: query.cursor, filter };
+    });
+}
+
+const updatesQuery = z.strictObject({ after: z.string().max(200).optional() });
+
 /** `/api/jobs` (Set A) or `/api/runs` (Set B): the same service, named at the edge. */
-export function createJobsRouter(names: NamingSet, jobs: JobService, feed: EventFeed): Router {
+export function createJobsRouter(names: NamingSet, jobs: JobService, feed: EventFeed, updates: JobUpdatesFeed): Router {
   // Built once per router: building a zod schema costs far more than parsing with it.
   const bodySchema = createBody(names);
+  const listSchema = listQuery(names);
   const answerSchemas = jobSchemas[names.set];
   const router = Router();
   router.use(jsonBody('256kb'));
@@ -162,6 +208,24 @@ export function createJobsRouter(names: NamingSet, jobs: JobService, feed: Event
     if (input.checkId !== undefined) assertIdShape(input.checkId, 'check', 'checkId');
     const created = await jobs.create(principalOf(res), input);
     res.status(202).json(responseOf(answerSchemas.created, createdBody(names, created)));
+  });
+
+  /** The organization's jobs, newest first, a page at a time (keyset: `nextCursor` into `?cursor=`), filtered. */
+  router.get('/', async (req, res) => {
+    const { limit, cursor, filter } = parse(listSchema, req.query);
+    const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+    const page = await jobs.list(principalOf(res), { filter, after, limit });
+    const body = { [names.collection]: page.jobs.map((job) => summaryBody(names, job)), nextCursor: page.next ? encodeListCursor(page.next) : null };
+    res.json(responseOf(answerSchemas.list, body));
+  });
+
+  /**
+   * NDJSON of the organization's jobs as they are created and change state (job-updates-stream.ts): one shared poller
+   * per organization (job-updates-feed.ts), resumable with `?after=<cursor>`. Before `/:id`, which would take it for an id.
+   */
+  router.get('/updates', (req, res) => {
+    const { after } = parse(updatesQuery, req.query);
+    streamJobUpdates(res, { updates, names, principal: principalOf(res), after: after === undefined ? undefined : decodeChangeCursor(after) });
   });
 
   router.post('/:id/cancel', async (req, res) => {

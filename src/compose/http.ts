@@ -14,12 +14,13 @@ export interface RunningHttp {
  * receiver and install routes when chat is configured, the code-host receiver when its secret is, then `mounts`).
  */
 export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
-  const { config, logger, feed } = services;
+  const { config, logger, feed, updates } = services;
   const app = createApp(
     {
       dataSource: services.dataSource,
       jobs: services.jobs,
       feed,
+      updates,
       repositories: services.repositories,
       checks: services.checks,
       schedules: services.schedules,
@@ -33,8 +34,9 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
   return {
     port: http.port,
     async stop() {
-      // Open event streams would hold the server open until their jobs finish: cut them (clients resume with ?after).
+      // Open event and update streams would hold the server open until their jobs finish: cut them (clients resume with ?after).
       feed.close();
+      updates.close();
       await http.close();
     },
   };

@@ -4,6 +4,8 @@ import { createFileArtifactStorage } from '../artifacts/file-storage.js';
 import { processEnvironment, type Config } from '../config.js';
 import { createCheckService, type CheckService } from '../jobs/check-service.js';
 import { createEventFeed, type EventFeed, type ReadProgress } from '../jobs/event-feed.js';
+import { readJobChanges } from '../jobs/job-changes.js';
+import { createJobUpdatesFeed, type JobUpdatesFeed } from '../jobs/job-updates-feed.js';
 import { readJobProgress } from '../jobs/job-progress.js';
 import { createJobService, type JobService } from '../jobs/job-service.js';
 import { createNotificationOutbox, type NotificationOutbox } from '../jobs/notification-outbox.js';
@@ -57,6 +59,8 @@ export interface Services {
   writes: WriteBatch;
   /** Shared pollers behind GET …/:id/events; the job processors of this process wake it after each commit. */
   feed: EventFeed;
+  /** Shared pollers behind GET /api/jobs/updates: one read per organization per tick, whatever the number of streams. */
+  updates: JobUpdatesFeed;
   /** Closes what this graph opened: the feed, the write batch's pool, the queue's connections, the store unless given. */
   close(): Promise<void>;
 }
@@ -94,6 +98,10 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const readSecret: ReadSecret = overrides.readSecret ?? ((name) => environment![name]);
   const read: ReadProgress = (jobId, after) => readJobProgress(dataSource, jobId, after);
   const feed = createEventFeed({ read: overrides.feedRead ? overrides.feedRead(read) : read, logger: logger.child({ component: 'event-feed' }) });
+  const updates = createJobUpdatesFeed({
+    read: (organizationId, after, upTo, limit) => readJobChanges(dataSource, organizationId, after, upTo, limit),
+    logger: logger.child({ component: 'job-updates-feed' }),
+  });
   const jobs = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) });
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
@@ -118,8 +126,10 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     webhooks,
     writes,
     feed,
+    updates,
     async close() {
       feed.close();
+      updates.close();
       await writes.close();
       // The job processors disconnect the queue when they stop; a process without them does it here.
       await queue.backend.disconnect();

@@ -35,6 +35,7 @@ export const ERROR_CATALOGUE = {
   RequestTooLarge: { code: 'request.too_large', kind: 'user', status: 413, meaning: 'The body is over the size limit' },
   RequestInvalidPath: { code: 'request.invalid_path', kind: 'user', status: 400, meaning: 'The path is not validly percent-encoded' },
   RequestUnreadable: { code: 'request.unreadable', kind: 'user', meaning: 'The body cannot be read (charset, encoding); the 4xx Express chose' },
+  RequestInvalidCursor: { code: 'request.invalid_cursor', kind: 'user', status: 400, meaning: "A list's `cursor` or the updates stream's `after` that is not one this list or stream handed out" },
   RouteNotFound: { code: 'route.not_found', kind: 'user', status: 404, meaning: 'No endpoint at that method and path' },
   InternalUnexpected: { code: 'internal.unexpected', kind: 'unexpected', status: 500, meaning: 'Anything thrown that is not an AppError: a bug' },
   InternalResponseMismatch: { code: 'internal.response_mismatch', kind: 'unexpected', status: 500, meaning: 'An answer does not fit its response schema' },

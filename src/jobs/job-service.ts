@@ -8,12 +8,14 @@ import { createJobUseCase } from './create-job.js';
 import { createFindingDisputes } from './finding-disputes.js';
 import { followJobUseCase } from './follow-job.js';
 import { createJobRecords, type RunStarter } from './job-records.js';
+import { listJobsUseCase } from './list-jobs.js';
 import type { NotificationStarter } from './notification-outbox.js';
 import { readJobUseCase } from './read-job.js';
 
 export type { CancelReason } from './cancel-job.js';
 export { MAX_SOURCE_KEY, type CreatedJob, type CreateJobInput, type RunStarter } from './job-records.js';
 export type { JobView } from './read-job.js';
+export type { JobListFilter, JobPage, JobSummaryRow, ListPosition } from './list-jobs.js';
 
 export interface JobServiceDeps {
   dataSource: DataSource;
@@ -34,7 +36,7 @@ export interface JobServiceDeps {
 /**
  * The job use cases, for an edge that calls them all (the API, the chat conversation, the code host's handlers): each
  * lives in its own module over the ports it needs (create-job, answer-job, read-job, follow-job, cancel-job,
- * finding-disputes), so a new door can take only what it uses. Every read and write is scoped by the caller's
+ * list-jobs, finding-disputes), so a new door can take only what it uses. Every read and write is scoped by the caller's
  * organization; another organization's ids are "not found", never "forbidden", so existence is not revealed.
  */
 export function createJobService({ dataSource, planner, runs, artifacts, writes, notifications }: JobServiceDeps) {
@@ -43,6 +45,8 @@ export function createJobService({ dataSource, planner, runs, artifacts, writes,
     ...createJobUseCase({ dataSource, records }),
     ...answerJobUseCase({ dataSource, records, notifications }),
     ...readJobUseCase({ dataSource, artifacts }),
+    /** `list(principal, { filter, after, limit })`: the organization's jobs, newest first, a page at a time. */
+    ...listJobsUseCase({ dataSource }),
     ...followJobUseCase({ dataSource }),
     ...cancelJobUseCase({ dataSource, notifications }),
     /** `disputeFindings(principal, jobId, { by, reason, findingIds? })`: "not a bug" (finding-disputes.ts). */

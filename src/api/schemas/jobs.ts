@@ -121,11 +121,58 @@ export function findingsDisputedSchema(names: NamingSet) {
   return z.object({ [names.id]: idSchema, [names.results]: z.array(findingSchema) });
 }
 
+/**
+ * A job in a list (GET /api/jobs, /api/runs) and on the updates stream: what a row of the dashboard shows. How long
+ * it took is `finishedAt - startedAt`.
+ */
+export function jobSummarySchema(names: NamingSet) {
+  return z.object({
+    [names.id]: idSchema,
+    status: z.enum(JOB_STATUSES),
+    trigger: z.enum(JOB_TRIGGERS),
+    [names.repositoryId]: idSchema,
+    [names.checkId]: idSchema.nullable(),
+    [names.parentId]: idSchema.nullable(),
+    naturalLanguageTask: z.string().nullable(),
+    startedBy: startedBySchema.nullable(),
+    createdAt: timestampSchema,
+    startedAt: timestampSchema.nullable(),
+    finishedAt: timestampSchema.nullable(),
+  });
+}
+
+/**
+ * GET /api/jobs (Set B: /api/runs, key `runs`): newest first (createdAt, then id, descending). `nextCursor` goes in
+ * `?cursor=` for the next page; null on the last one.
+ */
+export function jobListSchema(names: NamingSet) {
+  return z.object({ [names.collection]: z.array(jobSummarySchema(names)), nextCursor: z.string().nullable() });
+}
+
+/**
+ * One NDJSON line of GET /api/jobs/updates (/api/runs/updates): a job created or changed (its summary as it is now;
+ * Set A `{"type":"job","cursor","job"}`, Set B `{"type":"run","cursor","run"}`), or a heartbeat (the first line, then at least every 15 s). `cursor` in `?after=` resumes after that line.
+ */
+export function jobUpdateLineSchema(names: NamingSet) {
+  return z.discriminatedUnion('type', [
+    z.object({ type: z.literal(names.record), cursor: z.string(), [names.record]: jobSummarySchema(names) }),
+    z.object({ type: z.literal('heartbeat'), cursor: z.string() }),
+  ]);
+}
+
 /** The job schemas of each naming set, built once. */
 export const jobSchemas = Object.fromEntries(
   [SET_A, SET_B].map((names) => [
     names.set,
-    { view: jobViewSchema(names), created: jobCreatedSchema(names), cancelled: jobCancelledSchema(names), disputed: findingsDisputedSchema(names) },
+    {
+      view: jobViewSchema(names),
+      created: jobCreatedSchema(names),
+      cancelled: jobCancelledSchema(names),
+      disputed: findingsDisputedSchema(names),
+      summary: jobSummarySchema(names),
+      list: jobListSchema(names),
+      updateLine: jobUpdateLineSchema(names),
+    },
   ]),
 ) as Record<
   NamingSet['set'],
@@ -134,5 +181,8 @@ export const jobSchemas = Object.fromEntries(
     created: ReturnType<typeof jobCreatedSchema>;
     cancelled: ReturnType<typeof jobCancelledSchema>;
     disputed: ReturnType<typeof findingsDisputedSchema>;
+    summary: ReturnType<typeof jobSummarySchema>;
+    list: ReturnType<typeof jobListSchema>;
+    updateLine: ReturnType<typeof jobUpdateLineSchema>;
   }
 >;

@@ -24,7 +24,7 @@ interface RouterLayer {
  * route added later is in this table without anyone remembering to add it.
  */
 function everyOrganizationRoute(): Array<{ method: string; path: string }> {
-  const unused = {} as Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'repositories' | 'checks' | 'schedules'>;
+  const unused = {} as Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'updates' | 'repositories' | 'checks' | 'schedules'>;
   return organizationRoutes(unused).flatMap(({ path, router }) =>
     (router as unknown as { stack: RouterLayer[] }).stack.flatMap(({ route }) =>
       route ? Object.keys(route.methods).map((method) => ({ method: method.toUpperCase(), path: `${path}${route.path === '/' ? '' : route.path}` })) : [],
