@@ -55,6 +55,24 @@ function applyFilter(query: SelectQueryBuilder<Job>, filter: JobListFilter): voi
   if (filter.text !== undefined) query.andWhere(`job.task LIKE :text ESCAPE '${LIKE_ESCAPE}'`, { text: containsPattern(filter.text) });
 }
 
+export interface JobPageRequest {
+  filter?: JobListFilter;
+  /** The previous page's `next`; none for the first page. */
+  after?: ListPosition;
+  limit: number;
+}
+
+/** The query of one page, `limit + 1` rows (the extra one says whether another page follows); tests EXPLAIN it. */
+export function jobPageQuery(dataSource: DataSource, organizationId: string, { filter = {}, after, limit }: JobPageRequest): SelectQueryBuilder<Job> {
+  const query = selectSummary(dataSource.getRepository(Job).createQueryBuilder('job')).where('job.organization_id = :organizationId', { organizationId });
+  applyFilter(query, filter);
+  if (after) {
+    // The leading `<=` keeps the condition one index range on every optimizer; the OR breaks ties by id.
+    query.andWhere('job.created_at <= :afterAt AND (job.created_at < :afterAt OR job.id < :afterId)', { afterAt: after.createdAt, afterId: after.id });
+  }
+  return query.orderBy('job.created_at', 'DESC').addOrderBy('job.id', 'DESC').limit(limit + 1);
+}
+
 /**
  * The list use case: an organization's jobs, newest first, a page at a time. Keyset pagination on (created_at, id)
  * (migration 1765300000000's indexes): a page costs one index range however deep it is, and rows with equal
@@ -62,16 +80,9 @@ function applyFilter(query: SelectQueryBuilder<Job>, filter: JobListFilter): voi
  */
 export function listJobsUseCase({ dataSource }: { dataSource: DataSource }) {
   return {
-    async list(principal: Principal, { filter = {}, after, limit }: { filter?: JobListFilter; after?: ListPosition; limit: number }): Promise<JobPage> {
-      const query = selectSummary(dataSource.getRepository(Job).createQueryBuilder('job')).where('job.organization_id = :organizationId', {
-        organizationId: principal.organizationId,
-      });
-      applyFilter(query, filter);
-      if (after) {
-        // The leading `<=` keeps the condition one index range on every optimizer; the OR breaks ties by id.
-        query.andWhere('job.created_at <= :afterAt AND (job.created_at < :afterAt OR job.id < :afterId)', { afterAt: after.createdAt, afterId: after.id });
-      }
-      const rows = await query.orderBy('job.created_at', 'DESC').addOrderBy('job.id', 'DESC').limit(limit + 1).getMany();
+    async list(principal: Principal, page: JobPageRequest): Promise<JobPage> {
+      const { limit } = page;
+      const rows = await jobPageQuery(dataSource, principal.organizationId, page).getMany();
       const jobs = rows.slice(0, limit);
       const last = jobs.at(-1);
       return { jobs, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };

@@ -8,6 +8,7 @@ import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import { startServe } from '../../src/compose/index.js';
 import type { EventFeed, ReadProgress } from '../../src/jobs/event-feed.js';
 import type { JobService } from '../../src/jobs/job-service.js';
+import type { JobUpdatesFeed } from '../../src/jobs/job-updates-feed.js';
 import type { Planner } from '../../src/planner/planner.js';
 import type { Queue } from '../../src/queue/index.js';
 import type { ReadAccess } from '../../src/identity/access-state.js';
@@ -21,6 +22,8 @@ export interface TestApi {
   queue: Queue;
   /** The shared event pollers behind GET …/:id/events. */
   feed: EventFeed;
+  /** The shared pollers behind GET /api/jobs/updates. */
+  updates: JobUpdatesFeed;
   /** The job use cases behind the API, for a test that drives a handler the API composes. */
   jobs: JobService;
   close(): Promise<void>;
@@ -78,6 +81,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     base: `http://127.0.0.1:${api.port}`,
     queue: api.services.queue,
     feed: api.services.feed,
+    updates: api.services.updates,
     jobs: api.services.jobs,
     close: () => api.stop(),
   };

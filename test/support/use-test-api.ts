@@ -22,6 +22,7 @@ export function useTestApi(store: () => DataSource, options: TestApiOptions = {}
     get base() { return running().base; },
     get queue() { return running().queue; },
     get feed() { return running().feed; },
+    get updates() { return running().updates; },
     get jobs() { return running().jobs; },
     close: () => running().close(),
   };
