@@ -130,7 +130,9 @@ export function createJobUpdatesFeed({
     const upTo = horizon();
     let rows: JobSummaryRow[] = [];
     let watermark: ChangePosition = from!;
-    if (from!.at < upTo.getTime()) {
+    const horizonPosition: ChangePosition = { at: upTo.getTime(), id: null };
+    // Nothing can be read when every follower is at the horizon already (or past it: a cursor from a faster clock).
+    if (comparePositions(from!, horizonPosition) < 0) {
       poller.reading = true;
       try {
         rows = await read(poller.organizationId, from!, upTo, pageSize);
@@ -144,7 +146,7 @@ export function createJobUpdatesFeed({
       poller.reading = false;
       if (pollers.get(poller.organizationId) !== poller) return;
       // A full page may leave rows unread: the watermark is the last row read; otherwise everything up to the horizon.
-      watermark = rows.length >= pageSize ? positionOf(rows.at(-1)!) : { at: upTo.getTime(), id: null };
+      watermark = rows.length >= pageSize ? positionOf(rows.at(-1)!) : horizonPosition;
     }
 
     let behind = false;

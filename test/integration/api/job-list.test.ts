@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { dialectOf } from '../../../src/store/data-source.js';
 import { jobPageQuery } from '../../../src/jobs/list-jobs.js';

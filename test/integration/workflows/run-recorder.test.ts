@@ -84,6 +84,9 @@ forEachDialect('run recorder', (dialect) => {
   it('writes everything of a commit for the attempt that owns the run', async () => {
     const job = await queuedJob();
     const recorder = recorderOf(job, await takeRunToken(store(), job.jobId));
+    const longAgo = new Date('2026-01-01T00:00:00.000Z');
+    await store().getRepository(Job).update({ id: job.jobId }, { updatedAt: longAgo });
+    const before = Date.now();
 
     await recorder.commit(everything(job));
 
@@ -91,6 +94,8 @@ forEachDialect('run recorder', (dialect) => {
     expect(rows.events.map((event) => event.type)).toEqual(['job.started', 'artifact.created', 'finding.recorded']);
     expect([rows.findings, rows.artifacts, rows.checkpoints, rows.versions]).toEqual([1, 1, 1, 1]);
     expect(rows.job.status).toBe('running');
+    // The status change stamps the row, so the jobs updates stream (GET /api/jobs/updates) shows it.
+    expect(rows.job.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
   });
 
   it('numbers a commit\'s events on from the last one, and says after the commit which it wrote', async () => {
