@@ -14,7 +14,8 @@ import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import { responseOf } from './respond.js';
-import { apiKeyCreatedSchema, apiKeyListSchema, executionFlagsSchema, installationConnectedSchema } from './schemas/people.js';
+import { listInstallationsFor } from '../repos/installation-list.js';
+import { apiKeyCreatedSchema, apiKeyListSchema, executionFlagsSchema, installationConnectedSchema, installationListSchema } from './schemas/people.js';
 
 const forbidden = (message: string) => new AppError({ kind: 'user', code: ErrorCode.RoleForbidden, status: 403, message });
 
@@ -89,7 +90,7 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
 const installationIdParam = z.string().regex(/^[1-9][0-9]{0,18}$/);
 
 /**
- * `/api/installations/:installationId/connect`: the code-host installation's repositories are accepted in the
+ * `GET /api/installations`: what an admin may connect, and what is connected. `/api/installations/:installationId/connect`: the code-host installation's repositories are accepted in the
  * organization in use (spec 4.6, "in the dashboard"). Only an installation the code host has reported (its installation
  * webhook arrived) and still active, and one no other organization has: moving one stays the operator's
  * (`qa installations connect`). The same use case as the CLI's.
@@ -97,6 +98,22 @@ const installationIdParam = z.string().regex(/^[1-9][0-9]{0,18}$/);
 export function createInstallationsRouter(dataSource: DataSource): Router {
   const router = Router();
   router.use(requireAdmin);
+
+  /** The installations this organization has, and those connected nowhere yet (installation-list.ts). */
+  router.get('/', async (_req, res) => {
+    const listed = await listInstallationsFor(dataSource, principalOf(res).organizationId);
+    const installations = listed.map(({ installationId, reported, connection }) => ({
+      installationId,
+      account: reported?.accountLogin ?? null,
+      accountType: reported?.accountType ?? null,
+      repositorySelection: reported?.repositorySelection ?? null,
+      status: reported?.status ?? null,
+      connectedOrganizationId: connection?.organizationId ?? null,
+      connectedBy: connection?.connectedBy ?? null,
+      reportedAt: iso(reported?.reportedAt ?? null),
+    }));
+    res.json(responseOf(installationListSchema, { installations }));
+  });
 
   router.post('/:installationId/connect', async (req, res) => {
     const installationId = installationIdParam.safeParse(req.params.installationId);

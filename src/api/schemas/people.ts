@@ -1,4 +1,4 @@
-/** People's routes: `GET /api/session`, `POST /api/session/organization`, and the admins' key and flag routes. */
+/** People's routes: `GET /api/session`, `POST /api/session/organization`, and the admins' key, flag and installation routes. */
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common.js';
 
@@ -40,3 +40,25 @@ export const executionFlagsSchema = z.object({
 });
 
 export const installationConnectedSchema = z.object({ installationId: z.string(), account: z.string(), organizationId: idSchema, connectedBy: z.string() });
+
+/**
+ * GET /api/installations (admins): the code-host installations connected to this organization, then those reported
+ * and connected nowhere yet (active or suspended; at most 500, newest reports first). `connectedOrganizationId` is this
+ * organization's id or null, never another's. `account`, `accountType`, `repositorySelection`, `status` and `reportedAt`
+ * are what the code host reported: null for one connected before its installation webhook arrived.
+ */
+export const installationListSchema = z.object({
+  installations: z.array(
+    z.object({
+      installationId: z.string(),
+      account: z.string().nullable(),
+      accountType: z.string().nullable(),
+      repositorySelection: z.string().nullable(),
+      status: z.enum(['active', 'suspended', 'deleted']).nullable(),
+      connectedOrganizationId: idSchema.nullable(),
+      connectedBy: z.string().nullable(),
+      reportedAt: timestampSchema.nullable(),
+    }),
+  ),
+});
+export type InstallationListResponse = z.infer<typeof installationListSchema>;

@@ -80,6 +80,7 @@ forEachDialect('admin routes for people', (dialect) => {
       ['GET', '/api/execution-flags', undefined],
       ['PUT', '/api/execution-flags/live', { paused: true }],
       ['POST', '/api/installations/101/connect', undefined],
+      ['GET', '/api/installations', undefined],
     ] as const) {
       const byMember = await member.call(base(), method, path, body);
       const byKey = await callApi(base(), method, path, body, shop.key);
