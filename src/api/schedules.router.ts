@@ -79,6 +79,9 @@ export const createBody = z
     }),
   );
 
+/** PATCH: pause or resume; nothing else of a schedule changes (delete it and create another). */
+export const patchBody = z.strictObject({ enabled: z.boolean() });
+
 const listQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(100) });
 
 const namesOf = (set: 'A' | 'B'): NamingSet => (set === 'A' ? SET_A : SET_B);
@@ -133,6 +136,11 @@ export function createSchedulesRouter(schedules: ScheduleService): Router {
 
   router.get('/:id', async (req, res) => {
     res.json(responseOf(scheduleDetailSchema, detailBody(await schedules.get(principalOf(res), req.params.id))));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const { enabled } = parse(patchBody, req.body);
+    res.json(responseOf(scheduleSchema, scheduleBody(await schedules.setEnabled(principalOf(res), req.params.id, enabled))));
   });
 
   router.delete('/:id', async (req, res) => {

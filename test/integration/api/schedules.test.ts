@@ -217,4 +217,46 @@ forEachDialect('schedule API', (dialect) => {
       expect((await call('GET', `/api/schedules/${randomUUID()}`)).status).toBe(404);
     });
   });
+
+  describe('pausing and resuming', () => {
+    it('pauses a schedule (its repeat job disabled, no next run) and resumes it from the next run after now, in its naming set', async () => {
+      const created = await call('POST', '/api/schedules', { scenarioId: checkId, baseUrl: BASE_URL, intervalMinutes: 15 });
+      const path = `/api/schedules/${created.body.scheduleId}`;
+
+      const paused = await call('PATCH', path, { enabled: false });
+      expect(paused.status).toBe(200);
+      expect(paused.body).toEqual({ ...created.body, enabled: false, nextRunAt: null });
+      expect(await store().getRepository(Schedule).findOneByOrFail({ id: created.body.scheduleId })).toMatchObject({ enabled: false });
+      let jobs = await repeatJobs();
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]!.disabled).toBe(true);
+      expect((await call('GET', path)).body).toMatchObject({ enabled: false, nextRunAt: null });
+
+      const before = Date.now();
+      const resumed = await call('PATCH', path, { enabled: true });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body).toMatchObject({ scheduleId: created.body.scheduleId, scenarioId: checkId, enabled: true });
+      const next = new Date(resumed.body.nextRunAt).getTime();
+      expect(next).toBeGreaterThanOrEqual(before + 15 * MINUTE - 1_000);
+      expect(next).toBeLessThanOrEqual(Date.now() + 15 * MINUTE);
+      jobs = await repeatJobs();
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]!.disabled).toBeFalsy();
+      expect(jobs[0]!.nextRunAt?.toISOString()).toBe(resumed.body.nextRunAt);
+    });
+
+    it('answers 404 for another organization\'s schedule and 400 for any other body, changing nothing', async () => {
+      const created = await create({ intervalMinutes: 15 });
+      const path = `/api/schedules/${created.body.scheduleId}`;
+      const theirs = await call('PATCH', path, { enabled: false }, otherKey);
+      expect([theirs.status, theirs.body.error.code]).toEqual([404, 'schedule.not_found']);
+      expect((await call('PATCH', `/api/schedules/${randomUUID()}`, { enabled: false })).status).toBe(404);
+      for (const body of [{}, { enabled: 'false' }, { enabled: null }, { enabled: false, cron: '0 6 * * *' }, { intervalMinutes: 30 }, [false], 'enabled=false']) {
+        const answer = await call('PATCH', path, body);
+        expect([JSON.stringify(body), answer.status]).toEqual([JSON.stringify(body), 400]);
+      }
+      expect(await store().getRepository(Schedule).findOneByOrFail({ id: created.body.scheduleId })).toMatchObject({ enabled: true });
+      expect((await repeatJobs())[0]!.disabled).toBeFalsy();
+    });
+  });
 });
