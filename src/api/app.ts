@@ -20,6 +20,7 @@ import { createHealthRouter } from './health.router.js';
 import { createJobsRouter } from './jobs.router.js';
 import { createRepositoriesRouter } from './repositories.router.js';
 import { createSchedulesRouter } from './schedules.router.js';
+import { createTraceViewerRouter } from './trace-viewer.router.js';
 import { ErrorCode } from '../core/errors.js';
 
 export interface AppDeps {
@@ -85,6 +86,8 @@ export function createApp({ dataSource, jobs, feed, updates, repositories, check
   app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
   const auth = authenticate(dataSource, people);
   for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, updates, repositories, checks, schedules })) app.use(path, auth, router);
+  // Playwright's trace viewer (static files; the trace it opens is an artifact download, authenticated as any).
+  app.use('/trace', createTraceViewerRouter());
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });

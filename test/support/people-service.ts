@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
+import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import { startFakeIdentityProvider, type FakeIdentityProvider } from '../fakes/identity-provider.js';
 import { startTestApi, type TestApi } from './api-server.js';
 import { startTestWorker, type TestWorker } from './qa-worker.js';
@@ -22,6 +23,8 @@ export interface PeopleServiceOptions {
   idleMinutes?: number;
   /** IDENTITY_WEBHOOK_SIGNING_SECRET: mounts the identity receiver, and a worker applies its deliveries. */
   webhookSecret?: string;
+  /** Where the API reads artifact bytes (default: a new temporary folder). */
+  artifacts?: ArtifactStorage;
 }
 
 async function startPeopleService(store: DataSource, options: PeopleServiceOptions): Promise<PeopleService> {
@@ -31,6 +34,7 @@ async function startPeopleService(store: DataSource, options: PeopleServiceOptio
   const idp = await startFakeIdentityProvider({ redirectUri: `${publicBaseUrl}/auth/callback` });
   const api = await startTestApi(store, {
     port,
+    artifacts: options.artifacts,
     identity: { issuerUrl: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, publicBaseUrl, sessionIdleMinutes: options.idleMinutes ?? 120 },
     ...(options.webhookSecret === undefined ? {} : { identityWebhooks: { signingSecret: options.webhookSecret } }),
   });
