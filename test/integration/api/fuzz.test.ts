@@ -62,6 +62,8 @@ const ROUTES: Route[] = [
     { method: 'POST', path: `/api/${collection}/:id/cancel` },
     { method: 'POST', path: `/api/${collection}/:id/clarifications`, body: () => ({ answers: ['yes'] }) },
     { method: 'POST', path: `/api/${collection}/:id/findings/dispute`, body: () => ({ reason: 'not a bug' }) },
+    { method: 'GET', path: `/api/${collection}?limit=10&status=failed,errored` },
+    { method: 'GET', path: `/api/${collection}/updates` },
     { method: 'GET', path: `/api/${collection}/:id/events?after=0` },
     { method: 'GET', path: `/api/${collection}/:id/artifacts/:artifactId` },
     { method: 'GET', path: `/api/${collection}/:id` },
@@ -86,7 +88,9 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/api/schedules', body: (f) => ({ testId: f.checkId, intervalMinutes: 60, baseUrl: 'https://shop.example' }) },
   { method: 'GET', path: '/api/schedules?limit=5' },
   { method: 'GET', path: '/api/schedules/:id' },
+  { method: 'PATCH', path: '/api/schedules/:id', body: () => ({ enabled: false }) },
   { method: 'DELETE', path: '/api/schedules/:id' },
+  { method: 'GET', path: '/api/installations' },
   { method: 'GET', path: '/healthz' },
   { method: 'GET', path: '/readyz' },
 ];
