@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Column, Entity, In, PrimaryColumn, type DataSource } from 'typeorm';
 import { ApiKey } from '../../src/store/entities/api-key.entity.js';
+import { Job } from '../../src/store/entities/job.entity.js';
 import { Organization } from '../../src/store/entities/organization.entity.js';
 import { prepareDataSource } from '../../src/store/open-store.js';
 import { migrations } from '../../src/store/schema-registry.js';
 import { closeTestStore, freshDatabaseConfig, openUnmigratedTestStore } from '../support/databases.js';
+import { insertRepository } from '../support/check-fixtures.js';
 import { forEachDialect } from '../support/dialects.js';
+import { insertJobRows, jobRow } from '../support/job-rows.js';
 
 const migrationNames = migrations.map((migration) => migration.name);
 
@@ -87,6 +90,30 @@ forEachDialect('migrations', (dialect) => {
     const made = await organizations.find({ where: { slug: In(slugs) }, order: { createdAt: 'ASC' } });
     expect(made.map((organization) => organization.slug)).toEqual(slugs);
     expect(new Set(made.map((organization) => organization.createdAt.getTime())).size).toBe(slugs.length);
+  });
+
+  it('gives jobs from before updated_at the latest time they recorded, so the updates stream orders them sensibly', async () => {
+    const added = migrationNames.indexOf('AddJobListingIndexes1765300000000');
+    for (let undone = migrationNames.length; undone > added; undone--) await store().undoLastMigration({ transaction: 'each' });
+    const organizationId = randomUUID();
+    await store().getRepository(Organization).insert({ id: organizationId, slug: 'before-updated-at', name: 'Before' });
+    const repositoryId = await insertRepository(store(), organizationId);
+    const created = new Date('2026-11-01T10:00:00.000Z');
+    const started = new Date('2026-11-01T10:00:05.000Z');
+    const finished = new Date('2026-11-01T10:01:00.000Z');
+    const rows = [
+      jobRow(organizationId, repositoryId, { createdAt: created }),
+      jobRow(organizationId, repositoryId, { createdAt: created, startedAt: started, status: 'running' }),
+      jobRow(organizationId, repositoryId, { createdAt: created, startedAt: started, finishedAt: finished, status: 'passed' }),
+    ].map(({ updatedAt: _, ...row }) => row);
+    await insertJobRows(store(), rows);
+
+    await store().runMigrations({ transaction: 'each' });
+
+    const stored = await store().getRepository(Job).find({ where: { organizationId }, select: { id: true, updatedAt: true } });
+    const byId = new Map(stored.map((job) => [job.id, job.updatedAt.toISOString()]));
+    expect(rows.map((row) => byId.get(row.id!))).toEqual([created, started, finished].map((date) => date.toISOString()));
+    expect(await pendingSchemaChanges(store())).toEqual([]);
   });
 
   it('reports an entity without a migration as drift (the check is not vacuous)', async () => {
