@@ -34,7 +34,8 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
   return {
     port: http.port,
     async stop() {
-      // Open event and update streams would hold the server open until their jobs finish: cut them (clients resume with ?after).
+      // Open streams would hold the server open (event streams until their jobs finish, update streams for good): cut
+      // them (clients resume with ?after).
       feed.close();
       updates.close();
       await http.close();
