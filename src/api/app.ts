@@ -13,6 +13,7 @@ import { createAuthRouter } from './auth.router.js';
 import { createJobPagesRouter } from './job-pages.router.js';
 import type { PeopleDeps } from './people.js';
 import { createSessionRouter } from './session.router.js';
+import { createWebApp } from './web-app.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   logger: Logger;
   /** Sign-in and sessions, when IDENTITY_ISSUER_URL is set; without it only API keys reach the API. */
   people?: PeopleDeps;
+  /** The dashboard's build (dist/web), served at `/`. */
+  webDir: string;
 }
 
 /** A router of its own at `path`, such as a chat receiver or a webhook route. */
@@ -70,7 +73,7 @@ export function organizationRoutes({ dataSource, jobs, feed, repositories, check
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, repositories, checks, schedules, logger, people, webDir }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
@@ -79,9 +82,11 @@ export function createApp({ dataSource, jobs, feed, repositories, checks, schedu
     app.use('/auth', createAuthRouter(people));
     app.use('/api/session', createSessionRouter(people));
   }
-  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
+  const web = createWebApp({ dir: webDir });
+  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people, sendPage: web.sendPage }));
   const auth = authenticate(dataSource, people);
   for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, repositories, checks, schedules })) app.use(path, auth, router);
+  app.use(web.router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });
