@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { FakeIdentityProvider } from '../../fakes/identity-provider.js';
 import type { putInDirectory as PutInDirectory } from '../../support/directory-rows.js';
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
+import { cloneIntoLargeJob } from '../../support/large-job.js';
 import type { OrganizationInfo } from './service-info.js';
 
 export interface ControlDeps {
@@ -39,5 +40,12 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
       const wanted = organizations as Array<{ slug: string; role: 'admin' | 'member' }>;
       await deps.putInDirectory(deps.store, String(userId), wanted.map(({ slug, role }) => ({ serviceOrganizationId: organization(slug).organizationId, name: slug, role })));
     },
+    /**
+     * A long job made from a finished run (`{ sourceJobId, events, screenshots }` → `{ jobId }`): its steps repeated
+     * to that many events and screenshots (test/support/large-job.ts).
+     */
+    'large-job': async ({ sourceJobId, events, screenshots }) => ({
+      jobId: await cloneIntoLargeJob(deps.store, String(sourceJobId), { events: Number(events), screenshots: Number(screenshots) }),
+    }),
   };
 }
