@@ -14,6 +14,7 @@ import { createAuthRouter } from './auth.router.js';
 import { createJobPagesRouter } from './job-pages.router.js';
 import type { PeopleDeps } from './people.js';
 import { createSessionRouter } from './session.router.js';
+import { createWebApp } from './web-app.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   logger: Logger;
   /** Sign-in and sessions, when IDENTITY_ISSUER_URL is set; without it only API keys reach the API. */
   people?: PeopleDeps;
+  /** The dashboard's build (dist/web), served at `/`. */
+  webDir: string;
 }
 
 /** A router of its own at `path`, such as a chat receiver or a webhook route. */
@@ -74,7 +77,7 @@ export function organizationRoutes({ dataSource, jobs, feed, updates, repositori
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, updates, repositories, checks, schedules, logger, people }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, updates, repositories, checks, schedules, logger, people, webDir }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
@@ -83,11 +86,13 @@ export function createApp({ dataSource, jobs, feed, updates, repositories, check
     app.use('/auth', createAuthRouter(people));
     app.use('/api/session', createSessionRouter(people));
   }
-  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people }));
+  const web = createWebApp({ dir: webDir });
+  app.use('/jobs', createJobPagesRouter({ dataSource, jobs, people, sendPage: web.sendPage }));
   const auth = authenticate(dataSource, people);
   for (const { path, router } of organizationRoutes({ dataSource, jobs, feed, updates, repositories, checks, schedules })) app.use(path, auth, router);
   // Playwright's trace viewer (static files; the trace it opens is an artifact download, authenticated as any).
   app.use('/trace', createTraceViewerRouter());
+  app.use(web.router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: ErrorCode.RouteNotFound, message: 'No such endpoint' } });
   });

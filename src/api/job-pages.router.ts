@@ -6,16 +6,16 @@ import type { PersonPrincipal } from '../core/principal.js';
 import type { JobService } from '../jobs/job-service.js';
 import { Job } from '../store/entities/job.entity.js';
 import { readRequestSession, setupRequired } from './auth.js';
-import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
+import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
 import type { PeopleDeps } from './people.js';
 
 export interface JobPagesDeps {
   dataSource: DataSource;
   jobs: JobService;
   people: PeopleDeps | undefined;
+  /** Answers with the dashboard's page (web-app.router.ts). */
+  sendPage: (res: Response, status?: number) => Promise<void>;
 }
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The person's principal for the organization a job belongs to, when they have an active membership there (not
@@ -30,12 +30,28 @@ async function principalForJob(dataSource: DataSource, jobId: string, organizati
 
 /**
  * `/jobs/:id` and `/jobs/:id/artifacts/:artifactId`: the links the bot and the pull-request comment post. A person
- * without a session is sent to sign in and comes back here; signed in, they see the job (a minimal page until the
- * dashboard builds it) only if they belong to its organization. Without sign-in configured, the links lead to the
- * API routes (an API key reads them).
+ * without a session is sent to sign in and comes back here. Signed in, `/jobs/:id` is the dashboard's job page: when
+ * the job belongs to another organization of theirs than the one in use, the session switches to it first (a link
+ * names a job, not an organization); a job of no organization of theirs gets the page with a 404, as an unknown id
+ * (the page says "not found"); a person still on the setup screen gets the page, which shows it. Without sign-in
+ * configured, the links lead to the API routes (an API key reads them).
  */
-export function createJobPagesRouter({ dataSource, jobs, people }: JobPagesDeps): Router {
+export function createJobPagesRouter({ dataSource, jobs, people, sendPage }: JobPagesDeps): Router {
   const router = Router();
+  // `/jobs/new` and other words are the dashboard's own paths: only a canonical id is a job link.
+  // Named `page`, not `id`: the id guard below (router.param) would answer 404 for `new` before this runs.
+  router.get('/:page', async (req, res, next) => {
+    if (!isCanonicalId(req.params.page)) return next();
+    const jobId = req.params.page;
+    if (people === undefined) return res.redirect(302, `../api/jobs/${jobId}`);
+    const read = await readRequestSession(req, res, people);
+    if (read === null) return res.redirect(302, `${people.publicBaseUrl}/auth/login?returnTo=${encodeURIComponent(`${req.baseUrl}${req.path}`)}`);
+    if (read.standing.state !== 'ready') return sendPage(res);
+    const principal = await principalForJob(dataSource, jobId, read.standing.organizations, read.standing.user.id);
+    if (principal === null) return sendPage(res, 404);
+    if (principal.organizationId !== read.standing.organization.id) await people.sessions.setOrganization(read.session.idHash, principal.organizationId);
+    return sendPage(res);
+  });
   guardPathIds(router, { id: 'job', artifactId: 'artifact' });
 
   /** The caller as a person of the job's organization; undefined when the response was already sent (a redirect). */
@@ -54,22 +70,6 @@ export function createJobPagesRouter({ dataSource, jobs, people }: JobPagesDeps)
     if (principal === null) throw notFoundError('job');
     return principal;
   }
-
-  router.get('/:id', async (req, res) => {
-    const principal = await person(req, res, `../api/jobs/${req.params.id}`);
-    if (principal === undefined) return;
-    const { job, artifacts } = await jobs.get(principal, req.params.id);
-    const items = artifacts.map((artifact) => `<li><a href="${escape(`${job.id}/artifacts/${artifact.id}`)}">${escape(artifact.name)}</a></li>`).join('');
-    res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-    res.setHeader('cache-control', 'private, no-store');
-    res.type('html').send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Job ${escape(job.id)}</title></head><body>` +
-        `<h1>Job ${escape(job.id.slice(0, 8))}</h1><p>Status: <strong>${escape(job.status)}</strong></p>` +
-        `<p>${escape(job.task ?? 'Replay of a stored check')}</p><p>Base URL: ${escape(job.baseUrl)}</p>` +
-        `<p>Started by: ${escape(job.startedBy ?? 'unknown')}</p><ul>${items}</ul>` +
-        `<p><a href="../api/jobs/${escape(job.id)}">JSON</a></p></body></html>`,
-    );
-  });
 
   router.get('/:id/artifacts/:artifactId', async (req, res) => {
     const principal = await person(req, res, `../../../api/jobs/${req.params.id}/artifacts/${req.params.artifactId}`);

@@ -1,6 +1,7 @@
 import { createApp, type Mount } from '../api/app.js';
 import { startHttpServer } from '../api/server.js';
 import { composePeople } from './people.js';
+import { dashboardBuildDir } from './web-dir.js';
 import type { Services } from './services.js';
 
 export interface RunningHttp {
@@ -26,6 +27,7 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       schedules: services.schedules,
       logger,
       people: composePeople(config, services.dataSource, services.overrides.readAccess),
+      webDir: dashboardBuildDir(),
     },
     { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, ...mounts] },
   );
