@@ -1,0 +1,72 @@
+/**
+ * A long list that renders only the rows in view (@tanstack/react-virtual), for a job's thousands of events and
+ * hundreds of steps. It stays a list to assistive technology: an `<ol>` whose rendered `<li>`s carry their position
+ * and the list's size (`aria-posinset`/`aria-setsize`). The scroll box is focusable, so arrow keys and Page Down
+ * scroll it; rows are measured as they render (their height varies with text and screenshots). While `follow` is
+ * on and the reader is at the bottom, new rows scroll into view.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  /** The list's accessible name. */
+  label: string;
+  keyOf: (item: T) => string | number;
+  estimateSize: number;
+  renderItem: (item: T, index: number) => ReactNode;
+  /** Keep the newest row in view while the reader is at the bottom (a live job). */
+  follow?: boolean;
+  className?: string;
+  testId?: string;
+}
+
+const AT_BOTTOM_PX = 48;
+
+export function VirtualList<T>({ items, label, keyOf, estimateSize, renderItem, follow = false, className, testId }: VirtualListProps<T>) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimateSize,
+    getItemKey: (index) => keyOf(items[index]!),
+    overscan: 6,
+    // React 19 warns about flushSync inside a render; measuring asynchronously is smooth enough.
+    useFlushSync: false,
+  });
+
+  useEffect(() => {
+    if (follow && atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [follow, items.length, virtualizer]);
+
+  return (
+    <div
+      ref={scrollRef}
+      className={`virtual-scroll${className ? ` ${className}` : ''}`}
+      tabIndex={0}
+      role="region"
+      aria-label={`${label} (scrollable)`}
+      data-testid={testId}
+      onScroll={(event) => {
+        const box = event.currentTarget;
+        atBottom.current = box.scrollHeight - box.scrollTop - box.clientHeight < AT_BOTTOM_PX;
+      }}
+    >
+      <ol aria-label={label} className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <li
+            key={row.key}
+            ref={virtualizer.measureElement}
+            data-index={row.index}
+            aria-setsize={items.length}
+            aria-posinset={row.index + 1}
+            style={{ transform: `translateY(${row.start}px)` }}
+          >
+            {renderItem(items[row.index]!, row.index)}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
