@@ -1,13 +1,13 @@
 /** A failed expectation side by side: what it expected, and what the page showed instead (nearest first). */
 export function Comparison({ expected, actual }: { expected: string; actual: readonly string[] }) {
   return (
-    <div className="comparison">
+    <div className="comparison" role="group" aria-label="Expected and actual">
       <div className="expected">
-        <h4>Expected</h4>
+        <p className="comparison-label">Expected</p>
         <p className="job-text">{expected}</p>
       </div>
       <div className="actual">
-        <h4>Actual{actual.length > 1 ? ' (nearest first)' : ''}</h4>
+        <p className="comparison-label">Actual{actual.length > 1 ? ' (nearest first)' : ''}</p>
         {actual.length === 0 ? (
           <p className="muted">Nothing like it on the page</p>
         ) : (

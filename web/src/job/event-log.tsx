@@ -10,7 +10,7 @@ export function EventLog({ events, live }: { events: readonly JobEvent[]; live: 
       items={events}
       label="Events"
       keyOf={(event) => event.index}
-      estimateSize={30}
+      estimateSize={29}
       follow={live}
       className="events"
       testId="events"

@@ -59,6 +59,7 @@ function DisputeForm({ jobId, finding, onDone }: { jobId: string; finding: Findi
 
 function FindingCard({ jobId, finding, disputable }: { jobId: string; finding: Finding; disputable: boolean }) {
   const [disputing, setDisputing] = useState(false);
+  const disputeText = finding.disputedAt !== null ? 'Dispute again' : 'Dispute';
   return (
     <li className={`finding card ${finding.severity}`}>
       <div className="finding-head">
@@ -81,8 +82,8 @@ function FindingCard({ jobId, finding, disputable }: { jobId: string; finding: F
       {disputable && disputing ? <DisputeForm jobId={jobId} finding={finding} onDone={() => setDisputing(false)} /> : null}
       {disputable && !disputing ? (
         <div className="actions">
-          <button type="button" onClick={() => setDisputing(true)} aria-label={`Dispute: ${finding.title}`}>
-            {finding.disputedAt !== null ? 'Dispute again' : 'Dispute'}
+          <button type="button" onClick={() => setDisputing(true)} aria-label={`${disputeText}: ${finding.title}`}>
+            {disputeText}
           </button>
         </div>
       ) : null}

@@ -72,7 +72,7 @@ export function StepList({ steps, artifacts, live }: { steps: readonly StepView[
       items={steps}
       label="Steps"
       keyOf={(step) => step.index}
-      estimateSize={96}
+      estimateSize={160}
       follow={live}
       testId="steps"
       renderItem={(step) => <StepRow step={step} shots={shotsByStep.get(step.index) ?? []} />}

@@ -2,7 +2,7 @@
  * A long list that renders only the rows in view (@tanstack/react-virtual), for a job's thousands of events and
  * hundreds of steps. It stays a list to assistive technology: an `<ol>` whose rendered `<li>`s carry their position
  * and the list's size (`aria-posinset`/`aria-setsize`). The scroll box is focusable, so arrow keys and Page Down
- * scroll it; rows are measured as they render (their height varies with text and screenshots). While `follow` is
+ * scroll it (Home and End go to the first and last row); rows are measured as they render (their height varies with text and screenshots). While `follow` is
  * on and the reader is at the bottom, new rows scroll into view.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -48,6 +48,15 @@ export function VirtualList<T>({ items, label, keyOf, estimateSize, renderItem, 
       role="region"
       aria-label={`${label} (scrollable)`}
       data-testid={testId}
+      onKeyDown={(event) => {
+        // Home and End reach the first and last rows: the browser's own smooth scroll stops short when rows it
+        // passes are measured on the way (their height differs from the estimate).
+        if (event.target !== event.currentTarget || items.length === 0) return;
+        if (event.key === 'End' || event.key === 'Home') {
+          event.preventDefault();
+          virtualizer.scrollToIndex(event.key === 'End' ? items.length - 1 : 0, { align: event.key === 'End' ? 'end' : 'start' });
+        }
+      }}
       onScroll={(event) => {
         const box = event.currentTarget;
         atBottom.current = box.scrollHeight - box.scrollTop - box.clientHeight < AT_BOTTOM_PX;
