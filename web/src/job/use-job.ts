@@ -90,8 +90,9 @@ export function useJob(jobId: string) {
     const events = mergeEvents(view.data.events, streamed);
     const viewLast = lastIndexOf(view.data.events) ?? -1;
     const newer = streamed.filter((event) => event.index > viewLast);
-    return { view: view.data, events, status: statusAfterEvents(view.data.job.status, newer, jobStatuses), stream, streamError };
-  }, [view.data, streamed, stream, streamError]);
+    // A follow stopped because the job finished (a cancel, the final view) is no longer live, whatever it last said.
+    return { view: view.data, events, status: statusAfterEvents(view.data.job.status, newer, jobStatuses), stream: follow ? stream : 'idle', streamError };
+  }, [view.data, streamed, stream, streamError, follow]);
 
   return { query: view, followed };
 }
