@@ -4,7 +4,7 @@
  * with expected and actual and a dispute, a cancel, and hostile job text that stays text.
  */
 import type { Page } from '@playwright/test';
-import { callWithKey } from './support/control.js';
+import { callWithKey, control } from './support/control.js';
 import { expect, test } from './support/fixtures.js';
 import type { ServiceInfo } from './support/service-info.js';
 
@@ -113,4 +113,42 @@ test("hostile job text shows as text and runs nothing; another organization's jo
   await page.goto(`${service.base}/jobs/${elsewhere}`);
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
   await expect(page.getByText('There is no job with this id in your organization.')).toBeVisible();
+});
+
+test('a job of 2,000 events and 200 screenshots opens fast and renders only the rows in view, on a desktop and a phone, light and dark', async ({ page, service, signIn, accessibilityViolations }, testInfo) => {
+  await signIn('reader', 'member');
+  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  // A job awaiting answers (no worker runs it), given the history of a 200-step run.
+  const jobId = await createJob(service, 'Check the thing');
+  expect(await control('long-job', { jobId, steps: 200, eventsPerStep: 10 })).toEqual({ events: 2004, screenshots: 200 });
+
+  for (const [width, height, scheme] of [[1280, 800, 'light'], [1280, 800, 'dark'], [390, 844, 'light'], [390, 844, 'dark']] as const) {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    const started = Date.now();
+    await page.goto(`${service.base}/jobs/${jobId}`);
+    await expect(page.getByRole('heading', { name: 'Steps (200)' })).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const steps = page.getByRole('list', { name: 'Steps' }).getByRole('listitem');
+    await expect(steps.first()).toHaveAttribute('aria-setsize', '200');
+    expect(await steps.count()).toBeLessThan(30);
+    expect(await page.locator('img').count()).toBeLessThan(30);
+    await expect(page.getByRole('list', { name: 'Findings' })).toContainText('Cart (121)');
+
+    // The keyboard reaches the last step: focus the list's scroll box, End.
+    await page.getByRole('region', { name: 'Steps (scrollable)' }).focus();
+    await page.keyboard.press('End');
+    await expect(steps.last()).toHaveAttribute('aria-posinset', '200');
+    await expect(steps.last().getByRole('img', { name: /^Screenshot of step 200/ })).toBeVisible();
+
+    await page.getByText('All 2004 events').click();
+    const events = page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    await expect(events.first()).toHaveAttribute('aria-setsize', '2004');
+    expect(await events.count()).toBeLessThan(60);
+    await page.getByRole('region', { name: 'Events (scrollable)' }).focus();
+    await page.keyboard.press('End');
+    await expect(events.last()).toContainText('job.failed');
+    await page.screenshot({ path: testInfo.outputPath(`long-job-${width}-${scheme}.png`), fullPage: true });
+    expect(await accessibilityViolations()).toEqual([]);
+  }
 });

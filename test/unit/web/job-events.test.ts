@@ -151,6 +151,8 @@ describe('eventSummary', () => {
     expect(eventSummary(ev(4, 'step.failed', { index: 1, ms: 12, message: 'Not shown' }))).toBe('Step 2 failed in 12 ms: Not shown');
     expect(eventSummary(ev(5, 'page.visited', { url: 'javascript:alert(1)', title: 'T', status: 200 }))).toBe('Visited T — javascript:alert(1) (HTTP 200)');
     expect(eventSummary(ev(6, 'something.new', { a: 1 }))).toBe('{"a":1}');
+    expect(eventSummary(ev(8, 'job.failed', { findings: 2, errors: 1 }))).toBe('Failed: 2 findings, 1 error');
+    expect(eventSummary(ev(9, 'planner.called', { model: 'm', totalTokens: 840, durationMs: 120, outcome: 'ok' }))).toBe('Planner called (m, 840 tokens, 120 ms, ok)');
     expect(eventSummary(ev(7, 'something.new', { long: 'x'.repeat(1000) }))).toHaveLength(400);
   });
 });

@@ -38,6 +38,24 @@ export function eventSummary(event: JobEvent): string {
       return cut(`Cancelled${text(data.message) ? `: ${text(data.message)}` : ''}`);
     case 'run.retrying':
       return cut(`Retrying: ${text(data.reason) ?? ''}`);
+    case 'job.passed':
+    case 'job.failed': {
+      const findings = num(data.findings);
+      const errors = num(data.errors);
+      const counted = findings === undefined ? '' : `: ${findings} finding${findings === 1 ? '' : 's'}${errors === undefined ? '' : `, ${errors} error${errors === 1 ? '' : 's'}`}`;
+      return `${event.type === 'job.passed' ? 'Passed' : 'Failed'}${counted}`;
+    }
+    case 'planner.called': {
+      const model = text(data.model);
+      const tokens = num(data.totalTokens);
+      const ms = num(data.durationMs);
+      const parts = [model, tokens === undefined ? undefined : `${tokens} tokens`, ms === undefined ? undefined : `${ms} ms`, text(data.outcome)].filter(Boolean);
+      return cut(`Planner called${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${text(data.reason) ? `: ${text(data.reason)}` : ''}`);
+    }
+    case 'check.compiled':
+      return `Compiled version ${num(data.version) ?? '?'} of its check (${num(data.steps) ?? '?'} steps)`;
+    case 'check.proposed':
+      return `Proposed version ${num(data.version) ?? '?'} of its check (healed steps)`;
     case 'job.answered':
       return cut(`Answered by job ${text(data.childJobId) ?? ''}`);
     default: {

@@ -23,6 +23,25 @@ export interface VirtualListProps<T> {
 
 const AT_BOTTOM_PX = 48;
 
+/**
+ * Scrolls `box` to its very end. Rows measured on the way change the list's height (estimates differ from real
+ * rows, and the measuring renders come a frame or two later), so one jump can land short: keep jumping, a frame at
+ * a time, until the end has held for five frames (at most 60).
+ */
+function scrollToEnd(box: HTMLElement): void {
+  let frames = 0;
+  let held = 0;
+  let lastHeight = -1;
+  const step = () => {
+    box.scrollTop = box.scrollHeight;
+    held = box.scrollHeight === lastHeight ? held + 1 : 0;
+    lastHeight = box.scrollHeight;
+    frames += 1;
+    if (held < 5 && frames < 60) requestAnimationFrame(step);
+  };
+  step();
+}
+
 export function VirtualList<T>({ items, label, keyOf, estimateSize, renderItem, follow = false, className, testId }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -37,8 +56,8 @@ export function VirtualList<T>({ items, label, keyOf, estimateSize, renderItem, 
   });
 
   useEffect(() => {
-    if (follow && atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
-  }, [follow, items.length, virtualizer]);
+    if (follow && atBottom.current && items.length > 0 && scrollRef.current) scrollToEnd(scrollRef.current);
+  }, [follow, items.length]);
 
   return (
     <div
@@ -52,9 +71,12 @@ export function VirtualList<T>({ items, label, keyOf, estimateSize, renderItem, 
         // Home and End reach the first and last rows: the browser's own smooth scroll stops short when rows it
         // passes are measured on the way (their height differs from the estimate).
         if (event.target !== event.currentTarget || items.length === 0) return;
-        if (event.key === 'End' || event.key === 'Home') {
+        if (event.key === 'End') {
           event.preventDefault();
-          virtualizer.scrollToIndex(event.key === 'End' ? items.length - 1 : 0, { align: event.key === 'End' ? 'end' : 'start' });
+          scrollToEnd(event.currentTarget);
+        } else if (event.key === 'Home') {
+          event.preventDefault();
+          event.currentTarget.scrollTop = 0;
         }
       }}
       onScroll={(event) => {
