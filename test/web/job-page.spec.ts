@@ -100,19 +100,55 @@ test("hostile job text shows as text and runs nothing; another organization's jo
   });
   await signIn('onlooker', 'member');
   await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  const noRunsHere = async () => {
+    expect(await page.locator('img[src="x"], script:not([src]), a[href^="javascript:"], a[href*="__pwned"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+  };
+  // As a task.
   const jobId = await createJob(service, HOSTILE);
   await page.goto(`${service.base}/jobs/${jobId}`);
   await expect(page.getByTestId('job-task')).toHaveText(HOSTILE);
   await expect(status(page)).toHaveText(/passed|failed|errored|needs answers/, { timeout: 30_000 });
   expect(await page.getByText(HOSTILE, { exact: true }).count()).toBe(1);
-  expect(await page.locator('img[src="x"], script:not([src]), a[href^="javascript:"], a[href*="__pwned"]').count()).toBe(0);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-  expect(dialogs).toEqual([]);
+  await noRunsHere();
+
+  // Where a run writes what the page showed: a step, a page title and URL, a console line, expected and actual.
+  const ran = await createJob(service, 'Check the thing');
+  await control('long-job', { jobId: ran, steps: 3, eventsPerStep: 4, failingStep: 1, hostile: HOSTILE });
+  await page.goto(`${service.base}/jobs/${ran}`);
+  await expect(page.getByRole('list', { name: 'Steps' }).getByRole('listitem').first()).toContainText(HOSTILE);
+  await expect(page.getByRole('list', { name: 'Findings' })).toContainText(`Console error: ${HOSTILE}`);
+  await expect(page.getByRole('region', { name: 'Pages visited' })).toContainText('javascript:window.__pwned=4');
+  await page.getByText(/^All \d+ events$/).click();
+  await expect(page.getByRole('list', { name: 'Events' })).toContainText(`Step 1 started: ${HOSTILE}`);
+  await noRunsHere();
 
   const elsewhere = await createJob(service, FAILING, 'globex');
   await page.goto(`${service.base}/jobs/${elsewhere}`);
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
   await expect(page.getByText('There is no job with this id in your organization.')).toBeVisible();
+});
+
+test('a job awaiting answers is answered from its page, which moves to the child job', async ({ page, service, signIn }) => {
+  await signIn('answerer', 'member');
+  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  const parent = await createJob(service, 'Check the thing');
+  await page.goto(`${service.base}/jobs/${parent}`);
+  await expect(status(page)).toHaveText('needs answers');
+  const form = page.getByRole('form', { name: 'Answer the questions' });
+  const fields = form.getByRole('textbox');
+  for (let index = 0; index < (await fields.count()); index += 1) await fields.nth(index).fill('Check that the pricing page lists three plans');
+  await form.getByRole('button', { name: 'Answer' }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/jobs/${parent}$`));
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  const child = new URL(page.url()).pathname.split('/').pop()!;
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(child);
+  await expect(page.getByRole('link', { name: parent })).toHaveAttribute('href', `/jobs/${parent}`);
+  // And the parent links to it.
+  await page.getByRole('link', { name: parent }).click();
+  await expect(page.getByRole('link', { name: child })).toBeVisible();
+  await expect(page.getByText('These questions were answered')).toBeVisible();
 });
 
 test('a job of 2,000 events and 200 screenshots opens fast and renders only the rows in view, on a desktop and a phone, light and dark', async ({ page, service, signIn, accessibilityViolations }, testInfo) => {

@@ -44,10 +44,13 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
       await deps.putInDirectory(deps.store, String(userId), wanted.map(({ slug, role }) => ({ serviceOrganizationId: organization(slug).organizationId, name: slug, role })));
     },
     /**
-     * A long run's history for a job that awaits answers (long-job.ts): `{ jobId, steps?, eventsPerStep?, failingStep? }`
-     * (default 200 steps of 10 events, step 120 failing). Answers `{ events, screenshots }`.
+     * A long run's history for a job that awaits answers (long-job.ts): `{ jobId, steps?, eventsPerStep?, failingStep?,
+     * hostile? }` (default 200 steps of 10 events, step 120 failing). Answers `{ events, screenshots }`.
      */
-    'long-job': async ({ jobId, steps = 200, eventsPerStep = 10, failingStep = 120 }) =>
-      fillLongHistory(deps.store, deps.artifacts, { jobId: String(jobId), steps: Number(steps), eventsPerStep: Number(eventsPerStep), failingStep: Number(failingStep) }),
+    'long-job': async ({ jobId, steps = 200, eventsPerStep = 10, failingStep = 120, hostile }) =>
+      fillLongHistory(deps.store, deps.artifacts, {
+        jobId: String(jobId), steps: Number(steps), eventsPerStep: Number(eventsPerStep), failingStep: Number(failingStep),
+        ...(typeof hostile === 'string' ? { hostile } : {}),
+      }),
   };
 }

@@ -21,6 +21,8 @@ export interface LongJobOptions {
   eventsPerStep: number;
   /** The step (0-based) that fails with expected and actual; the run goes on (a disputed failure). */
   failingStep: number;
+  /** Text put where a run writes what the page showed: step 1's description, a page title and URL, a console line, expected and actual. */
+  hostile?: string;
 }
 
 /** A width × height PNG of one colour: a stand-in screenshot (crc32 and zlib from node). */
@@ -68,8 +70,11 @@ export async function fillLongHistory(store: DataSource, storage: ArtifactStorag
   event('job.created', { trigger: job.trigger, parentJobId: null });
   event('job.queued', {});
   event('job.started', { baseUrl: job.baseUrl, attempt: 1 });
+  const { hostile } = options;
+  if (hostile !== undefined) event('page.visited', { url: 'javascript:window.__pwned=4', title: hostile, status: 200, ms: 80 });
   for (let index = 0; index < options.steps; index += 1) {
-    event('step.started', { index, action: 'click', description: `Click "Add item ${index + 1} to cart" and check the cart count`, attempt: 1 });
+    const description = hostile !== undefined && index === 0 ? hostile : `Click "Add item ${index + 1} to cart" and check the cart count`;
+    event('step.started', { index, action: 'click', description, attempt: 1 });
     for (let call = 0; call < options.eventsPerStep - 3; call += 1) {
       event('planner.called', { stepIndex: index, model: 'fake-model', attempt: 1, promptTokens: 800 + call, completionTokens: 40, totalTokens: 840 + call, durationMs: 120, outcome: 'ok' });
     }
@@ -79,7 +84,7 @@ export async function fillLongHistory(store: DataSource, storage: ArtifactStorag
     artifacts.push(Object.assign(new Artifact(), { id, organizationId: job.organizationId, jobId: job.id, kind: 'screenshot', name: `step-${index + 1}.png`, contentType: 'image/png', sizeBytes: png.length, sha256, storageKey, stepIndex: index }));
     event('artifact.created', { artifactId: id, kind: 'screenshot', name: `step-${index + 1}.png`, sizeBytes: png.length });
     if (index === options.failingStep) {
-      const comparison = { expected: `Cart (${index + 1})`, actual: [`Cart (${index})`, 'Cart'] };
+      const comparison = hostile !== undefined ? { expected: hostile, actual: [hostile, 'javascript:window.__pwned=5'] } : { expected: `Cart (${index + 1})`, actual: [`Cart (${index})`, 'Cart'] };
       event('step.failed', { index, ms: 3_010, kind: 'assertion_failed', message: `No text shows "Cart (${index + 1})"`, disputed: true, ...comparison });
       failedFinding = Object.assign(new Finding(), {
         id: randomUUID(), organizationId: job.organizationId, jobId: job.id, position: 0, kind: 'assertion_failed', severity: 'error',
@@ -95,6 +100,13 @@ export async function fillLongHistory(store: DataSource, storage: ArtifactStorag
     for (let at = 0; at < events.length; at += 500) await manager.insert(JobEvent, events.slice(at, at + 500));
     for (let at = 0; at < artifacts.length; at += 100) await manager.insert(Artifact, artifacts.slice(at, at + 100));
     if (failedFinding) await manager.insert(Finding, failedFinding);
+    if (hostile !== undefined) {
+      await manager.insert(Finding, Object.assign(new Finding(), {
+        id: randomUUID(), organizationId: job.organizationId, jobId: job.id, position: 1, kind: 'console_error', severity: 'warning',
+        title: `Console error: ${hostile}`, detail: `${hostile}\nat javascript:window.__pwned=6`, stepIndex: null, expected: null, actual: null, artifactIds: [],
+        disputedAt: null, disputedBy: null, disputeReason: null,
+      }));
+    }
     await manager.update(Job, { id: job.id }, { status: 'failed', resolution: null, createdAt: new Date(start - 1_000), startedAt: new Date(start), finishedAt: new Date(start + events.length * 100) });
   });
   return { events: events.length, screenshots: artifacts.length };
