@@ -8,6 +8,7 @@ import type { ArtifactStorage } from '../../../src/artifacts/artifact-storage.js
 import type { FakeIdentityProvider } from '../../fakes/identity-provider.js';
 import type { putInDirectory as PutInDirectory } from '../../support/directory-rows.js';
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
+import { cloneIntoLargeJob } from '../../support/large-job.js';
 import { fillLongHistory } from './long-job.js';
 import type { OrganizationInfo } from './service-info.js';
 
@@ -52,5 +53,12 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
         jobId: String(jobId), steps: Number(steps), eventsPerStep: Number(eventsPerStep), failingStep: Number(failingStep),
         ...(typeof hostile === 'string' ? { hostile } : {}),
       }),
+    /**
+     * A long job made from a finished run (`{ sourceJobId, events, screenshots }` → `{ jobId }`): its steps repeated
+     * to that many events and screenshots (test/support/large-job.ts).
+     */
+    'large-job': async ({ sourceJobId, events, screenshots }) => ({
+      jobId: await cloneIntoLargeJob(deps.store, String(sourceJobId), { events: Number(events), screenshots: Number(screenshots) }),
+    }),
   };
 }
