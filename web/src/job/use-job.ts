@@ -34,9 +34,9 @@ export function useJob(jobId: string) {
   const view = useQuery({
     queryKey: jobKey(jobId),
     queryFn: ({ signal }) => fetchJobView(jobId, signal),
-    // The stream keeps it current; a refetch on focus would send the whole history again.
+    // The stream keeps it current; a refetch on focus would send the whole history again. Opened again later, it is
+    // fetched again (the default staleness): a cached view may miss findings and answers written meanwhile.
     refetchOnWindowFocus: false,
-    staleTime: Infinity,
   });
   const [streamed, setStreamed] = useState<readonly JobEvent[]>([]);
   const [stream, setStream] = useState<StreamState | 'idle'>('idle');

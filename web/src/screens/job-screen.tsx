@@ -3,9 +3,10 @@
  * stream, with its steps and screenshots, findings (expected and actual, dispute), the questions of a job awaiting
  * answers, its parent and child jobs, artifacts and trace. Another organization's id is "not found", as an unknown one.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { AnswerQuestions } from '../components/answer-questions.js';
+import { ClarificationForm, ReviewNotes } from '../components/clarification-form.js';
 import { ErrorNotice, isNotFound, NotFound } from '../components/error-notice.js';
 import { ArtifactList } from '../job/artifact-list.js';
 import { EventLog } from '../job/event-log.js';
@@ -14,7 +15,7 @@ import { JobHeader } from '../job/job-header.js';
 import { artifactsWithAnnounced, isFinishedStatus, progressOf } from '../job/job-progress.js';
 import { jobHref } from '../job/links.js';
 import { StepList } from '../job/step-list.js';
-import { useJob, type FollowedJob } from '../job/use-job.js';
+import { jobKey, useJob, type FollowedJob } from '../job/use-job.js';
 import { formatTime } from '../format.js';
 
 function firstAt(events: FollowedJob['events'], types: readonly string[]): string | null {
@@ -25,40 +26,22 @@ const ENDINGS = ['job.passed', 'job.failed', 'job.errored', 'job.cancelled'];
 
 function Questions({ followed, answeredBy }: { followed: FollowedJob; answeredBy: readonly string[] }) {
   const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
   const { job } = followed.view;
   const resolution = job.resolution;
   if (followed.status !== 'review_required' || resolution === undefined) return null;
   return (
     <section aria-labelledby="questions-heading" className="questions-section">
       <h2 id="questions-heading">Questions before it can run</h2>
-      {resolution.ambiguities.length > 0 ? (
-        <>
-          <h3>What is unclear</h3>
-          <ul>
-            {resolution.ambiguities.map((text, index) => (
-              <li key={index} className="job-text">
-                {text}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {resolution.assumptions.length > 0 ? (
-        <>
-          <h3>What it would assume</h3>
-          <ul>
-            {resolution.assumptions.map((text, index) => (
-              <li key={index} className="job-text">
-                {text}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ReviewNotes ambiguities={resolution.ambiguities} assumptions={resolution.assumptions} />
       {answeredBy.length > 0 ? (
         <p>These questions were answered: the run goes on in the job linked above.</p>
       ) : (
-        <AnswerQuestions jobId={job.jobId} questions={resolution.questions} onAnswered={(child) => navigate(jobHref(child))} />
+        <ClarificationForm jobId={job.jobId} questions={resolution.questions} onAnswered={(child) => {
+            // Answered: this job now links to its child.
+            void queryClient.invalidateQueries({ queryKey: jobKey(job.jobId) });
+            navigate(jobHref(child));
+          }} />
       )}
     </section>
   );
