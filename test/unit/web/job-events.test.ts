@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventSummary } from '../../../web/src/job/event-summary.js';
 import { artifactsWithAnnounced, isCancellableStatus, isFinishedStatus, progressOf, statusAfterEvents } from '../../../web/src/job/job-progress.js';
+import { jobStatuses } from '../../../web/src/job/job-view.js';
 import { downloadHref, isTrace, traceViewerHref } from '../../../web/src/job/links.js';
 import { lastIndexOf, mergeEvents, type JobEvent } from '../../../web/src/job/merge-events.js';
 
@@ -107,6 +108,10 @@ describe('statusAfterEvents', () => {
     expect(statusAfterEvents('queued', [ev(3, 'job.started'), ev(4, 'step.started'), ev(5, 'job.passed')], STATUSES)).toBe('passed');
     expect(statusAfterEvents('running', [ev(5, 'job.cancelled')], STATUSES)).toBe('cancelled');
     expect(statusAfterEvents('running', [ev(5, 'job.something_new')], STATUSES)).toBe('running');
+  });
+
+  it("reads the API's statuses from the job record schema, so job.<status> events are known", () => {
+    expect([...jobStatuses].sort()).toEqual([...STATUSES].sort());
   });
 
   it('says which statuses are finished and which may be cancelled', () => {
