@@ -1,8 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { chromium } from 'playwright';
-import { CHROMIUM_ARGS } from '../../../src/browser/browser-pool.js';
-import { DEFAULT_BROWSER_EXECUTABLE_PATH } from '../../../src/config.js';
 import { organizationRoutes, type AppDeps } from '../../../src/api/app.js';
 import { Session } from '../../../src/store/entities/session.entity.js';
 import { callApi } from '../../support/api-server.js';
@@ -159,33 +156,6 @@ forEachDialect('sessions on organization routes', (dialect) => {
       expect(hops[4]!.text).toContain('<div id="root"></div>');
       expect((await visitor.request(`${base()}/jobs/${otherJobId}`)).status).toBe(404);
       expect((await visitor.request(`${base()}/jobs/${randomUUID()}`)).status).toBe(404);
-    });
-
-    it('shows hostile job text as text in a real browser: no markup, no script, no javascript: link', async () => {
-      const hostile = 'Check that <img src=x onerror="window.__pwned=1"> and <a href="javascript:window.__pwned=2">here</a> show <script>window.__pwned=3</script>';
-      const created = await callApi(base(), 'POST', '/api/jobs', { projectId: shop.repositoryId, baseUrl: 'https://shop.example', trigger: 'cli', naturalLanguageTask: hostile }, shop.key);
-      expect(created.status).toBe(202);
-      const visitor = new TestBrowser();
-      await signIn(service(), visitor, 'member_1');
-      const chrome = await chromium.launch({ executablePath: DEFAULT_BROWSER_EXECUTABLE_PATH, args: CHROMIUM_ARGS });
-      try {
-        const context = await chrome.newContext();
-        const url = new URL(base());
-        await context.addCookies([...visitor.cookiesOf(url.host)].map(([name, value]) => ({ name, value, url: base() })));
-        const page = await context.newPage();
-        const dialogs: string[] = [];
-        page.on('dialog', (dialog) => {
-          dialogs.push(dialog.message());
-          void dialog.dismiss();
-        });
-        await page.goto(`${base()}/jobs/${created.body.jobId as string}`);
-        expect(await page.getByText(hostile, { exact: true }).count()).toBe(1);
-        expect(await page.locator('img, script, a[href^="javascript:"]').count()).toBe(0);
-        expect(await page.evaluate("window.__pwned ?? null")).toBeNull();
-        expect(dialogs).toEqual([]);
-      } finally {
-        await chrome.close();
-      }
     });
 
     it('ends access at the next request when the membership is deactivated, and destroys the session', async () => {

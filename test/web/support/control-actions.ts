@@ -4,14 +4,18 @@
  * screen needs a state that only a long run or another system would produce.
  */
 import type { DataSource } from 'typeorm';
+import type { ArtifactStorage } from '../../../src/artifacts/artifact-storage.js';
 import type { FakeIdentityProvider } from '../../fakes/identity-provider.js';
 import type { putInDirectory as PutInDirectory } from '../../support/directory-rows.js';
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
 import { cloneIntoLargeJob } from '../../support/large-job.js';
+import { fillLongHistory } from './long-job.js';
 import type { OrganizationInfo } from './service-info.js';
 
 export interface ControlDeps {
   store: DataSource;
+  /** The worker's artifact storage (the API serves downloads from it). */
+  artifacts: ArtifactStorage;
   idp: FakeIdentityProvider;
   organizations: Record<'acme' | 'globex', OrganizationInfo>;
   putInDirectory: typeof PutInDirectory;
@@ -40,6 +44,15 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
       const wanted = organizations as Array<{ slug: string; role: 'admin' | 'member' }>;
       await deps.putInDirectory(deps.store, String(userId), wanted.map(({ slug, role }) => ({ serviceOrganizationId: organization(slug).organizationId, name: slug, role })));
     },
+    /**
+     * A long run's history for a job that awaits answers (long-job.ts): `{ jobId, steps?, eventsPerStep?, failingStep?,
+     * hostile? }` (default 200 steps of 10 events, step 120 failing). Answers `{ events, screenshots }`.
+     */
+    'long-job': async ({ jobId, steps = 200, eventsPerStep = 10, failingStep = 120, hostile }) =>
+      fillLongHistory(deps.store, deps.artifacts, {
+        jobId: String(jobId), steps: Number(steps), eventsPerStep: Number(eventsPerStep), failingStep: Number(failingStep),
+        ...(typeof hostile === 'string' ? { hostile } : {}),
+      }),
     /**
      * A long job made from a finished run (`{ sourceJobId, events, screenshots }` → `{ jobId }`): its steps repeated
      * to that many events and screenshots (test/support/large-job.ts).

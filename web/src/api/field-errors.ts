@@ -1,0 +1,37 @@
+/**
+ * The API's 400 names the offending fields (`details.field`, the first; `details.issues`, all of them as
+ * `{ field, message }`, src/api/error-mapper.ts): a form shows each message next to its field instead of one line
+ * at the top.
+ */
+export type FieldErrors = Record<string, string>;
+
+interface WithDetails {
+  status?: number;
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+const isIssue = (value: unknown): value is { field: string; message: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { field?: unknown }).field === 'string' && typeof (value as { message?: unknown }).message === 'string';
+
+/**
+ * The message for each field an error names, the first message per field; {} when it names none. An error without
+ * `issues` (a use case's own 400, such as a wrong answer count) is given whole to its `details.field`.
+ */
+export function fieldErrorsOf(error: unknown): FieldErrors {
+  if (typeof error !== 'object' || error === null) return {};
+  const { status, message, details } = error as WithDetails;
+  if (status !== 400 || details === undefined) return {};
+  const errors: FieldErrors = {};
+  const issues = Array.isArray(details.issues) ? details.issues.filter(isIssue) : [];
+  for (const issue of issues) errors[issue.field] ??= issue.message;
+  if (issues.length === 0 && typeof details.field === 'string' && message) errors[details.field] = message;
+  return errors;
+}
+
+/** The errors of fields a form does not show (so they are not lost): `field: message`, one per line. */
+export function otherFieldErrors(errors: FieldErrors, shown: (field: string) => boolean): string[] {
+  return Object.entries(errors)
+    .filter(([field]) => !shown(field))
+    .map(([field, message]) => `${field}: ${message}`);
+}
