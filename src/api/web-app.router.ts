@@ -36,7 +36,7 @@ export function sendDashboardHeaders(res: Response): void {
 /**
  * The dashboard (web/, issue 27): hashed assets under /assets cached for a year (their names change with their
  * content), and every other GET page path answered with index.html (revalidated each time), where the app's router
- * takes over. `sendPage` lets another router (the job links, job-pages.router.ts) answer with the page after its own
+ * takes over (for a request that asks for HTML, as a browser's navigation does). `sendPage` lets another router (the job links, job-pages.router.ts) answer with the page after its own
  * checks.
  */
 export function createWebApp({ dir }: WebAppOptions): { router: Router; sendPage: (res: Response, status?: number) => Promise<void> } {
@@ -60,7 +60,8 @@ export function createWebApp({ dir }: WebAppOptions): { router: Router; sendPage
   const router = Router();
   router.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
   router.get(/.*/, async (req, res, next) => {
-    if (NOT_PAGES.test(req.path)) return next();
+    // A browser asks for HTML; a machine (curl, fetch, an API client: no Accept or `*/*`) keeps the JSON 404.
+    if (NOT_PAGES.test(req.path) || req.accepts(['json', 'html']) !== 'html') return next();
     await sendPage(res);
   });
   return { router, sendPage };
