@@ -34,8 +34,11 @@ test('a new person signs in, waits on the setup screen, and the dashboard appear
 });
 
 test('the page is served with a CSP that allows no inline script, and hashed assets are cached for good', async ({ page, service }) => {
-  const answer = await page.request.get(`${service.base}/jobs`);
+  const answer = await page.request.get(`${service.base}/jobs`, { headers: { accept: 'text/html' } });
   expect(answer.status()).toBe(200);
+  // A machine that does not ask for HTML gets the API's JSON 404 for a path that is not an endpoint.
+  const machine = await page.request.get(`${service.base}/jobs`);
+  expect([machine.status(), ((await machine.json()) as { error: { code: string } }).error.code]).toEqual([404, 'route.not_found']);
   const csp = answer.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toContain('unsafe-inline');
