@@ -1,0 +1,145 @@
+/**
+ * The jobs list of a filter, kept live: pages from GET /api/jobs (keyset, "Load more" with `nextCursor`) and one
+ * NDJSON stream of the organization's job updates (GET /api/jobs/updates) merged into every cached list, instead of
+ * polling rows. The stream's cursor and the recent updates live as long as the page (not the screen), so leaving the
+ * jobs screen and coming back resumes where it stopped and the cached pages catch up.
+ *
+ * Order matters once: with no cursor yet, the first page waits for the stream's first line (a heartbeat whose cursor
+ * is where the stream starts), so no change falls between the page's read and the stream's start.
+ */
+import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api, ApiError, query } from '../api/client.js';
+import { followStream, type StreamState } from '../api/follow-stream.js';
+import { jobListSchema, jobPageOf, jobUpdateLineSchema, jobUpdateOf, type JobPage, type JobSummary } from '../api/job-summary.js';
+import { connection } from '../connection.js';
+import { useSession } from '../session.js';
+import { filterFromSearch, filterKey, listPathOf, type JobFilter } from './job-filter.js';
+import { mergeIntoFetchedPage, mergeJob, type LoadedPages } from './job-pages.js';
+import { createUpdateBuffer, type UpdateBuffer } from './update-buffer.js';
+
+export const JOB_LISTS_KEY = ['jobs', 'list'] as const;
+
+interface Live {
+  organizationId: string;
+  cursor: string | undefined;
+  buffer: UpdateBuffer;
+}
+
+let live: Live | undefined;
+
+function liveOf(organizationId: string): Live {
+  if (live?.organizationId !== organizationId) live = { organizationId, cursor: undefined, buffer: createUpdateBuffer() };
+  return live;
+}
+
+/** Every cached list with `job` merged in under its own filter (the filter is the key's query string). */
+function applyToLists(queryClient: QueryClient, job: JobSummary): void {
+  for (const [key, data] of queryClient.getQueriesData<LoadedPages>({ queryKey: JOB_LISTS_KEY })) {
+    if (!data) continue;
+    const next = mergeJob(data, job, filterFromSearch(typeof key[2] === 'string' ? key[2] : ''));
+    if (next !== data) queryClient.setQueryData(key, next);
+  }
+}
+
+export type LiveState = { state: StreamState; error?: ApiError };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Follows the updates stream while mounted; `ready` once the list may load (see the module comment). */
+function useJobUpdates(organizationId: string): { ready: boolean; live: LiveState } {
+  const queryClient = useQueryClient();
+  const [ready, setReady] = useState(() => liveOf(organizationId).cursor !== undefined);
+  const [state, setState] = useState<LiveState>({ state: 'connecting' });
+
+  useEffect(() => {
+    const current = liveOf(organizationId);
+    const controller = new AbortController();
+    const { signal } = controller;
+    async function run() {
+      while (!signal.aborted) {
+        try {
+          await followStream({
+            url: (after) => `/api/jobs/updates${query({ after })}`,
+            schema: jobUpdateLineSchema,
+            cursorOf: (line) => line.cursor as string,
+            after: current.cursor,
+            signal,
+            onLine(line) {
+              const update = jobUpdateOf(line);
+              current.cursor = update.cursor;
+              setReady(true);
+              if (update.job) {
+                current.buffer.push(update.job);
+                applyToLists(queryClient, update.job);
+              }
+            },
+            onState(next, error) {
+              if (next === 'open') connection.up();
+              if (next === 'retrying') {
+                connection.down();
+                // The list need not wait for a stream that is not there; it resumes from its cursor when back.
+                setReady(true);
+              }
+              setState({ state: next, error });
+            },
+          });
+          // A clean end: the service is closing (a restart); follow again from the cursor after a pause.
+          await sleep(1_000, signal);
+        } catch (error) {
+          if (signal.aborted) return;
+          setReady(true);
+          if (error instanceof ApiError && error.status === 400 && current.cursor !== undefined) {
+            // A cursor the service no longer takes: start afresh, and load the lists again to miss nothing.
+            current.cursor = undefined;
+            void queryClient.invalidateQueries({ queryKey: JOB_LISTS_KEY });
+            continue;
+          }
+          setState({ state: 'ended', error: error instanceof ApiError ? error : undefined });
+          return;
+        }
+      }
+    }
+    void run();
+    return () => controller.abort();
+  }, [organizationId, queryClient]);
+
+  return { ready, live: state };
+}
+
+/** Fetches one page and merges in the updates that arrived meanwhile (update-buffer.ts). */
+async function fetchPage(filter: JobFilter, cursor: string | undefined, buffer: UpdateBuffer, signal: AbortSignal): Promise<JobPage> {
+  for (let attempt = 1; ; attempt += 1) {
+    const mark = buffer.mark();
+    const page = jobPageOf(await api(jobListSchema, listPathOf(filter, cursor), { signal }));
+    const { jobs, lost } = buffer.since(mark);
+    // More updates than the buffer holds arrived during the fetch: read the page again (it is that fresh now).
+    if (lost && attempt < 3) continue;
+    return mergeIntoFetchedPage(page, jobs, filter, cursor === undefined);
+  }
+}
+
+export function useJobList(filter: JobFilter) {
+  const session = useSession();
+  const organizationId = session.organization.id;
+  const { ready, live: liveState } = useJobUpdates(organizationId);
+  const list = useInfiniteQuery({
+    queryKey: [...JOB_LISTS_KEY, filterKey(filter)],
+    queryFn: ({ pageParam, signal }) => fetchPage(filter, pageParam, liveOf(organizationId).buffer, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    enabled: ready,
+    // The stream keeps loaded pages current; refetching every page on focus would only repeat it.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  return { list, live: liveState };
+}
