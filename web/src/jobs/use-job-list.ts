@@ -15,10 +15,11 @@ import { jobListSchema, jobPageOf, jobUpdateLineSchema, jobUpdateOf, type JobPag
 import { connection } from '../connection.js';
 import { useSession } from '../session.js';
 import { filterFromSearch, filterKey, listPathOf, type JobFilter } from './job-filter.js';
+import { JOB_LISTS_KEY } from './keys.js';
 import { mergeIntoFetchedPage, mergeJob, type LoadedPages } from './job-pages.js';
 import { createUpdateBuffer, type UpdateBuffer } from './update-buffer.js';
 
-export const JOB_LISTS_KEY = ['jobs', 'list'] as const;
+export { JOB_LISTS_KEY };
 
 interface Live {
   organizationId: string;
