@@ -36,10 +36,13 @@ export type JobUpdate = { cursor: string; job?: JobSummary };
 export const jobListSchema = pendingJobSchemas.list;
 export const jobUpdateLineSchema = pendingJobSchemas.updateLine;
 
+// The shared schemas' computed id keys widen the parsed types: read them as the Set A shapes they were validated as.
 export function jobPageOf(answer: z.output<typeof jobListSchema>): JobPage {
-  return { jobs: answer.jobs as JobSummary[], nextCursor: answer.nextCursor as string | null };
+  const body = answer as unknown as JobPage;
+  return { jobs: body.jobs, nextCursor: body.nextCursor };
 }
 
 export function jobUpdateOf(line: z.output<typeof jobUpdateLineSchema>): JobUpdate {
-  return line.type === 'job' ? { cursor: line.cursor as string, job: line.job as JobSummary } : { cursor: line.cursor as string };
+  const body = line as unknown as { type: string; cursor: string; job?: JobSummary };
+  return body.type === 'job' && body.job ? { cursor: body.cursor, job: body.job } : { cursor: body.cursor };
 }
