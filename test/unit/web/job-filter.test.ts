@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { jobListSchema, type JobSummary } from '../../../web/src/api/job-summary.js';
+import { jobListSchema, jobPageOf, type JobSummary } from '../../../web/src/api/job-summary.js';
 import { filterFromSearch, isFiltered, listPathOf, matchesFilter, searchOfFilter } from '../../../web/src/jobs/job-filter.js';
 
 const job = (patch: Partial<JobSummary> = {}): JobSummary => ({
@@ -53,7 +53,7 @@ describe('matchesFilter', () => {
   });
 
   it('reads rows validated by the list schema', () => {
-    const page = jobListSchema.parse({ jobs: [job()], nextCursor: null });
+    const page = jobPageOf(jobListSchema.parse({ jobs: [job()], nextCursor: null }));
     expect(matchesFilter(page.jobs[0]!, { q: 'open the' })).toBe(true);
   });
 });
