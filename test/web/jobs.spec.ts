@@ -5,7 +5,9 @@
  * filters narrow the list, live in the URL and survive a reload. Screenshots of both screens (desktop and phone,
  * light and dark) go to test-results/screens/ to look at.
  */
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Page } from '@playwright/test';
+import { callWithKey } from './support/control.js';
 import { expect, test } from './support/fixtures.js';
 
 const PASSING_TASK = 'Check that the pricing page lists three plans';
@@ -117,6 +119,73 @@ test('filters narrow the list, live in the URL and survive a reload', async ({ p
   await expect(page).toHaveURL(`${service.base}/jobs`);
   await expect(search.getByLabel('Task contains')).toHaveValue('');
   await expect(row(page, parentId)).toBeVisible();
+});
+
+/**
+ * A TCP proxy to the service on another loopback port (the session cookie is the host's, whatever the port): `cut`
+ * drops every open connection and refuses new ones, as a service going away does; `restore` lets them through again.
+ */
+async function outageProxy(target: string) {
+  const { port, hostname } = new URL(target);
+  const sockets = new Set<Socket>();
+  let refusing = false;
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const upstream = connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cut() {
+      refusing = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      refusing = false;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('when the service goes away the banner shows, and the list catches up from its cursor when it is back', async ({ page, service, signIn }) => {
+  await signIn('jobs_offline', 'member');
+  await expect(page.getByText('Updates live')).toBeVisible();
+  const proxy = await outageProxy(service.base);
+  try {
+    await page.goto(`${proxy.url}/jobs`);
+    await expect(page.getByText('Updates live')).toBeVisible();
+    await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
+    proxy.cut();
+    await expect(page.getByTestId('connection-lost')).toBeVisible();
+
+    // Started elsewhere (a CI client with the API key) while this page cannot hear it.
+    const { key, repositoryId } = service.organizations.acme;
+    const created = await callWithKey(key, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: UNCLEAR_TASK, baseUrl: service.demoUrl, networkAllowlist: [], trigger: 'cli' });
+    expect(created.status).toBe(202);
+    const jobId = created.body.jobId as string;
+    await expect(row(page, jobId)).toHaveCount(0);
+
+    proxy.restore();
+    await expect(row(page, jobId)).toBeVisible({ timeout: 20_000 });
+    await expect(row(page, jobId)).toHaveAttribute('data-status', 'review_required');
+    await expect(page.locator('tbody tr').first()).toHaveAttribute('data-job-id', jobId);
+    await expect(page.getByTestId('connection-lost')).toHaveCount(0);
+    await expect(page.getByText('Updates live')).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
+  } finally {
+    await page.goto('about:blank');
+    proxy.cut();
+    await proxy.close();
+  }
 });
 
 test('a check to replay is preselected by ?testId=, with its repository', async ({ page, service, signIn }) => {

@@ -55,6 +55,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The service sends a heartbeat at least every 15 s: a stream quiet for longer is a connection that died without
+ * closing (a laptop lid, a dropped Wi-Fi), which `fetch` would wait on for ever. It is cut and followed again from
+ * the cursor.
+ */
+export const STREAM_SILENCE_MS = 25_000;
+
 /** Follows the updates stream while mounted; `ready` once the list may load (see the module comment). */
 function useJobUpdates(organizationId: string): { ready: boolean; live: LiveState } {
   const queryClient = useQueryClient();
@@ -65,39 +72,72 @@ function useJobUpdates(organizationId: string): { ready: boolean; live: LiveStat
     const current = liveOf(organizationId);
     const controller = new AbortController();
     const { signal } = controller;
+    /** The lists loaded while the stream had no cursor: what changed before it starts must be read again. */
+    let loadedBlind = false;
+    const letListsLoad = () => {
+      if (current.cursor === undefined) loadedBlind = true;
+      setReady(true);
+    };
     async function run() {
       while (!signal.aborted) {
+        const attempt = new AbortController();
+        const stopAttempt = () => attempt.abort();
+        signal.addEventListener('abort', stopAttempt);
+        let silence: ReturnType<typeof setTimeout> | undefined;
+        let stalled = false;
+        const heard = () => {
+          clearTimeout(silence);
+          silence = setTimeout(() => {
+            stalled = true;
+            attempt.abort();
+          }, STREAM_SILENCE_MS);
+        };
         try {
           await followStream({
             url: (after) => `/api/jobs/updates${query({ after })}`,
             schema: jobUpdateLineSchema,
             cursorOf: (line) => line.cursor as string,
             after: current.cursor,
-            signal,
+            signal: attempt.signal,
             onLine(line) {
+              heard();
               const update = jobUpdateOf(line);
               current.cursor = update.cursor;
               setReady(true);
+              if (loadedBlind) {
+                loadedBlind = false;
+                void queryClient.invalidateQueries({ queryKey: JOB_LISTS_KEY });
+              }
               if (update.job) {
                 current.buffer.push(update.job);
                 applyToLists(queryClient, update.job);
               }
             },
             onState(next, error) {
-              if (next === 'open') connection.up();
+              if (next === 'open') {
+                connection.up();
+                heard();
+              }
               if (next === 'retrying') {
+                clearTimeout(silence);
                 connection.down();
-                // The list need not wait for a stream that is not there; it resumes from its cursor when back.
-                setReady(true);
+                // The list need not wait for a stream that is not there.
+                letListsLoad();
               }
               setState({ state: next, error });
             },
           });
+          if (signal.aborted) return;
+          if (stalled) {
+            connection.down();
+            setState({ state: 'retrying' });
+            continue;
+          }
           // A clean end: the service is closing (a restart); follow again from the cursor after a pause.
           await sleep(1_000, signal);
         } catch (error) {
           if (signal.aborted) return;
-          setReady(true);
+          letListsLoad();
           if (error instanceof ApiError && error.status === 400 && current.cursor !== undefined) {
             // A cursor the service no longer takes: start afresh, and load the lists again to miss nothing.
             current.cursor = undefined;
@@ -106,6 +146,9 @@ function useJobUpdates(organizationId: string): { ready: boolean; live: LiveStat
           }
           setState({ state: 'ended', error: error instanceof ApiError ? error : undefined });
           return;
+        } finally {
+          clearTimeout(silence);
+          signal.removeEventListener('abort', stopAttempt);
         }
       }
     }
