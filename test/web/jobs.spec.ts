@@ -188,6 +188,27 @@ test('when the service goes away the banner shows, and the list catches up from 
   }
 });
 
+test('"Load more" pages on by keyset: every job once, in order, until all are shown', async ({ page, service, signIn }) => {
+  // Jobs awaiting answers never run: cheap to make many of.
+  const { key, repositoryId } = service.organizations.acme;
+  const created: string[] = [];
+  for (let n = 0; n < 55; n++) {
+    const answer = await callWithKey(key, 'POST', '/api/jobs', { projectId: repositoryId, naturalLanguageTask: `${UNCLEAR_TASK} number ${n}`, baseUrl: service.demoUrl, networkAllowlist: [], trigger: 'cli' });
+    expect(answer.status).toBe(202);
+    created.push(answer.body.jobId as string);
+  }
+  await signIn('jobs_pager', 'member', { returnTo: '/jobs?trigger=cli&q=account+number' });
+  const rows = page.locator('tbody tr');
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toHaveAttribute('data-job-id', created.at(-1)!);
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(page.getByText(/\d+ jobs, all shown\./)).toBeVisible();
+  const shown = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-job-id')));
+  expect(new Set(shown).size).toBe(shown.length);
+  expect(shown.slice(0, created.length)).toEqual([...created].reverse());
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+});
+
 test('a check to replay is preselected by ?testId=, with its repository', async ({ page, service, signIn }) => {
   const { checkId, repositoryId } = service.organizations.acme;
   await signIn('jobs_replayer', 'member', { returnTo: `/jobs/new?testId=${checkId}` });

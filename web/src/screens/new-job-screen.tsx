@@ -14,7 +14,7 @@ import { createdJobOf, type Resolution } from '../api/created-job.js';
 import { fieldErrorsOf } from '../api/field-errors.js';
 import { repositoryName, useRepositories } from '../api/repositories.js';
 import { ClarificationForm, ReviewNotes } from '../components/clarification-form.js';
-import { ErrorNotice } from '../components/error-notice.js';
+import { ErrorNotice, isNotFound } from '../components/error-notice.js';
 import { createJobBody, formFieldOf, missingFields, repositoryDefaults, type FormField, type NewJobValues } from '../jobs/new-job-form.js';
 import { JOB_LISTS_KEY } from '../jobs/keys.js';
 
@@ -192,9 +192,12 @@ export default function NewJobScreen() {
         ) : (
           <Field id={fieldId('testId')} label="Check" error={errors.testId}>
             {checks.isError ? <ErrorNotice error={checks.error} retry={() => void checks.refetch()} /> : null}
+            {extraCheck.isError ? (
+              <p className="field-error">{isNotFound(extraCheck.error) ? 'The check this link names is not one of your organization’s; choose another.' : extraCheck.error.message}</p>
+            ) : null}
             <select
               id={fieldId('testId')}
-              value={values.testId}
+              value={shownChecks.some((check) => check.testId === values.testId) ? values.testId : ''}
               onChange={(event) => {
                 const check = allChecks.find((item) => item.testId === event.target.value);
                 set({ testId: event.target.value });
