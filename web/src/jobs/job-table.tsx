@@ -10,6 +10,7 @@ import { repositoryName, type Repository } from '../api/repositories.js';
 import { formatTime, jobDuration } from '../format.js';
 import { useSession } from '../session.js';
 import { statusLabel } from './job-filters-form.js';
+import { startedByText } from './started-by.js';
 
 /** The current time, every second while some shown job is still running (its duration grows). */
 function useNow(ticking: boolean): number {
@@ -21,14 +22,6 @@ function useNow(ticking: boolean): number {
     return () => clearInterval(timer);
   }, [ticking]);
   return now;
-}
-
-/** Who started a job: you, a person's id (`user:<id>` → `<id>`), or the machine's actor; '' when not recorded. */
-export function startedByText(startedBy: JobSummary['startedBy'], me: { id: string; name: string | null }): string {
-  if (!startedBy) return '';
-  if (startedBy.kind === 'machine') return startedBy.actor;
-  const id = startedBy.actor.replace(/^user:/, '');
-  return id === me.id ? `you${me.name ? ` (${me.name})` : ''}` : id;
 }
 
 const shortId = (id: string) => id.slice(0, 8);
@@ -83,7 +76,9 @@ export function JobTable({ jobs, repositories }: { jobs: JobSummary[]; repositor
                     </Link>
                   ) : null}
                 </td>
-                <td className="optional">{startedByText(job.startedBy, me)}</td>
+                <td className="optional" title={job.startedBy?.actor}>
+                  {startedByText(job.startedBy, me)}
+                </td>
                 <td>
                   <time dateTime={job.createdAt}>{formatTime(job.createdAt)}</time>
                 </td>
