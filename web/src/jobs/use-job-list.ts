@@ -34,10 +34,13 @@ function liveOf(organizationId: string): Live {
   return live;
 }
 
-/** Every cached list with `job` merged in under its own filter (the filter is the key's query string). */
-function applyToLists(queryClient: QueryClient, job: JobSummary): void {
+/** The cache key of an organization's list under a filter: `['jobs', 'list', <query string>, <organization id>]`. */
+const listKey = (filter: JobFilter, organizationId: string) => [...JOB_LISTS_KEY, filterKey(filter), organizationId] as const;
+
+/** Every cached list of the organization with `job` merged in under its own filter (the key's query string). */
+function applyToLists(queryClient: QueryClient, organizationId: string, job: JobSummary): void {
   for (const [key, data] of queryClient.getQueriesData<LoadedPages>({ queryKey: JOB_LISTS_KEY })) {
-    if (!data) continue;
+    if (!data || key[3] !== organizationId) continue;
     const next = mergeJob(data, job, filterFromSearch(typeof key[2] === 'string' ? key[2] : ''));
     if (next !== data) queryClient.setQueryData(key, next);
   }
@@ -70,6 +73,8 @@ function useJobUpdates(organizationId: string): { ready: boolean; live: LiveStat
 
   useEffect(() => {
     const current = liveOf(organizationId);
+    // Another organization's stream has no cursor yet: its lists wait for the first line, as on a first visit.
+    if (current.cursor === undefined) setReady(false);
     const controller = new AbortController();
     const { signal } = controller;
     /** The lists loaded while the stream had no cursor: what changed before it starts must be read again. */
@@ -110,7 +115,7 @@ function useJobUpdates(organizationId: string): { ready: boolean; live: LiveStat
               }
               if (update.job) {
                 current.buffer.push(update.job);
-                applyToLists(queryClient, update.job);
+                applyToLists(queryClient, organizationId, update.job);
               }
             },
             onState(next, error) {
@@ -176,7 +181,7 @@ export function useJobList(filter: JobFilter) {
   const organizationId = session.organization.id;
   const { ready, live: liveState } = useJobUpdates(organizationId);
   const list = useInfiniteQuery({
-    queryKey: [...JOB_LISTS_KEY, filterKey(filter)],
+    queryKey: listKey(filter, organizationId),
     queryFn: ({ pageParam, signal }) => fetchPage(filter, pageParam, liveOf(organizationId).buffer, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
