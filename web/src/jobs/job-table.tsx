@@ -24,6 +24,16 @@ function useNow(ticking: boolean): number {
   return now;
 }
 
+/** The day and the time, each kept whole, so a narrow column breaks between them and nowhere else. */
+function When({ iso }: { iso: string }) {
+  const [day, clock] = formatTime(iso).split(' ');
+  return (
+    <time dateTime={iso}>
+      <span className="nowrap">{day}</span> <span className="nowrap">{clock}</span>
+    </time>
+  );
+}
+
 const shortId = (id: string) => id.slice(0, 8);
 
 export function JobTable({ jobs, repositories }: { jobs: JobSummary[]; repositories: Map<string, Repository> }) {
@@ -80,7 +90,7 @@ export function JobTable({ jobs, repositories }: { jobs: JobSummary[]; repositor
                   {startedByText(job.startedBy, me)}
                 </td>
                 <td>
-                  <time dateTime={job.createdAt}>{formatTime(job.createdAt)}</time>
+                  <When iso={job.createdAt} />
                 </td>
                 <td className="optional">{jobDuration(job.startedAt, job.finishedAt, now)}</td>
               </tr>
