@@ -45,3 +45,10 @@ describe('otherFieldErrors', () => {
     ]);
   });
 });
+
+describe('fieldErrorsOf an unknown id in the body', () => {
+  it('names the field of the 404', () => {
+    const error = new ApiError(404, 'repository.not_found', 'No repository with that id in this organization', { field: 'repositoryId' });
+    expect(fieldErrorsOf(error)).toEqual({ repositoryId: 'No repository with that id in this organization' });
+  });
+});

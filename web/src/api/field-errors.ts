@@ -1,5 +1,5 @@
 /**
- * The API's 400 names the offending fields (`details.field`, the first; `details.issues`, all of them as
+ * The API's 400 (and a 404 of an id given in the body) names the offending fields (`details.field`, the first; `details.issues`, all of them as
  * `{ field, message }`, src/api/error-mapper.ts): a form shows each message next to its field instead of one line
  * at the top.
  */
@@ -16,12 +16,12 @@ const isIssue = (value: unknown): value is { field: string; message: string } =>
 
 /**
  * The message for each field an error names, the first message per field; {} when it names none. An error without
- * `issues` (a use case's own 400, such as a wrong answer count) is given whole to its `details.field`.
+ * `issues` (a use case's own 400, such as a wrong answer count, or the 404 of an unknown repository id) is given whole to its `details.field`.
  */
 export function fieldErrorsOf(error: unknown): FieldErrors {
   if (typeof error !== 'object' || error === null) return {};
   const { status, message, details } = error as WithDetails;
-  if (status !== 400 || details === undefined) return {};
+  if (status === undefined || status < 400 || status >= 500 || details === undefined) return {};
   const errors: FieldErrors = {};
   const issues = Array.isArray(details.issues) ? details.issues.filter(isIssue) : [];
   for (const issue of issues) errors[issue.field] ??= issue.message;
