@@ -4,9 +4,8 @@
  * Set A fields the dashboard reads.
  */
 import type { z } from 'zod';
-import type { startedBySchema } from '../../../src/api/schemas/jobs.js';
+import { jobSchemas, type startedBySchema } from '../../../src/api/schemas/jobs.js';
 import { jobStatusSchema, jobTriggerSchema } from '../../../src/api/schemas/job-fields.js';
-import { pendingJobSchemas } from './pending-schemas.js';
 
 export type JobStatus = z.output<typeof jobStatusSchema>;
 export type JobTrigger = z.output<typeof jobTriggerSchema>;
@@ -33,8 +32,8 @@ export type JobPage = { jobs: JobSummary[]; nextCursor: string | null };
 /** A line of GET /api/jobs/updates: a job created or changed, or a heartbeat; both carry the resume cursor. */
 export type JobUpdate = { cursor: string; job?: JobSummary };
 
-export const jobListSchema = pendingJobSchemas.list;
-export const jobUpdateLineSchema = pendingJobSchemas.updateLine;
+export const jobListSchema = jobSchemas.A.list;
+export const jobUpdateLineSchema = jobSchemas.A.updateLine;
 
 // The shared schemas' computed id keys widen the parsed types: read them as the Set A shapes they were validated as.
 export function jobPageOf(answer: z.output<typeof jobListSchema>): JobPage {
