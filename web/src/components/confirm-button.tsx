@@ -1,0 +1,53 @@
+/**
+ * A destructive action asked twice: the first press shows what will happen with "Yes" and "Cancel" in the page (no
+ * browser dialog), focus moving to the question's buttons so a keyboard user lands on them.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  busy = false,
+}: {
+  /** The button's text ("Delete"); pass a full accessible name via `label` when several sit on one page. */
+  label: ReactNode;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" className="danger" disabled={busy} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label={question} className="confirm">
+      <span>{question}</span>
+      <button
+        ref={yes}
+        type="button"
+        className="danger"
+        disabled={busy}
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
