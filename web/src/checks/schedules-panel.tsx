@@ -57,7 +57,7 @@ function ScheduleRow({ schedule }: { schedule: Schedule }) {
         <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(!schedule.enabled)} aria-label={`${schedule.enabled ? 'Pause' : 'Resume'} schedule ${what}`}>
           {schedule.enabled ? 'Pause' : 'Resume'}
         </button>
-        <ConfirmButton label="Delete" question={`Delete the schedule ${what}?`} confirmLabel="Yes, delete" busy={remove.isPending} onConfirm={() => remove.mutate()} />
+        <ConfirmButton label="Delete" ariaLabel={`Delete schedule ${what}`} question={`Delete the schedule ${what}?`} confirmLabel="Yes, delete" busy={remove.isPending} onConfirm={() => remove.mutate()} />
       </div>
     </li>
   );

@@ -6,13 +6,16 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 export function ConfirmButton({
   label,
+  ariaLabel,
   question,
   confirmLabel,
   onConfirm,
   busy = false,
 }: {
-  /** The button's text ("Delete"); pass a full accessible name via `label` when several sit on one page. */
+  /** The button's text ("Delete"). */
   label: ReactNode;
+  /** Its accessible name when several sit on one page ("Revoke CI key"). */
+  ariaLabel?: string;
   question: string;
   confirmLabel: string;
   onConfirm: () => void;
@@ -25,7 +28,7 @@ export function ConfirmButton({
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className="danger" disabled={busy} onClick={() => setAsking(true)}>
+      <button type="button" className="danger" aria-label={ariaLabel} disabled={busy} onClick={() => setAsking(true)}>
         {label}
       </button>
     );
