@@ -1,0 +1,43 @@
+/**
+ * What the control server of serve.ts does for a test, by path (`POST <controlUrl>/<name>` with a JSON body; the
+ * answer is the action's result as JSON). Only what a test cannot do through the service: add an action here when a
+ * screen needs a state that only a long run or another system would produce.
+ */
+import type { DataSource } from 'typeorm';
+import type { FakeIdentityProvider } from '../../fakes/identity-provider.js';
+import type { putInDirectory as PutInDirectory } from '../../support/directory-rows.js';
+import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
+import type { OrganizationInfo } from './service-info.js';
+
+export interface ControlDeps {
+  store: DataSource;
+  idp: FakeIdentityProvider;
+  organizations: Record<'acme' | 'globex', OrganizationInfo>;
+  putInDirectory: typeof PutInDirectory;
+  insertRepository: typeof InsertRepository;
+  insertCheck: typeof InsertCheck;
+}
+
+export type ControlAction = (body: Record<string, unknown>) => Promise<unknown>;
+
+export function controlActions(deps: ControlDeps): Record<string, ControlAction> {
+  const organization = (slug: unknown) => {
+    const found = deps.organizations[slug as 'acme' | 'globex'];
+    if (found === undefined) throw new Error(`no seeded organization ${String(slug)}`);
+    return found;
+  };
+  return {
+    /** The account the fake provider signs in as at the next `/auth/login`: `{ sub, email?, name? }`. */
+    'sign-in-as': async ({ sub, email, name }) => {
+      deps.idp.signInAs({ sub: String(sub), email: typeof email === 'string' ? email : `${String(sub)}@example.com`, emailVerified: true, name: typeof name === 'string' ? name : String(sub) });
+    },
+    /**
+     * Puts a person in the access directory directly, as its webhooks would leave it: `{ userId, organizations: [{
+     * slug, role }] }`. (The setup test sends the real webhooks instead.)
+     */
+    directory: async ({ userId, organizations }) => {
+      const wanted = organizations as Array<{ slug: string; role: 'admin' | 'member' }>;
+      await deps.putInDirectory(deps.store, String(userId), wanted.map(({ slug, role }) => ({ serviceOrganizationId: organization(slug).organizationId, name: slug, role })));
+    },
+  };
+}
