@@ -19,9 +19,15 @@ export function fieldErrorsOf(error: unknown): FieldErrors {
   return errors;
 }
 
-/** The message for `field` or any field under it (`networkAllowlist` for `networkAllowlist.2`). */
+/**
+ * The message for `field` or any field under it: `networkAllowlist.1` reads `entry 2: …`, `testValueSecretRefs.email`
+ * reads `email: …`, so a list's message says which of its entries it is about.
+ */
 export function errorFor(errors: FieldErrors, field: string): string | undefined {
   if (errors[field] !== undefined) return errors[field];
   const nested = Object.keys(errors).find((key) => key.startsWith(`${field}.`));
-  return nested === undefined ? undefined : errors[nested];
+  if (nested === undefined) return undefined;
+  const [part] = nested.slice(field.length + 1).split('.');
+  const which = /^[0-9]+$/.test(part!) ? `entry ${Number(part) + 1}` : part;
+  return `${which}: ${errors[nested]}`;
 }

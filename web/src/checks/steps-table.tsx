@@ -46,7 +46,7 @@ export function StepsTable({
                   {view.description ? <div className="muted">{view.description}</div> : null}
                   {changed.length > 0 ? <div className="change-note">{changed.map((change) => CHANGE_TEXT[change]).join(', ')}</div> : null}
                 </td>
-                <td>
+                <td data-label="Target">
                   {view.target ? <code className={locatorChanged ? 'locator changed-locator' : 'locator'}>{view.target}</code> : null}
                   {view.to ? (
                     <div>
@@ -54,7 +54,9 @@ export function StepsTable({
                     </div>
                   ) : null}
                 </td>
-                <td className="step-value">{view.value}</td>
+                <td className="step-value" data-label="Value">
+                  {view.value}
+                </td>
               </tr>
             );
           })}

@@ -58,6 +58,8 @@ function Versions({ detail, selected, onSelect }: { detail: CheckDetail; selecte
   );
 }
 
+const ROLE_TEXT = { produced: 'made a version', replayed: 'replay', attempted: 'attempt' } as const;
+
 function Runs({ detail }: { detail: CheckDetail }) {
   if (detail.jobs.length === 0) return <p className="muted">No runs yet.</p>;
   return (
@@ -66,7 +68,7 @@ function Runs({ detail }: { detail: CheckDetail }) {
         <li key={run.jobId}>
           <Link href={`/jobs/${encodeURIComponent(run.jobId)}`}>{formatTime(run.createdAt)}</Link> <span className={`status ${run.status}`}>{run.status}</span>{' '}
           <span className="muted">
-            {run.trigger}, {run.role}
+            {run.trigger}, {ROLE_TEXT[run.role]}
           </span>
         </li>
       ))}

@@ -11,9 +11,9 @@ import { ErrorNotice } from '../components/error-notice.js';
 const FLAGS_KEY = ['execution-flags'] as const;
 type Flag = z.output<typeof executionFlagsSchema>['flags'][number];
 
-const ABOUT: Record<Flag['capability'], { title: string; text: string }> = {
-  live: { title: 'Live execution', text: 'Browsers opening your sites: new jobs, replays, schedules and onboarding.' },
-  ai: { title: 'AI execution', text: 'Model calls: planning plain-language tasks, healing and onboarding.' },
+const ABOUT: Record<Flag['capability'], { title: string; noun: string; text: string }> = {
+  live: { title: 'Live execution', noun: 'live execution', text: 'Browsers opening your sites: new jobs, replays, schedules and onboarding.' },
+  ai: { title: 'AI execution', noun: 'AI execution', text: 'Model calls: planning plain-language tasks, healing and onboarding.' },
 };
 
 function FlagCard({ flag }: { flag: Flag }) {
@@ -41,7 +41,7 @@ function FlagCard({ flag }: { flag: Flag }) {
       ) : null}
       {set.isError ? <ErrorNotice error={set.error} /> : null}
       <button type="button" className={flag.paused ? 'primary' : 'danger'} disabled={set.isPending} onClick={() => set.mutate(!flag.paused)}>
-        {flag.paused ? `Resume ${about.title.toLowerCase()}` : `Pause ${about.title.toLowerCase()}`}
+        {flag.paused ? `Resume ${about.noun}` : `Pause ${about.noun}`}
       </button>
     </section>
   );
