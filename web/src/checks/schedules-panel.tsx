@@ -33,7 +33,7 @@ function ScheduleRow({ schedule }: { schedule: Schedule }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: SCHEDULES_KEY });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => api(z.unknown(), `/api/schedules/${encodeURIComponent(schedule.scheduleId)}`, { method: 'PATCH', body: { enabled } }),
+    mutationFn: (enabled: boolean) => api(scheduleSchema, `/api/schedules/${encodeURIComponent(schedule.scheduleId)}`, { method: 'PATCH', body: { enabled } }),
     onSuccess: refresh,
   });
   const remove = useMutation({

@@ -1,7 +1,8 @@
 /**
  * Installations (admins): the code host's installations it has reported to the service, and Connect, which accepts
- * an installation's repositories in this organization (spec 4.6, "connected in the dashboard"). One connected to
- * another organization stays there: moving it is the operator's (`qa installations connect`).
+ * an installation's repositories in this organization (spec 4.6, "connected in the dashboard"). The list holds this
+ * organization's installations and those connected nowhere yet; moving one from another organization is the
+ * operator's (`qa installations connect`).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { installationConnectedSchema } from '../../../src/api/schemas/people.js';
@@ -13,7 +14,7 @@ import { useSession } from '../session.js';
 
 const INSTALLATIONS_KEY = ['installations'] as const;
 
-function ConnectButton({ installationId, account }: { installationId: string; account: string }) {
+function ConnectButton({ installationId, account }: { installationId: string; account: string | null }) {
   const queryClient = useQueryClient();
   const connect = useMutation({
     mutationFn: () => api(installationConnectedSchema, `/api/installations/${encodeURIComponent(installationId)}/connect`, { method: 'POST' }),
@@ -21,7 +22,7 @@ function ConnectButton({ installationId, account }: { installationId: string; ac
   });
   return (
     <>
-      <button type="button" className="primary" disabled={connect.isPending} onClick={() => connect.mutate()} aria-label={`Connect installation ${installationId} (${account})`}>
+      <button type="button" className="primary" disabled={connect.isPending} onClick={() => connect.mutate()} aria-label={`Connect installation ${installationId}${account ? ` (${account})` : ''}`}>
         {connect.isPending ? 'Connecting…' : 'Connect'}
       </button>
       {connect.isError ? <ErrorNotice error={connect.error} /> : null}
@@ -64,7 +65,10 @@ export default function InstallationsScreen() {
                 const mine = installation.connectedOrganizationId === session.organization.id;
                 return (
                   <tr key={installation.installationId} data-testid="installation">
-                    <td className="break">{installation.account}</td>
+                    <td className="break">
+                      {installation.account ?? <span className="muted">not reported yet</span>}
+                      {installation.accountType ? <div className="muted">{installation.accountType}</div> : null}
+                    </td>
                     <td className="optional">{installation.installationId}</td>
                     <td className="optional">{formatTime(installation.reportedAt)}</td>
                     <td>
@@ -73,8 +77,8 @@ export default function InstallationsScreen() {
                           <span className="status passed">connected</span>
                           {installation.connectedBy ? <span className="muted"> by {installation.connectedBy}</span> : null}
                         </span>
-                      ) : installation.connectedOrganizationId !== null ? (
-                        <span className="muted">Connected to another organization (the operator can move it)</span>
+                      ) : installation.status !== 'active' ? (
+                        <span className="muted">{installation.status ?? 'not reported'}: the code host must report it active before it can be connected</span>
                       ) : (
                         <ConnectButton installationId={installation.installationId} account={installation.account} />
                       )}
