@@ -44,17 +44,18 @@ function compiled(buttonName: string): CompiledCheck {
 }
 
 export function adminSeedActions(deps: AdminSeedDeps): Record<string, (body: Record<string, unknown>) => Promise<unknown>> {
-  const source = (check: CompiledCheck) =>
-    generatePlaywrightSource({ name: 'Sign in to the shop', check, baseUrl: deps.baseUrl, testValueSecretRefs: { password: 'SHOP_PASSWORD' }, evidenceProbeRefs: {} });
+  const source = (name: string, check: CompiledCheck) =>
+    generatePlaywrightSource({ name, check, baseUrl: deps.baseUrl, testValueSecretRefs: { password: 'SHOP_PASSWORD' }, evidenceProbeRefs: {} });
   return {
     'healed-check': async ({ organization, screenshotBase64, task }) => {
       const { organizationId, repositoryId } = deps.organizationOf(organization ?? 'acme');
       const checkId = randomUUID();
       const jobId = randomUUID();
-      await deps.store.getRepository(Check).insert({ id: checkId, organizationId, repositoryId, status: 'active', task: typeof task === 'string' ? task : 'Sign in to the shop', version: 1 });
+      const name = typeof task === 'string' ? task : 'Sign in to the shop';
+      await deps.store.getRepository(Check).insert({ id: checkId, organizationId, repositoryId, status: 'active', task: name, version: 1 });
       const accepted = compiled('Sign in');
       const proposed = compiled('Log in');
-      await deps.store.getRepository(CheckVersion).insert({ checkId, version: 1, compiled: accepted, source: source(accepted), jobId: null });
+      await deps.store.getRepository(CheckVersion).insert({ checkId, version: 1, compiled: accepted, source: source(name, accepted), jobId: null });
       await deps.store.getRepository(Job).insert({
         id: jobId, organizationId, repositoryId, checkId, parentJobId: null, status: 'passed', task: null, baseUrl: deps.baseUrl, commitSha: null,
         trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
@@ -63,7 +64,7 @@ export function adminSeedActions(deps: AdminSeedDeps): Record<string, (body: Rec
         const artifact = await storeArtifact(deps.artifacts, organizationId, jobId, { kind: 'screenshot', name: 'step-3.png', contentType: 'image/png', content: Buffer.from(screenshotBase64, 'base64'), stepIndex: 2 });
         await deps.store.getRepository(Artifact).insert(artifact);
       }
-      await deps.store.getRepository(CheckVersion).insert({ checkId, version: 2, compiled: proposed, source: source(proposed), jobId, state: 'proposed', basedOn: 1 });
+      await deps.store.getRepository(CheckVersion).insert({ checkId, version: 2, compiled: proposed, source: source(name, proposed), jobId, state: 'proposed', basedOn: 1 });
       return { checkId, jobId };
     },
     'reported-installation': async ({ installationId, account }) => {

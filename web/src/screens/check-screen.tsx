@@ -46,9 +46,13 @@ function Versions({ detail, selected, onSelect }: { detail: CheckDetail; selecte
               <td className="optional">{formatTime(version.createdAt)}</td>
               <td className="optional">{version.acceptedBy ?? ''}</td>
               <td>
-                <button type="button" disabled={version.version === selected} onClick={() => onSelect(version.version)} aria-label={`Show version ${version.version}`}>
-                  {version.version === selected ? 'Shown' : 'Show'}
-                </button>
+                {version.version === selected ? (
+                  <span className="muted">shown below</span>
+                ) : (
+                  <button type="button" onClick={() => onSelect(version.version)} aria-label={`Show version ${version.version}`}>
+                    Show
+                  </button>
+                )}
               </td>
             </tr>
           ))}
