@@ -78,6 +78,11 @@ test('a member accepts a healed version from the check page: changed locator and
   const schedule = page.getByTestId('schedule');
   await expect(schedule).toContainText('cron 0 6 * * 1');
   await expect(schedule).toContainText('Europe/Berlin');
+  await expect(schedule).toContainText('active');
+  await schedule.getByRole('button', { name: /^Pause schedule/ }).click();
+  await expect(schedule).toContainText('paused');
+  await schedule.getByRole('button', { name: /^Resume schedule/ }).click();
+  await expect(schedule).toContainText('active');
   await schedule.getByRole('button', { name: /Delete schedule/ }).click();
   await schedule.getByRole('button', { name: 'Yes, delete' }).click();
   await expect(page.getByTestId('schedule')).toHaveCount(0);
@@ -165,8 +170,8 @@ test('an admin creates a key (secret shown once), revokes it, connects a reporte
   try {
     await live.getByRole('button', { name: 'Pause live execution' }).click();
     await expect(live.getByTestId('flag-state')).toHaveText('paused');
-    const refused = await callWithKey(acme.key, 'POST', '/api/jobs', { projectId: acme.repositoryId, testId: acme.checkId });
-    expect([refused.status, (refused.body.error as { code?: string } | undefined)?.code]).toEqual([503, 'execution.paused']);
+    const refused = await callWithKey(acme.key, 'POST', '/api/jobs', { projectId: acme.repositoryId, testId: acme.checkId, baseUrl: service.demoUrl, trigger: 'cli' });
+    expect(refused).toMatchObject({ status: 503, body: { error: { code: 'execution.paused' } } });
     await auditAndPhotograph(page, testInfo, 'execution-paused', accessibilityViolations);
     await live.getByRole('button', { name: 'Resume live execution' }).click();
     await expect(live.getByTestId('flag-state')).toHaveText('running');

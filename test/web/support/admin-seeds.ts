@@ -59,6 +59,8 @@ export function adminSeedActions(deps: AdminSeedDeps): Record<string, (body: Rec
       await deps.store.getRepository(Job).insert({
         id: jobId, organizationId, repositoryId, checkId, parentJobId: null, status: 'passed', task: null, baseUrl: deps.baseUrl, commitSha: null,
         trigger: 'schedule', networkAllowlist: [], channelContext: null, resolution: null, plan: null, workflowId: null,
+        // `jobs.updated_at` (webapi's branch, the jobs list) has no default; on a schema without it nothing is added.
+        ...(deps.store.getRepository(Job).metadata.findColumnWithPropertyName('updatedAt') ? ({ updatedAt: new Date() } as object) : {}),
       });
       if (typeof screenshotBase64 === 'string') {
         const artifact = await storeArtifact(deps.artifacts, organizationId, jobId, { kind: 'screenshot', name: 'step-3.png', contentType: 'image/png', content: Buffer.from(screenshotBase64, 'base64'), stepIndex: 2 });
