@@ -89,8 +89,49 @@ test('a member accepts a healed version from the check page: changed locator and
   await expect(page.getByText('No schedule replays this check.')).toBeVisible();
 });
 
-test('a member sees no admin screens, gets "Admins only" on their URLs, and the API refuses their admin calls from the page', async ({ page, service, signIn }) => {
-  await signIn('member_plain', 'member', { returnTo: '/checks' });
+test('a member edits pull-request settings and meets the API\'s field errors when connecting; sees no admin screens, and the API refuses their admin calls from the page', async ({ page, service, signIn, accessibilityViolations }, testInfo) => {
+  const acme = service.organizations.acme;
+  await signIn('member_plain', 'member', { returnTo: '/repositories' });
+  await page.getByRole('button', { name: /acme\/shop/ }).click();
+  const panel = page.getByTestId('repository-panel');
+  await expect(panel.getByRole('heading', { name: 'acme/shop' })).toBeVisible();
+  await expect(panel).toContainText(service.demoUrl);
+  await auditAndPhotograph(page, testInfo, 'repository', accessibilityViolations);
+  const drafts = panel.getByRole('checkbox', { name: 'Run draft pull requests too' });
+  const save = panel.getByRole('button', { name: 'Save pull-request settings' });
+  await drafts.check();
+  await panel.getByRole('textbox', { name: 'Preview URL template' }).fill('https://pr-{number}.preview.example/{nope}');
+  await save.click();
+  await expect(panel.locator('.field-error')).toContainText('{nope}');
+  await panel.getByRole('textbox', { name: 'Preview URL template' }).fill('https://pr-{number}.preview.example');
+  await save.click();
+  await expect(panel.getByRole('status')).toHaveText('Saved.');
+  const stored = await callWithKey(acme.key, 'GET', `/api/repositories/${acme.repositoryId}`);
+  expect(stored.body).toMatchObject({ repository: { pullRequests: { runDrafts: true, previewUrlTemplate: 'https://pr-{number}.preview.example' } } });
+  // Put the shared repository back as it was.
+  await drafts.uncheck();
+  await panel.getByRole('textbox', { name: 'Preview URL template' }).fill('');
+  await save.click();
+  await expect(panel.getByRole('status')).toHaveText('Saved.');
+  expect((await callWithKey(acme.key, 'GET', `/api/repositories/${acme.repositoryId}`)).body).toMatchObject({ repository: { pullRequests: { runDrafts: false } } });
+
+  // Connecting: the API's messages land next to the fields they are about.
+  await page.getByRole('button', { name: 'Connect a repository' }).click();
+  const form = page.getByRole('form', { name: 'Connect a repository' });
+  await form.getByLabel('Installation id').fill('42');
+  await form.getByLabel('Owner').fill('acme');
+  await form.getByLabel('Name', { exact: true }).fill('shop-two');
+  await form.getByLabel('Clone URL').fill('http://code.example/acme/shop-two.git');
+  await form.getByLabel('Base URL').fill('https://shop-two.example');
+  await form.getByLabel('Network allowlist').fill('api.shop-two.example\nnot a host');
+  await form.getByLabel('Test-value secrets').fill('password=SHOP_PASSWORD');
+  await form.getByRole('button', { name: 'Connect repository' }).click();
+  await expect(form.getByLabel('Clone URL')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Clone URL')).toHaveAccessibleDescription(/must be an https URL/);
+  await expect(form.getByLabel('Network allowlist')).toHaveAccessibleDescription(/entry 2: must be a host/);
+  await expect(form.getByLabel('Owner')).not.toHaveAttribute('aria-invalid', 'true');
+  await auditAndPhotograph(page, testInfo, 'repository-connect-errors', accessibilityViolations);
+
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Checks' })).toBeVisible();
   for (const name of ['Installations', 'API keys', 'Execution']) await expect(nav.getByRole('link', { name })).toHaveCount(0);

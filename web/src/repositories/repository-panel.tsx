@@ -105,7 +105,6 @@ export function RepositoryPanel({ repositoryId, onClose }: { repositoryId: strin
         ))}
       </dl>
       <p className="field-help">These were set when the repository was connected.</p>
-      <h3>Pull-request settings</h3>
       <PullRequestSettings key={repository.repositoryId} repository={repository} />
       <h3>Onboarding</h3>
       {ingestionRuns.length === 0 ? (
