@@ -219,7 +219,13 @@ test('an admin creates a key (secret shown once), revokes it, connects a reporte
     await page.reload();
     await expect(page.getByTestId('flag-live').getByTestId('flag-state')).toHaveText('running');
     await expect(page.getByTestId('flag-ai').getByTestId('flag-state')).toHaveText('running');
+    // An operator's pause for everyone shows on the card, whatever this organization set.
+    await control('operator-pause', { capability: 'ai', paused: true });
+    await page.reload();
+    await expect(page.getByTestId('flag-ai').getByTestId('paused-for-everyone')).toContainText('paused this for everyone');
+    await expect(page.getByTestId('flag-live').getByTestId('paused-for-everyone')).toHaveCount(0);
   } finally {
+    await control('operator-pause', { capability: 'ai', paused: false });
     // The service is shared with the other tests: never leave it paused.
     await page.evaluate(async () => {
       const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };

@@ -4,6 +4,7 @@
  *   found it as "Log in" instead, with that replay (a job) and its screenshot of the healed step (`screenshotBase64`,
  *   a PNG the test took), as src/workflows/run-plan.ts stores them.
  * - `reported-installation`: the code host's `installation` event recorded, connected to no organization yet.
+ * - `operator-pause`: an operator pausing (or resuming) a capability for everyone (`qa flags pause ai`).
  */
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -15,6 +16,7 @@ import { Check } from '../../../src/store/entities/check.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { ReportedInstallation } from '../../../src/store/entities/reported-installation.entity.js';
 import { Artifact } from '../../../src/store/entities/artifact.entity.js';
+import { setCapabilityPaused } from '../../../src/store/execution-flags.js';
 import { storeArtifact } from '../../../src/workflows/run-records.js';
 
 export interface AdminSeedDeps {
@@ -76,6 +78,10 @@ export function adminSeedActions(deps: AdminSeedDeps): Record<string, (body: Rec
         repositorySelection: 'all', status: 'active', reportedAt: now, updatedAt: now,
       });
       return { installationId: String(installationId) };
+    },
+    'operator-pause': async ({ capability, paused }) => {
+      await setCapabilityPaused(deps.store, capability === 'ai' ? 'ai' : 'live', paused === true, undefined, 'operator');
+      return {};
     },
   };
 }
