@@ -1,6 +1,7 @@
 /**
  * A destructive action asked twice: the first press shows what will happen with "Yes" and "Cancel" in the page (no
- * browser dialog), focus moving to the question's buttons so a keyboard user lands on them.
+ * browser dialog), focus moving to the question's buttons so a keyboard user lands on them, and back to the button
+ * after Cancel.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
@@ -22,13 +23,26 @@ export function ConfirmButton({
   busy?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (asking) yes.current?.focus();
-  }, [asking]);
+    else if (cancelled) ask.current?.focus();
+  }, [asking, cancelled]);
   if (!asking) {
     return (
-      <button type="button" className="danger" aria-label={ariaLabel} disabled={busy} onClick={() => setAsking(true)}>
+      <button
+        ref={ask}
+        type="button"
+        className="danger"
+        aria-label={ariaLabel}
+        disabled={busy}
+        onClick={() => {
+          setCancelled(false);
+          setAsking(true);
+        }}
+      >
         {label}
       </button>
     );
@@ -48,7 +62,13 @@ export function ConfirmButton({
       >
         {confirmLabel}
       </button>
-      <button type="button" onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        onClick={() => {
+          setCancelled(true);
+          setAsking(false);
+        }}
+      >
         Cancel
       </button>
     </span>
