@@ -188,9 +188,19 @@ test('an admin creates a key (secret shown once), revokes it, connects a reporte
   await expect(keyRow).toBeVisible();
   await expect(page.getByTestId('new-key')).toHaveCount(0);
   expect(await page.content()).not.toContain(secret);
-  await keyRow.getByRole('button', { name: `Revoke ${label}` }).click();
+  // By keyboard: the question takes the focus, Cancel gives it back, the second time Yes revokes.
+  const revoke = keyRow.getByRole('button', { name: `Revoke ${label}` });
+  await revoke.focus();
+  await page.keyboard.press('Enter');
   await expect(keyRow.getByRole('group')).toContainText('Every client using it stops working at once');
-  await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
+  await expect(keyRow.getByRole('button', { name: 'Yes, revoke' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(keyRow.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(revoke).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(keyRow.getByRole('button', { name: 'Yes, revoke' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(keyRow).toContainText('revoked');
   expect((await callWithKey(secret, 'GET', '/api/checks')).status).toBe(401);
   await auditAndPhotograph(page, testInfo, 'keys', accessibilityViolations);
