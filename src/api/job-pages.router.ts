@@ -39,13 +39,15 @@ async function principalForJob(dataSource: DataSource, jobId: string, organizati
 export function createJobPagesRouter({ dataSource, jobs, people, sendPage }: JobPagesDeps): Router {
   const router = Router();
   // `/jobs/new` and other words are the dashboard's own paths: only a canonical id is a job link.
-  router.get('/:id', async (req, res, next) => {
-    if (!isCanonicalId(req.params.id)) return next();
-    if (people === undefined) return res.redirect(302, `../api/jobs/${req.params.id}`);
+  // Named `page`, not `id`: the id guard below (router.param) would answer 404 for `new` before this runs.
+  router.get('/:page', async (req, res, next) => {
+    if (!isCanonicalId(req.params.page)) return next();
+    const jobId = req.params.page;
+    if (people === undefined) return res.redirect(302, `../api/jobs/${jobId}`);
     const read = await readRequestSession(req, res, people);
     if (read === null) return res.redirect(302, `${people.publicBaseUrl}/auth/login?returnTo=${encodeURIComponent(`${req.baseUrl}${req.path}`)}`);
     if (read.standing.state !== 'ready') return sendPage(res);
-    const principal = await principalForJob(dataSource, req.params.id, read.standing.organizations, read.standing.user.id);
+    const principal = await principalForJob(dataSource, jobId, read.standing.organizations, read.standing.user.id);
     if (principal === null) return sendPage(res, 404);
     if (principal.organizationId !== read.standing.organization.id) await people.sessions.setOrganization(read.session.idHash, principal.organizationId);
     return sendPage(res);

@@ -9,6 +9,7 @@ import type { putInDirectory as PutInDirectory } from '../../support/directory-r
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
 import type { ArtifactStorage } from '../../../src/artifacts/artifact-storage.js';
 import { adminSeedActions } from './admin-seeds.js';
+import { cloneIntoLargeJob } from '../../support/large-job.js';
 import type { OrganizationInfo } from './service-info.js';
 
 export interface ControlDeps {
@@ -46,5 +47,12 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
       const wanted = organizations as Array<{ slug: string; role: 'admin' | 'member' }>;
       await deps.putInDirectory(deps.store, String(userId), wanted.map(({ slug, role }) => ({ serviceOrganizationId: organization(slug).organizationId, name: slug, role })));
     },
+    /**
+     * A long job made from a finished run (`{ sourceJobId, events, screenshots }` → `{ jobId }`): its steps repeated
+     * to that many events and screenshots (test/support/large-job.ts).
+     */
+    'large-job': async ({ sourceJobId, events, screenshots }) => ({
+      jobId: await cloneIntoLargeJob(deps.store, String(sourceJobId), { events: Number(events), screenshots: Number(screenshots) }),
+    }),
   };
 }

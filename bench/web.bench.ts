@@ -1,0 +1,157 @@
+/**
+ * Dashboard bench (issue 27): what a first load costs, and how fast the two busiest screens render.
+ *
+ *   npm run build && npm run bench:web
+ *
+ * 1. The build's compressed JavaScript per screen (web/build/route-sizes.ts, from dist/web's manifest).
+ * 2. Time to first render, headless Chromium (Playwright), the median of BENCH_ROUNDS (10) cold loads (a new
+ *    browser context each: no cache, the session cookie only):
+ *    - ours: the jobs screen with BENCH_JOBS (50, one page) jobs, until its last row shows; a job page with
+ *      BENCH_EVENTS (2,000) events and BENCH_SCREENSHOTS (200) screenshots, until its first step shows. The service
+ *      is the dashboard tests' one (test/web/support/serve.ts: MariaDB, a worker, the fake identity provider); the
+ *      long job is made from a real run on the demo app (test/support/large-job.ts).
+ *    - peer, same run: Playwright's own HTML report (`--reporter=html`, the report Playwright users open) of a suite
+ *      of the same size, served from loopback: its index with BENCH_JOBS tests until the last one shows, and one
+ *      test with as many steps as the job page has events until its first step shows.
+ * Prints both, and ours/peer. Never fails on a figure.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { CHROMIUM_ARGS } from '../src/browser/browser-pool.js';
+import { listenOnLoopback } from '../test/fixtures/loopback.js';
+import globalSetup from '../test/web/support/global-setup.js';
+import { callWithKey, control, serviceInfo } from '../test/web/support/control.js';
+import { formatRouteSizes, routeSizes } from '../web/build/route-sizes.js';
+import { intFromEnv } from './support/config.js';
+import { fmt, percentile, table } from './support/stats.js';
+
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 10);
+const JOBS = intFromEnv('BENCH_JOBS', 50);
+const EVENTS = intFromEnv('BENCH_EVENTS', 2000);
+const SCREENSHOTS = intFromEnv('BENCH_SCREENSHOTS', 200);
+const ROOT = new URL('..', import.meta.url).pathname;
+const OUT = join(ROOT, 'dist', 'web');
+
+const watchdog = setTimeout(() => {
+  console.error('bench: still running after 15 min, giving up');
+  process.exit(1);
+}, 15 * 60_000);
+watchdog.unref();
+
+if (!existsSync(join(OUT, '.vite', 'manifest.json'))) throw new Error('dist/web is not built: run `npm run build` first');
+console.log(`first load of each screen, compressed JavaScript (budget: jobs screen 200 KB):\n${formatRouteSizes(routeSizes(OUT))}\n`);
+
+/** Milliseconds from navigation until `ready` resolves, in a fresh context; the median of ROUNDS. */
+async function firstRender(browser: Browser, url: string, ready: (page: Page) => Promise<unknown>, context: () => Promise<BrowserContext>): Promise<number[]> {
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS + 1; round++) {
+    const fresh = await context();
+    const page = await fresh.newPage();
+    const started = performance.now();
+    await page.goto(url, { waitUntil: 'commit' });
+    await ready(page);
+    const took = performance.now() - started;
+    if (round > 0) times.push(took); // the first round warms the server's and the OS's caches
+    await fresh.close();
+  }
+  return times;
+}
+
+// ---- the peer: Playwright's HTML report of a suite of the same size ----
+function buildHtmlReport(): string {
+  // Inside the project (test-results/ is ignored by git), so that the suite's imports find @playwright/test.
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, 'test-results', 'bench-web-report-'));
+  mkdirSync(join(dir, 'tests'));
+  writeFileSync(join(dir, 'playwright.config.mjs'), `export default { testDir: './tests', outputDir: './out', reporter: [['html', { open: 'never', outputFolder: './report' }]], workers: 1 };\n`);
+  const many = Array.from({ length: JOBS - 1 }, (_, i) => `test('suite test number ${i + 1}', () => {});`).join('\n');
+  writeFileSync(join(dir, 'tests', 'many.spec.mjs'), `import { test } from '@playwright/test';\n${many}\n`);
+  writeFileSync(
+    join(dir, 'tests', 'long.spec.mjs'),
+    `import { test } from '@playwright/test';\ntest('the long test', async () => {\n  for (let i = 0; i < ${EVENTS}; i++) await test.step('step number ' + i, async () => {});\n});\n`,
+  );
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', join(dir, 'playwright.config.mjs')], { cwd: dir, stdio: 'ignore' });
+  return join(dir, 'report');
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.zip': 'application/zip' };
+async function serveStatic(dir: string) {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return listenOnLoopback(server);
+}
+
+// ---- ours ----
+const teardown = await globalSetup();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+let reportDir: string | undefined;
+try {
+  const info = serviceInfo();
+  const acme = info.organizations.acme;
+  const source = await callWithKey(acme.key, 'POST', '/api/jobs', { projectId: acme.repositoryId, baseUrl: `${info.demoUrl}/pricing`, trigger: 'cli', naturalLanguageTask: 'Check that the pricing page lists three plans' });
+  const sourceJobId = String(source.body.jobId);
+  for (let waited = 0; ; waited += 250) {
+    const view = await callWithKey(acme.key, 'GET', `/api/jobs/${sourceJobId}`);
+    const status = (view.body.job as { status: string }).status;
+    if (status === 'passed') break;
+    if (waited > 60_000 || ['failed', 'errored', 'cancelled'].includes(status)) throw new Error(`the source run ended ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  for (let i = 1; i < JOBS; i++) await control('large-job', { sourceJobId, events: 12, screenshots: 0 });
+  const { jobId: largeJobId } = await control<{ jobId: string }>('large-job', { sourceJobId, events: EVENTS, screenshots: SCREENSHOTS });
+
+  await control('directory', { userId: 'bench_reader', organizations: [{ slug: 'acme', role: 'member' }] });
+  await control('sign-in-as', { sub: 'bench_reader' });
+  const signedIn = await browser.newContext();
+  const login = await signedIn.newPage();
+  await login.goto(`${info.base}/auth/login?returnTo=/jobs`);
+  await login.waitForURL(`${info.base}/jobs`);
+  const storageState = await signedIn.storageState();
+  await signedIn.close();
+  const ourContext = () => browser.newContext({ storageState, viewport: { width: 1280, height: 800 } });
+
+  const jobsOurs = await firstRender(browser, `${info.base}/jobs`, (page) => page.locator(`a[href="/jobs/${sourceJobId}"]`).first().waitFor(), ourContext);
+  const jobOurs = await firstRender(browser, `${info.base}/jobs/${largeJobId}`, (page) => page.getByText(/pricing/i).first().waitFor(), ourContext);
+
+  // ---- the peer ----
+  reportDir = buildHtmlReport();
+  const report = await serveStatic(reportDir);
+  const plain = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const indexPeer = await firstRender(browser, `${report.url}/index.html`, (page) => page.getByText(`suite test number ${JOBS - 1}`).waitFor(), plain);
+  const probe = await plain();
+  const probePage = await probe.newPage();
+  await probePage.goto(`${report.url}/index.html`);
+  await probePage.getByText('the long test').click();
+  const longUrl = probePage.url();
+  await probe.close();
+  const longPeer = await firstRender(browser, longUrl, (page) => page.getByText('step number 0', { exact: true }).first().waitFor(), plain);
+  await report.close();
+
+  const row = (name: string, ours: number[], peer: number[]) => {
+    const [o, p] = [percentile(ours, 50), percentile(peer, 50)];
+    return [name, fmt(o), fmt(p), fmt(o / p, 2)];
+  };
+  console.log(`time to first render, median of ${ROUNDS} cold loads (ms):`);
+  console.log(
+    table(
+      ['screen', 'ours', 'Playwright HTML report', 'ours / report'],
+      [row(`jobs screen, ${JOBS} jobs`, jobsOurs, indexPeer), row(`job page, ${EVENTS} events, ${SCREENSHOTS} screenshots`, jobOurs, longPeer)],
+      [false, true, true, true],
+    ),
+  );
+} finally {
+  await browser.close();
+  await teardown();
+  if (reportDir) rmSync(join(reportDir, '..'), { recursive: true, force: true });
+}
