@@ -3,7 +3,7 @@ import { createBody, answersBody } from '../../../src/api/jobs.router.js';
 import { validationError } from '../../../src/api/error-mapper.js';
 import { SET_A } from '../../../src/core/naming.js';
 import { ApiError } from '../../../web/src/api/client.js';
-import { fieldErrorsOf, otherFieldErrors } from '../../../web/src/api/field-errors.js';
+import { errorFor, fieldErrorsOf, otherFieldErrors } from '../../../web/src/api/field-errors.js';
 
 /** The ApiError the dashboard's client makes of the API's 400 for `body` under `schema` (the real mapper's details). */
 function apiErrorFor(schema: { safeParse: (value: unknown) => { success: boolean; error?: unknown } }, body: unknown): ApiError {
@@ -50,5 +50,33 @@ describe('fieldErrorsOf an unknown id in the body', () => {
   it('names the field of the 404', () => {
     const error = new ApiError(404, 'repository.not_found', 'No repository with that id in this organization', { field: 'repositoryId' });
     expect(fieldErrorsOf(error)).toEqual({ repositoryId: 'No repository with that id in this organization' });
+  });
+});
+
+/** A 400 as src/api/error-mapper.ts writes it. */
+const refused = (issues: unknown) => new ApiError(400, 'request.invalid', 'Invalid request', { issues });
+
+describe('field errors of a refused connect form', () => {
+  it("reads the API's issues by field, the first message per field", () => {
+    const errors = fieldErrorsOf(refused([
+      { field: 'cloneUrl', message: 'must be an https URL' },
+      { field: 'cloneUrl', message: 'second' },
+      { field: 'networkAllowlist.1', message: 'must be a host' },
+    ]));
+    expect(errors).toEqual({ cloneUrl: 'must be an https URL', 'networkAllowlist.1': 'must be a host' });
+  });
+
+  it("names a list's entry and a map's key in the message of the field that holds them", () => {
+    const errors = { 'networkAllowlist.1': 'must be a host', 'testValueSecretRefs.email': 'must be an environment variable name', owner: 'bad' };
+    expect(errorFor(errors, 'networkAllowlist')).toBe('entry 2: must be a host');
+    expect(errorFor(errors, 'testValueSecretRefs')).toBe('email: must be an environment variable name');
+    expect(errorFor(errors, 'owner')).toBe('bad');
+    expect(errorFor(errors, 'name')).toBeUndefined();
+  });
+
+  it('reads nothing from issues that are not field errors', () => {
+    expect(fieldErrorsOf(new Error('boom'))).toEqual({});
+    expect(fieldErrorsOf(refused('nonsense'))).toEqual({});
+    expect(fieldErrorsOf(refused([null, { field: 3, message: 'x' }]))).toEqual({});
   });
 });

@@ -8,6 +8,7 @@ import type { ArtifactStorage } from '../../../src/artifacts/artifact-storage.js
 import type { FakeIdentityProvider } from '../../fakes/identity-provider.js';
 import type { putInDirectory as PutInDirectory } from '../../support/directory-rows.js';
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
+import { adminSeedActions } from './admin-seeds.js';
 import { cloneIntoLargeJob } from '../../support/large-job.js';
 import { fillLongHistory } from './long-job.js';
 import type { OrganizationInfo } from './service-info.js';
@@ -21,6 +22,8 @@ export interface ControlDeps {
   putInDirectory: typeof PutInDirectory;
   insertRepository: typeof InsertRepository;
   insertCheck: typeof InsertCheck;
+  /** The demo app's URL, the site the seeded jobs ran on. */
+  demoUrl: string;
 }
 
 export type ControlAction = (body: Record<string, unknown>) => Promise<unknown>;
@@ -32,6 +35,7 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
     return found;
   };
   return {
+    ...adminSeedActions({ store: deps.store, artifacts: deps.artifacts, organizationOf: organization, baseUrl: deps.demoUrl }),
     /** The account the fake provider signs in as at the next `/auth/login`: `{ sub, email?, name? }`. */
     'sign-in-as': async ({ sub, email, name }) => {
       deps.idp.signInAs({ sub: String(sub), email: typeof email === 'string' ? email : `${String(sub)}@example.com`, emailVerified: true, name: typeof name === 'string' ? name : String(sub) });

@@ -74,7 +74,7 @@ const organizations = {
   acme: await seedOrganization(store, 'acme', demo.url),
   globex: await seedOrganization(store, 'globex', demo.url),
 };
-const actions = controlActions({ store, artifacts: worker.artifacts, idp, organizations, putInDirectory, insertRepository, insertCheck });
+const actions = controlActions({ store, idp, organizations, putInDirectory, insertRepository, insertCheck, artifacts: worker.artifacts, demoUrl: demo.url });
 
 const control = createServer((req, res) => {
   const name = (req.url ?? '/').slice(1);

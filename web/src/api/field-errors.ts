@@ -35,3 +35,16 @@ export function otherFieldErrors(errors: FieldErrors, shown: (field: string) => 
     .filter(([field]) => !shown(field))
     .map(([field, message]) => `${field}: ${message}`);
 }
+
+/**
+ * The message for `field` or any field under it: `networkAllowlist.1` reads `entry 2: …`, `testValueSecretRefs.email`
+ * reads `email: …`, so a list's message says which of its entries it is about.
+ */
+export function errorFor(errors: FieldErrors, field: string): string | undefined {
+  if (errors[field] !== undefined) return errors[field];
+  const nested = Object.keys(errors).find((key) => key.startsWith(`${field}.`));
+  if (nested === undefined) return undefined;
+  const [part] = nested.slice(field.length + 1).split('.');
+  const which = /^[0-9]+$/.test(part!) ? `entry ${Number(part) + 1}` : part;
+  return `${which}: ${errors[nested]}`;
+}
