@@ -13,15 +13,22 @@
  *    - peer, same run: Playwright's own HTML report (`--reporter=html`, the report Playwright users open) of a suite
  *      of the same size, served from loopback: its index with BENCH_JOBS tests until the last one shows, and one
  *      test with as many steps as the job page has events until its first step shows.
+ * 3. The jobs list at BENCH_LIST_JOBS (100,000) jobs in one organization: every page of `GET /api/jobs?limit=50`
+ *    walked with its cursor (ours: the whole HTTP answer, API key and schema included), against the same SELECT on
+ *    the bare driver (mysql2) at the same positions, in the same run: p50 and p99 a page, the first and the last
+ *    tenth of the walk apart (keyset pages cost the same however deep), and the same with `status=failed`.
  * Prints both, and ours/peer. Never fails on a figure.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import mysql from 'mysql2/promise';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { CHROMIUM_ARGS } from '../src/browser/browser-pool.js';
 import { listenOnLoopback } from '../test/fixtures/loopback.js';
+import { baseTestDatabaseUrl } from '../test/support/databases.js';
+import { parseMysqlUrl } from '../src/store/mysql-url.js';
 import globalSetup from '../test/web/support/global-setup.js';
 import { callWithKey, control, serviceInfo } from '../test/web/support/control.js';
 import { formatRouteSizes, routeSizes } from '../web/build/route-sizes.js';
@@ -32,6 +39,7 @@ const ROUNDS = intFromEnv('BENCH_ROUNDS', 10);
 const JOBS = intFromEnv('BENCH_JOBS', 50);
 const EVENTS = intFromEnv('BENCH_EVENTS', 2000);
 const SCREENSHOTS = intFromEnv('BENCH_SCREENSHOTS', 200);
+const LIST_JOBS = intFromEnv('BENCH_LIST_JOBS', 100_000);
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, 'dist', 'web');
 
@@ -138,6 +146,48 @@ try {
   const longPeer = await firstRender(browser, longUrl, (page) => page.getByText('step number 0', { exact: true }).first().waitFor(), plain);
   await report.close();
 
+
+  // ---- the list at LIST_JOBS jobs: ours (HTTP) against the bare driver, at the same positions ----
+  await control('many-jobs', { slug: 'globex', count: LIST_JOBS });
+  const globex = info.organizations.globex;
+  const databaseUrl = new URL(baseTestDatabaseUrl());
+  databaseUrl.pathname = `${databaseUrl.pathname.replace(/\/$/, '') || '/qa_test'}_web`;
+  const { host, port, user, password, database } = parseMysqlUrl(databaseUrl.href);
+  const bare = await mysql.createConnection({ host, port, user, password, database });
+  const COLUMNS = 'id, status, `trigger`, repository_id, check_id, parent_job_id, task, started_by, created_at, started_at, finished_at, updated_at';
+  async function walk(filter: string): Promise<{ ours: number[]; peer: number[] }> {
+    const ours: number[] = [];
+    const peer: number[] = [];
+    let cursor: string | null = null;
+    let position: { createdAt: Date; id: string } | null = null;
+    do {
+      let started = performance.now();
+      const page = await callWithKey(globex.key, 'GET', `/api/jobs?limit=50${filter ? `&${filter}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      ours.push(performance.now() - started);
+      if (page.status !== 200) throw new Error(`GET /api/jobs answered ${page.status}`);
+      const where = [`organization_id = ?`, ...(filter ? ['status = ?'] : []), ...(position ? ['created_at <= ? AND (created_at < ? OR id < ?)'] : [])].join(' AND ');
+      const params: unknown[] = [globex.organizationId, ...(filter ? [filter.split('=')[1]] : []), ...(position ? [position.createdAt, position.createdAt, position.id] : [])];
+      started = performance.now();
+      await bare.query(`SELECT ${COLUMNS} FROM jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT 51`, params);
+      peer.push(performance.now() - started);
+      const jobs = page.body.jobs as Array<{ jobId: string; createdAt: string }>;
+      const last = jobs.at(-1);
+      position = last ? { createdAt: new Date(last.createdAt), id: last.jobId } : null;
+      cursor = page.body.nextCursor as string | null;
+    } while (cursor !== null);
+    return { ours, peer };
+  }
+  const listRows: string[][] = [];
+  for (const [name, filter] of [['all', ''], ['status=failed', 'status=failed']] as const) {
+    const { ours, peer } = await walk(filter);
+    const tenth = Math.max(1, Math.floor(ours.length / 10));
+    const part = (values: number[], from: number, to: number) => values.slice(from, to);
+    for (const [label, from, to] of [[`${name}: all ${ours.length} pages`, 0, ours.length], [`${name}: first tenth`, 0, tenth], [`${name}: last tenth`, ours.length - tenth, ours.length]] as const) {
+      const [o, p] = [part(ours, from, to), part(peer, from, to)];
+      listRows.push([label, fmt(percentile(o, 50), 2), fmt(percentile(o, 99), 2), fmt(percentile(p, 50), 2), fmt(percentile(p, 99), 2), fmt(percentile(o, 50) / percentile(p, 50), 1)]);
+    }
+  }
+  await bare.end();
   const row = (name: string, ours: number[], peer: number[]) => {
     const [o, p] = [percentile(ours, 50), percentile(peer, 50)];
     return [name, fmt(o), fmt(p), fmt(o / p, 2)];
@@ -150,6 +200,8 @@ try {
       [false, true, true, true],
     ),
   );
+  console.log(`\nthe jobs list at ${LIST_JOBS} jobs, a page of 50 walked with its cursor (ms):`);
+  console.log(table(['walk', 'GET /api/jobs p50', 'p99', 'bare SELECT p50', 'p99', 'ours / bare'], listRows, [false, true, true, true, true, true]));
 } finally {
   await browser.close();
   await teardown();

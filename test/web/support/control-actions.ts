@@ -10,6 +10,7 @@ import type { putInDirectory as PutInDirectory } from '../../support/directory-r
 import type { insertCheck as InsertCheck, insertRepository as InsertRepository } from '../../support/check-fixtures.js';
 import { adminSeedActions } from './admin-seeds.js';
 import { cloneIntoLargeJob } from '../../support/large-job.js';
+import { insertJobRows, jobRow } from '../../support/job-rows.js';
 import { fillLongHistory } from './long-job.js';
 import type { OrganizationInfo } from './service-info.js';
 
@@ -57,6 +58,27 @@ export function controlActions(deps: ControlDeps): Record<string, ControlAction>
         jobId: String(jobId), steps: Number(steps), eventsPerStep: Number(eventsPerStep), failingStep: Number(failingStep),
         ...(typeof hostile === 'string' ? { hostile } : {}),
       }),
+    /**
+     * `{ slug, count }`: that many finished jobs in the organization, one a minute back from now, statuses and
+     * triggers taking turns (for the bench's list at 100,000 jobs).
+     */
+    'many-jobs': async ({ slug, count }) => {
+      const { organizationId, repositoryId } = organization(slug);
+      const statuses = ['passed', 'failed', 'passed', 'errored', 'passed', 'cancelled'] as const;
+      const triggers = ['cli', 'web', 'schedule', 'codehost', 'chat'] as const;
+      const now = Date.now();
+      for (let start = 0; start < Number(count); start += 5000) {
+        const rows = Array.from({ length: Math.min(5000, Number(count) - start) }, (_, offset) => {
+          const n = start + offset;
+          const createdAt = new Date(now - (n + 1) * 60_000);
+          return jobRow(organizationId, repositoryId, {
+            status: statuses[n % statuses.length], trigger: triggers[n % triggers.length], task: `Check that item ${n} is listed`,
+            createdAt, updatedAt: createdAt, startedAt: createdAt, finishedAt: new Date(createdAt.getTime() + 4000),
+          });
+        });
+        await insertJobRows(deps.store, rows);
+      }
+    },
     /**
      * A long job made from a finished run (`{ sourceJobId, events, screenshots }` → `{ jobId }`): its steps repeated
      * to that many events and screenshots (test/support/large-job.ts).
