@@ -62,9 +62,15 @@ export interface JobPageRequest {
   limit: number;
 }
 
-/** The query of one page, `limit + 1` rows (the extra one says whether another page follows); tests EXPLAIN it. */
+/**
+ * The ids of one page, `limit + 1` of them (the extra one says whether another page follows); tests EXPLAIN it. Ids
+ * only, then the rows by id (a deferred join): the ids are all in the index, so MariaDB reads one range of it and
+ * stops at the limit. Asked for every column at once, it estimates a deep page's range as most of the index and
+ * scans the organization's entries from the newest instead (measured at 100,000 jobs: 10-80 ms a page against
+ * about 1 ms, `npm run bench:web`).
+ */
 export function jobPageQuery(dataSource: DataSource, organizationId: string, { filter = {}, after, limit }: JobPageRequest): SelectQueryBuilder<Job> {
-  const query = selectSummary(dataSource.getRepository(Job).createQueryBuilder('job')).where('job.organization_id = :organizationId', { organizationId });
+  const query = dataSource.getRepository(Job).createQueryBuilder('job').select('job.id', 'id').where('job.organization_id = :organizationId', { organizationId });
   applyFilter(query, filter);
   if (after) {
     // The leading `<=` keeps the condition one index range on every optimizer; the OR breaks ties by id.
@@ -82,7 +88,11 @@ export function listJobsUseCase({ dataSource }: { dataSource: DataSource }) {
   return {
     async list(principal: Principal, page: JobPageRequest): Promise<JobPage> {
       const { limit } = page;
-      const rows = await jobPageQuery(dataSource, principal.organizationId, page).getMany();
+      const ids = (await jobPageQuery(dataSource, principal.organizationId, page).getRawMany<{ id: string }>()).map(({ id }) => id);
+      const found = ids.length === 0 ? [] : await selectSummary(dataSource.getRepository(Job).createQueryBuilder('job')).where('job.id IN (:...ids)', { ids }).getMany();
+      const byId = new Map(found.map((row) => [row.id, row]));
+      // A row deleted between the two reads is left out; the page's order is the ids' order.
+      const rows = ids.flatMap((id) => byId.get(id) ?? []);
       const jobs = rows.slice(0, limit);
       const last = jobs.at(-1);
       return { jobs, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };

@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client.js';
 import { Layout } from './layout.js';
-import { Routes } from './routes.js';
+import { preloadScreen, Routes } from './routes.js';
 import { SessionGate } from './session.js';
 import './styles.css';
 
@@ -17,6 +17,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// The screen's chunk loads beside the session request, not after it.
+preloadScreen(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,22 +1,46 @@
 /**
  * The dashboard's screens by path. Each is its own lazily loaded chunk, so a first load carries only the screen it
- * opens (web/build/route-sizes.ts measures each, by these same files). Admin screens are listed for admins only;
- * the API refuses a member's admin calls either way.
+ * opens (web/build/route-sizes.ts measures each, by these same files), and that chunk is asked for as the page
+ * starts (`preloadScreen`). Admin screens are listed for admins only; the API refuses a member's admin calls either
+ * way.
  */
-import { lazy, Suspense, type ComponentType } from 'react';
+import { type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { NotFound } from './components/error-notice.js';
+import { LoadedScreen, screenLoader, type ScreenLoader } from './screen-loader.js';
 import { isAdmin, useSession } from './session.js';
 
-const JobsScreen = lazy(() => import('./screens/jobs-screen.js'));
-const JobScreen = lazy(() => import('./screens/job-screen.js'));
-const NewJobScreen = lazy(() => import('./screens/new-job-screen.js'));
-const ChecksScreen = lazy(() => import('./screens/checks-screen.js'));
-const CheckScreen = lazy(() => import('./screens/check-screen.js'));
-const RepositoriesScreen = lazy(() => import('./screens/repositories-screen.js'));
-const InstallationsScreen = lazy(() => import('./screens/installations-screen.js'));
-const KeysScreen = lazy(() => import('./screens/keys-screen.js'));
-const ExecutionScreen = lazy(() => import('./screens/execution-screen.js'));
+const screens = {
+  jobs: screenLoader(() => import('./screens/jobs-screen.js')),
+  job: screenLoader(() => import('./screens/job-screen.js')),
+  newJob: screenLoader(() => import('./screens/new-job-screen.js')),
+  checks: screenLoader(() => import('./screens/checks-screen.js')),
+  check: screenLoader(() => import('./screens/check-screen.js')),
+  repositories: screenLoader(() => import('./screens/repositories-screen.js')),
+  installations: screenLoader(() => import('./screens/installations-screen.js')),
+  keys: screenLoader(() => import('./screens/keys-screen.js')),
+  execution: screenLoader(() => import('./screens/execution-screen.js')),
+};
+
+/** The screen a path opens, in the order the router tries them. */
+const BY_PATH: Array<[RegExp, ScreenLoader]> = [
+  [/^\/(jobs\/?)?$/, screens.jobs],
+  [/^\/jobs\/new\/?$/, screens.newJob],
+  [/^\/jobs\/[^/]+\/?$/, screens.job],
+  [/^\/checks\/?$/, screens.checks],
+  [/^\/checks\/[^/]+\/?$/, screens.check],
+  [/^\/repositories\/?$/, screens.repositories],
+  [/^\/installations\/?$/, screens.installations],
+  [/^\/keys\/?$/, screens.keys],
+  [/^\/execution\/?$/, screens.execution],
+];
+
+/** Starts loading the chunk of the screen `pathname` opens (a failure shows when the screen renders). */
+export function preloadScreen(pathname: string): void {
+  BY_PATH.find(([pattern]) => pattern.test(pathname))?.[1].load().catch(() => undefined);
+}
+
+const screen = (name: keyof typeof screens): ReactNode => <LoadedScreen key={name} loader={screens[name]} />;
 
 export interface NavItem {
   href: string;
@@ -34,7 +58,7 @@ export const NAV: NavItem[] = [
   { href: '/execution', label: 'Execution', admin: true },
 ];
 
-function AdminOnly({ component: Component }: { component: ComponentType }) {
+function AdminOnly({ children }: { children: ReactNode }) {
   const session = useSession();
   if (!isAdmin(session)) {
     return (
@@ -44,35 +68,33 @@ function AdminOnly({ component: Component }: { component: ComponentType }) {
       </div>
     );
   }
-  return <Component />;
+  return children;
 }
 
 export function Routes() {
   return (
-    <Suspense fallback={<p className="muted">Loading…</p>}>
-      <Switch>
-        <Route path="/">
-          <Redirect to="/jobs" replace />
-        </Route>
-        <Route path="/jobs" component={JobsScreen} />
-        <Route path="/jobs/new" component={NewJobScreen} />
-        <Route path="/jobs/:id" component={JobScreen} />
-        <Route path="/checks" component={ChecksScreen} />
-        <Route path="/checks/:id" component={CheckScreen} />
-        <Route path="/repositories" component={RepositoriesScreen} />
-        <Route path="/installations">
-          <AdminOnly component={InstallationsScreen} />
-        </Route>
-        <Route path="/keys">
-          <AdminOnly component={KeysScreen} />
-        </Route>
-        <Route path="/execution">
-          <AdminOnly component={ExecutionScreen} />
-        </Route>
-        <Route>
-          <NotFound what="page" />
-        </Route>
-      </Switch>
-    </Suspense>
+    <Switch>
+      <Route path="/">
+        <Redirect to="/jobs" replace />
+      </Route>
+      <Route path="/jobs">{screen('jobs')}</Route>
+      <Route path="/jobs/new">{screen('newJob')}</Route>
+      <Route path="/jobs/:id">{screen('job')}</Route>
+      <Route path="/checks">{screen('checks')}</Route>
+      <Route path="/checks/:id">{screen('check')}</Route>
+      <Route path="/repositories">{screen('repositories')}</Route>
+      <Route path="/installations">
+        <AdminOnly>{screen('installations')}</AdminOnly>
+      </Route>
+      <Route path="/keys">
+        <AdminOnly>{screen('keys')}</AdminOnly>
+      </Route>
+      <Route path="/execution">
+        <AdminOnly>{screen('execution')}</AdminOnly>
+      </Route>
+      <Route>
+        <NotFound what="page" />
+      </Route>
+    </Switch>
   );
 }
