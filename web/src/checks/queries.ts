@@ -6,19 +6,13 @@ import { z } from 'zod';
 import { checkSchemas } from '../../../src/api/schemas/checks.js';
 import { repositoryListSchema } from '../../../src/api/schemas/repositories.js';
 import { scheduleListSchema } from '../../../src/api/schemas/schedules.js';
+import type { CheckItem } from '../api/checks.js';
 import { api } from '../api/client.js';
 
 const schemas = checkSchemas.A;
 
 /** A check of the list, with its set-A names read once (the shared schema types them by a computed key). */
-export interface CheckRow {
-  testId: string;
-  projectId: string;
-  status: 'draft' | 'active';
-  version: number;
-  naturalLanguageTask: string;
-  createdAt: string;
-}
+export type CheckRow = CheckItem;
 
 export const checkRow = (check: Record<string, unknown>): CheckRow => check as unknown as CheckRow;
 
