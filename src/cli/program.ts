@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { processEnvironment } from '../config.js';
+import { ErrorCode, isAppError } from '../core/errors.js';
 import { registerAnswer } from './commands/answer.js';
 import { registerChat } from './commands/chat.js';
 import { registerFlags } from './commands/flags.js';
@@ -12,6 +13,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOrgs } from './commands/orgs.js';
 import { registerOwners } from './commands/owners.js';
+import { registerReplay } from './commands/replay.js';
 import { registerRepos } from './commands/repos.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSchedules } from './commands/schedules.js';
@@ -26,6 +28,8 @@ import { processTerminal, type Terminal } from './terminal.js';
 export const EXIT_FAILURE = 2;
 /** Exit code of a client verb whose job ended without passing (failed, errored, cancelled, review_required). */
 export const EXIT_JOB_NOT_PASSED = 1;
+/** Exit code of `qa replay` when it ran out of time (or was stopped) before every replay finished. */
+export const EXIT_TIMED_OUT = 3;
 
 /** Every verb lives in its own file under ./commands and registers itself here. */
 export function createProgram(
@@ -56,6 +60,7 @@ export function createProgram(
   registerAnswer(program, context, terminal);
   registerRepos(program, context, terminal);
   registerSchedules(program, context, terminal);
+  registerReplay(program, context, terminal);
   return program;
 }
 
@@ -73,9 +78,13 @@ export async function runCli(argv: readonly string[], io: CliIo = { env: process
   } catch (error) {
     // Commander has already printed its own usage errors and help.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_FAILURE;
-    if (error instanceof JobNotPassedError) {
+    if (error instanceof JobNotPassedError || (isAppError(error) && error.code === ErrorCode.ReplayNotPassed)) {
       io.stderr.write(`${error.message}\n`);
       return EXIT_JOB_NOT_PASSED;
+    }
+    if (isAppError(error) && error.code === ErrorCode.ReplayTimedOut) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT_TIMED_OUT;
     }
     io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_FAILURE;

@@ -66,6 +66,8 @@ export const ERROR_CATALOGUE = {
   JobInvalidTransition: { code: 'job.invalid_transition', kind: 'user', status: 409, meaning: 'The job lifecycle does not allow that status to follow the current one' },
   JobStartFailed: { code: 'job.start_failed', kind: 'operational', status: 503, meaning: "The job's workflow could not be started; nothing was recorded" },
   JobNotPassed: { code: 'job.not_passed', kind: 'user', meaning: 'CLI: a followed job ended without passing (exit code 1)' },
+  ReplayNotPassed: { code: 'replay.not_passed', kind: 'user', meaning: 'CLI: `qa replay` ended with a check that failed or errored (exit code 1)' },
+  ReplayTimedOut: { code: 'replay.timed_out', kind: 'user', meaning: 'CLI: `qa replay` ran out of time or was stopped; the replays left running were cancelled (exit code 3)' },
   ClarificationAnswerCount: { code: 'clarification.answer_count', kind: 'user', status: 400, meaning: 'Not exactly one answer per question' },
   ExecutionPaused: { code: 'execution.paused', kind: 'operational', status: 503, meaning: 'An operator paused the capability the work needs; details.capability' },
   PlannerFailed: { code: 'planner.failed', kind: 'operational', status: 502, meaning: 'The model planner answered badly twice; the job is recorded as errored' },
