@@ -7,6 +7,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Integration and end-to-end tests start real processes, browsers and databases; the slowest take about 25 s on
   // the 2-core development machine. A limit that holds on a machine three times slower (CI shares its cores with
   // whatever else runs there) fails only a test that hangs.
