@@ -34,6 +34,8 @@ export interface ComposeOverrides {
   retry?: RetryPolicy;
   /** How often a running job looks whether it was cancelled (default: the workflow's). */
   cancelPollMs?: number;
+  /** The tick and settle window of the pollers behind GET /api/jobs/updates (default: job-updates-feed.ts's, 1 s each). */
+  updatesTimings?: { tickMs?: number; settleMs?: number };
   /** `host:port` origins no run may reach besides the service's own HTTP address (which is always forbidden). */
   forbiddenOrigins?: readonly string[];
   /** Where notified jobs' progress goes, by channel (default: none; the chat wiring adds Slack's, the code host's its PR sink). */

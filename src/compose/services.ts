@@ -101,6 +101,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const updates = createJobUpdatesFeed({
     read: (organizationId, after, upTo, limit) => readJobChanges(dataSource, organizationId, after, upTo, limit),
     logger: logger.child({ component: 'job-updates-feed' }),
+    ...overrides.updatesTimings,
   });
   const jobs = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) });
   const checks = createCheckService(dataSource);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -12,7 +12,7 @@ import { Job } from '../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../src/store/repository-admission.js';
 import { insertRepository } from '../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../support/api-server.js';
-import { forEachDialect, useTestStore } from '../support/dialects.js';
+import { useTestStore } from '../support/dialects.js';
 import { freePort, qa, spawnQa, until, type QaProcess } from '../support/qa-cli.js';
 
 const RUNNABLE = 'Check that the pricing page lists three plans';
@@ -67,8 +67,13 @@ async function startDroppingProxy(target: string): Promise<{ base: string; urls:
   };
 }
 
-forEachDialect('qa client verbs against the real API', (dialect) => {
-  const store = useTestStore(dialect);
+/**
+ * On MySQL only: the client verbs talk to the API over HTTP and never see the store's dialect; the routes they call
+ * are tested on both dialects in test/integration/api/, and the client against `qa start` on SQLite in
+ * test/e2e/cli-client.test.ts.
+ */
+describe('qa client verbs against the real API', () => {
+  const store = useTestStore('mysql');
   // The client verbs must never open the database: its would-be folder must still not exist at the end.
   const untouched = join(mkdtempSync(join(tmpdir(), 'qa-test-client-')), 'never-created');
   let api: TestApi;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +6,16 @@ import { createApiKey } from '../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 import { insertRepository } from '../support/check-fixtures.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
-import { forEachDialect, useTestStore } from '../support/dialects.js';
+import { useTestStore } from '../support/dialects.js';
 import { qa } from '../support/qa-cli.js';
 
-forEachDialect('qa repos pull-requests against the real API', (dialect) => {
-  const store = useTestStore(dialect);
+/**
+ * On MySQL only: the client verbs talk to the API over HTTP and never see the store's dialect; the routes they call
+ * are tested on both dialects in test/integration/api/, and the client against `qa start` on SQLite in
+ * test/e2e/cli-client.test.ts.
+ */
+describe('qa repos pull-requests against the real API', () => {
+  const store = useTestStore('mysql');
   const folder = mkdtempSync(join(tmpdir(), 'qa-test-pr-settings-'));
   let api: TestApi;
   let key: string;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { createApiKey } from '../../src/identity/api-keys.js';
 import { SCHEDULE_FIRE_JOB } from '../../src/workflows/schedule-fire.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { insertCheck, insertRepository } from '../support/check-fixtures.js';
-import { forEachDialect, useTestStore } from '../support/dialects.js';
+import { useTestStore } from '../support/dialects.js';
 import { qa } from '../support/qa-cli.js';
 
 const BASE_URL = 'https://shop.example';
@@ -14,8 +14,13 @@ const BASE_URL = 'https://shop.example';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- printed JSON is read field by field
 const json = (stdout: string): Record<string, any> => JSON.parse(stdout) as Record<string, any>;
 
-forEachDialect('qa schedules against the real API', (dialect) => {
-  const store = useTestStore(dialect);
+/**
+ * On MySQL only: the client verbs talk to the API over HTTP and never see the store's dialect; the routes they call
+ * are tested on both dialects in test/integration/api/, and the client against `qa start` on SQLite in
+ * test/e2e/cli-client.test.ts.
+ */
+describe('qa schedules against the real API', () => {
+  const store = useTestStore('mysql');
   // A client verb never opens the database: its would-be folder must still not exist at the end.
   const untouched = join(mkdtempSync(join(tmpdir(), 'qa-test-schedules-')), 'never-created');
   let api: TestApi;

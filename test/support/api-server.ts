@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../../src/config.js';
 import type { Mount } from '../../src/api/app.js';
 import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
-import { startServe } from '../../src/compose/index.js';
+import { startServe, type ComposeOverrides } from '../../src/compose/index.js';
 import type { EventFeed, ReadProgress } from '../../src/jobs/event-feed.js';
 import type { JobService } from '../../src/jobs/job-service.js';
 import type { JobUpdatesFeed } from '../../src/jobs/job-updates-feed.js';
@@ -33,6 +33,8 @@ export interface TestApiOptions {
   secrets?: Record<string, string>;
   excludedOwners?: string[];
   feedRead?: (read: ReadProgress) => ReadProgress;
+  /** The updates stream's tick and settle window (default: the service's, 1 s each). */
+  updatesTimings?: ComposeOverrides['updatesTimings'];
   /** Where the workers of the test keep artifacts (default: a new temporary folder). */
   artifacts?: ArtifactStorage;
   /** The planner of the job service (default: the rule planner). */
@@ -74,6 +76,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     planner: options.planner,
     artifacts: options.artifacts,
     feedRead: options.feedRead,
+    updatesTimings: options.updatesTimings,
     mounts: options.mounts,
     readAccess: options.readAccess,
   });

@@ -5,7 +5,7 @@
  * on must make the replay fail with what it expected and what the page showed.
  */
 import type { CorpusApp, CorpusTask } from '../corpus/types.js';
-import { createPlaywrightProject } from '../integration/checks/playwright-project.js';
+import { createPlaywrightProject, type PlaywrightOutcome } from '../integration/checks/playwright-project.js';
 import { callApi } from './api-server.js';
 
 export interface CorpusService {
@@ -29,6 +29,8 @@ export interface CorpusOutcome {
   asked: string[];
   /** Milliseconds of the natural-language run, from creation to its end. */
   runMs?: number;
+  /** The check the run compiled, once it passed. */
+  checkId?: string;
 }
 
 interface JobView {
@@ -74,21 +76,12 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
   const checkId = run.checkId!;
 
   const replay = await replayCheck(service, checkId, baseUrl);
-  if (replay.status !== 'passed') return { id: task.id, asked, reached, runMs, detail: `replay ${replay.status}: ${describeFindings(replay)}` };
+  if (replay.status !== 'passed') return { id: task.id, asked, reached, runMs, checkId, detail: `replay ${replay.status}: ${describeFindings(replay)}` };
   reached.push('replayed');
 
   if (options.source !== false) {
-    const source = await fetch(`${service.base}/api/checks/${checkId}/source`, { headers: { authorization: `Bearer ${service.key}` } });
-    const project = await createPlaywrightProject({ 'check.spec.ts': await source.text() });
-    try {
-      const outcome = await project.run({ QA_BASE_URL: baseUrl });
-      if (outcome.code !== 0) {
-        const error = outcome.output.indexOf('Error:');
-        return { id: task.id, asked, reached, runMs, detail: `generated source failed: ${outcome.output.slice(Math.max(0, error), Math.max(0, error) + 700)}` };
-      }
-    } finally {
-      await project.remove();
-    }
+    const outcome = await runGeneratedSources({ 'check.spec.ts': await checkSource(service, checkId) });
+    if (outcome.code !== 0) return { id: task.id, asked, reached, runMs, checkId, detail: `generated source failed: ${firstError(outcome.output)}` };
     reached.push('source');
   }
 
@@ -96,13 +89,39 @@ export async function runCorpusTask(service: CorpusService, app: CorpusApp, task
   try {
     const broken = await replayCheck(service, checkId, baseUrl);
     const failing = broken.findings.filter((finding) => finding.severity === 'error');
-    if (broken.status !== 'failed') return { id: task.id, asked, reached, runMs, detail: `replay on the broken app (${task.bug}) ${broken.status}: a false pass` };
+    if (broken.status !== 'failed') return { id: task.id, asked, reached, runMs, checkId, detail: `replay on the broken app (${task.bug}) ${broken.status}: a false pass` };
     reached.push('caught');
     const compared = failing.find((finding) => finding.expected !== null);
-    return { id: task.id, asked, reached, runMs, detail: compared === undefined ? `caught by ${failing[0]?.kind ?? 'a failure'}: ${failing[0]?.detail ?? ''}` : `caught: expected ${compared.expected}, actual ${JSON.stringify(compared.actual)}` };
+    return { id: task.id, asked, reached, runMs, checkId, detail: compared === undefined ? `caught by ${failing[0]?.kind ?? 'a failure'}: ${failing[0]?.detail ?? ''}` : `caught: expected ${compared.expected}, actual ${JSON.stringify(compared.actual)}` };
   } finally {
     app.setBug(null);
   }
+}
+
+/** The Playwright source the service generates for a check (the version replays run). */
+export async function checkSource(service: CorpusService, checkId: string): Promise<string> {
+  const source = await fetch(`${service.base}/api/checks/${checkId}/source`, { headers: { authorization: `Bearer ${service.key}` } });
+  if (source.status !== 200) throw new Error(`the source of check ${checkId} answered ${source.status}`);
+  return source.text();
+}
+
+/**
+ * Runs generated sources (file name to source) with `npx playwright test` in one throwaway project, with no
+ * QA_BASE_URL: each check runs against the address it was compiled on, its default.
+ */
+export async function runGeneratedSources(files: Record<string, string>): Promise<PlaywrightOutcome> {
+  const project = await createPlaywrightProject(files);
+  try {
+    return await project.run({});
+  } finally {
+    await project.remove();
+  }
+}
+
+/** The first error of a Playwright run's output, and what follows it. */
+export function firstError(output: string): string {
+  const error = output.indexOf('Error:');
+  return output.slice(Math.max(0, error), Math.max(0, error) + 700);
 }
 
 async function replayCheck(service: CorpusService, checkId: string, baseUrl: string): Promise<JobView> {

@@ -4,8 +4,9 @@
  * temporary folder. TEST_DIALECTS=sqlite (or mysql) narrows `forEachDialect` to one of them.
  *
  * The MySQL database is migrated once per Jest run and worker, and emptied for each later store (test-run-marker.ts).
+ * A SQLite store is a copy of a file migrated once per run and worker (sqliteTemplatePath).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -70,7 +71,35 @@ export async function dropMysqlDatabase(url: string): Promise<void> {
 /** A migrated store for `dialect` with every table empty. Close it with `closeTestStore`. */
 export async function openTestStore(dialect: Dialect): Promise<DataSource> {
   if (dialect === 'mysql') return openWorkerMysqlStore(testMysqlUrl(), process.env.QA_TEST_RUN_ID);
-  return openStore({ database: await freshDatabaseConfig(dialect) }, silentLogger());
+  const runId = process.env.QA_TEST_RUN_ID;
+  const database = await freshDatabaseConfig(dialect);
+  if (runId !== undefined && database.kind === 'sqlite') copyFileSync(await migratedSqliteTemplate(runId), database.path);
+  return openStore({ database }, silentLogger());
+}
+
+/**
+ * Where this worker keeps the SQLite file it migrated for run `runId`: in the run's folder, which the global teardown
+ * removes (global-teardown.ts).
+ */
+export function testRunFolder(runId: string): string {
+  return join(tmpdir(), `qa-test-run-${runId}`);
+}
+
+/**
+ * This worker's migrated, empty SQLite file of the run, made by the first SQLite store of the run on the worker:
+ * every later store copies it instead of running every migration again (each commits, an fsync apiece). A copy's
+ * store still checks that no migration is pending, and a test that changes its schema changes only its copy.
+ */
+async function migratedSqliteTemplate(runId: string): Promise<string> {
+  const template = join(testRunFolder(runId), `sqlite-w${process.env.JEST_WORKER_ID ?? '1'}.sqlite`);
+  if (existsSync(template)) return template;
+  mkdirSync(dirname(template), { recursive: true });
+  // Migrated under another name and renamed when closed (no WAL left beside it), so that no copy sees it half made.
+  const partial = `${template}.${process.pid}.partial`;
+  const dataSource = await openStore({ database: { kind: 'sqlite', path: partial } }, silentLogger());
+  await dataSource.destroy();
+  renameSync(partial, template);
+  return template;
 }
 
 /**

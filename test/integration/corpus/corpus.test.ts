@@ -3,6 +3,8 @@
  * a faithful local copy of its app, is compiled into a check that replays with no planner and whose generated source
  * passes `npx playwright test`, and that check fails on the app with the task's bug switched on. CI runs the tasks
  * named in CI_TASKS (a fast sample of each suite); `npm run bench:corpus` runs them all and prints the counts.
+ * The generated sources of a suite's tasks run in one `playwright test` (one spec file each), the suite's last test:
+ * a run of its own per task paid Playwright's start and a browser launch each time, and proved nothing more.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
@@ -12,7 +14,7 @@ import { todoMvcSuite } from '../../corpus/todomvc.js';
 import type { CorpusApp, CorpusSuite } from '../../corpus/types.js';
 import { startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertRepository } from '../../support/check-fixtures.js';
-import { runCorpusTask, type CorpusService } from '../../support/corpus-run.js';
+import { checkSource, firstError, runCorpusTask, runGeneratedSources, type CorpusService } from '../../support/corpus-run.js';
 import { useTestStore } from '../../support/dialects.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
 
@@ -59,8 +61,22 @@ describe.each(SUITES.filter((suite) => chosenTasks(suite).length > 0).map((suite
     return { base, key, repositoryId: await insertRepository(store(), organization.id, { baseUrl: app.url }) };
   }
 
+  /** The generated source of each task that got that far, by task id (read before the store is emptied). */
+  const sources = new Map<string, string>();
+
   it.each(chosenTasks(suite).map((task) => [task.id, task] as const))('%s', async (_id, task) => {
-    const outcome = await runCorpusTask(await service(), app, task);
-    expect({ id: outcome.id, reached: outcome.reached, detail: outcome.reached.length === 5 ? 'right' : outcome.detail }).toEqual({ id: task.id, reached: ['planned', 'passed', 'replayed', 'source', 'caught'], detail: 'right' });
+    const corpusService = await service();
+    const outcome = await runCorpusTask(corpusService, app, task, { source: false });
+    if (outcome.checkId !== undefined) sources.set(task.id, await checkSource(corpusService, outcome.checkId));
+    expect({ id: outcome.id, reached: outcome.reached, detail: outcome.reached.length === 4 ? 'right' : outcome.detail }).toEqual({ id: task.id, reached: ['planned', 'passed', 'replayed', 'caught'], detail: 'right' });
+  });
+
+  it('the generated source of every task passes `npx playwright test` on the app as it is', async () => {
+    const ids = chosenTasks(suite).map((task) => task.id);
+    expect([...sources.keys()].sort()).toEqual([...ids].sort());
+    app.setBug(null);
+    app.reset();
+    const outcome = await runGeneratedSources(Object.fromEntries([...sources].map(([id, source]) => [`${id}.spec.ts`, source])));
+    expect({ code: outcome.code, passed: outcome.stats.expected, failed: outcome.stats.unexpected, error: outcome.code === 0 ? null : firstError(outcome.output) }).toEqual({ code: 0, passed: ids.length, failed: 0, error: null });
   });
 });

@@ -2,8 +2,10 @@
  * A pull request's replays of the demo shop on a worker composed as `qa worker` composes it with CODEHOST_* set:
  * real Chromium runs the check, the outbox and the `notify-delivery` queue job carry its progress to the fake code
  * host, and the pull request ends with one comment (edited as the run went) and one completed check run.
+ * On MySQL only, as the suite's other browser workflows: the outbox and the delivery's reads, where the dialects differ,
+ * are tested on both in outbox.test.ts, deliver-progress.test.ts and pull-request-progress.test.ts.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { compiledCheckSchema, type CompiledCheck } from '../../../src/core/check.js';
 import { codehostPrincipal, type Principal } from '../../../src/core/principal.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
@@ -14,7 +16,6 @@ import { startFakeCodehost, type FakeCodehost } from '../../fakes/codehost-api.j
 import { insertActiveCheck } from '../../support/backlog.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { useDemoService } from '../../support/test-service.js';
-import { forEachDialect } from '../../support/dialects.js';
 import { jobServiceOn } from './notify-fixtures.js';
 import { APP_ID, APP_KEYS, BOT_NAME, codehostSettings, COMMENT_POSTS, HEAD_SHA, INSTALLATION, postedFor, pullRequestContext, summaryOf, until } from './pull-request-fixtures.js';
 
@@ -31,13 +32,13 @@ function pricingCheck(heading: string): CompiledCheck {
   });
 }
 
-forEachDialect('pull-request replays report on the PR', (dialect) => {
+describe('pull-request replays report on the PR', () => {
   let fake: FakeCodehost | undefined;
   beforeAll(async () => {
     fake = await startFakeCodehost({ appId: APP_ID, publicKey: APP_KEYS.publicKey, botName: BOT_NAME });
     fake.addInstallation(INSTALLATION);
   });
-  const shop = useDemoService(dialect, { worker: () => ({ codehost: codehostSettings(fake!), notify: { minIntervalMs: 200, publicBaseUrl: PUBLIC_BASE_URL } }) });
+  const shop = useDemoService('mysql', { worker: () => ({ codehost: codehostSettings(fake!), notify: { minIntervalMs: 200, publicBaseUrl: PUBLIC_BASE_URL } }) });
   // Declared after the service's: the worker stops (and sends nothing more) before the fake goes.
   afterAll(async () => {
     await fake?.close();

@@ -1,14 +1,14 @@
 /**
- * A failed expectation as a job records it, through the API and the worker on both dialects: the finding is
- * `assertion_failed` with `expected` and `actual`, and links the screenshot taken at that step; other findings carry
- * neither (null); a truly absent target is still `step_unresolvable`.
+ * A failed expectation as a job records it, through the API and the worker: the finding is `assertion_failed` with
+ * `expected` and `actual`, and links the screenshot taken at that step; other findings carry neither (null); a truly
+ * absent target is still `step_unresolvable`. On MySQL only (see qa-run.test.ts): how both dialects store the
+ * comparison is tested in recorder-comparison.test.ts.
  */
-import { beforeEach, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { callApi } from '../../support/api-server.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { useDemoService } from '../../support/test-service.js';
-import { forEachDialect } from '../../support/dialects.js';
 
 interface FindingBody {
   kind: string;
@@ -21,11 +21,11 @@ interface FindingBody {
   artifactIds: string[];
 }
 
-forEachDialect('findings of failed expectations', (dialect) => {
+describe('findings of failed expectations', () => {
   let key: string;
   let repositoryId: string;
 
-  const shop = useDemoService(dialect);
+  const shop = useDemoService('mysql');
   const { store } = shop;
 
   beforeEach(async () => {
