@@ -1,35 +1,28 @@
 import { mkdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, ErrorCode, operationalError, userError } from '../../core/errors.js';
+import { AppError, ErrorCode, userError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { FetchedRevision } from '../model.js';
+import type { FetchedRevision, RevisionFile } from '../model.js';
 import { writeCaBundle } from './ca-bundle.js';
+import { boundErrors, DEFAULT_FETCH_LIMITS, type FetchLimits } from './fetch-bounds.js';
 import { fetchFailure, noRefsFailure } from './git-failure.js';
 import { authorizationHeader, gitEnvironment } from './git-environment.js';
+import { createGitSession, type GitSession } from './git-session.js';
 import { packBytes, watchPackSize } from './pack-size-watch.js';
-import { checkRevisionRequest, type RevisionRequest } from './revision-request.js';
-import { runGit, type GitResult } from './run-git.js';
+import { checkRevisionRequest, type CheckedRequest, type RevisionRequest } from './revision-request.js';
 import { parseTreeListing } from './tree-listing.js';
 import { createWorkFolders } from './work-folders.js';
 
 export type { RevisionRequest } from './revision-request.js';
-
-export interface FetchLimits {
-  /** Bytes received, and bytes of the checked-out files (checked before anything is written). */
-  maxBytes: number;
-  maxFiles: number;
-  /** Wall time of the whole fetch: init, fetch, listing and checkout. */
-  timeoutMs: number;
-}
-
-export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxBytes: 512 * 1024 * 1024, maxFiles: 100_000, timeoutMs: 5 * 60_000 };
+export { DEFAULT_FETCH_LIMITS, type FetchLimits } from './fetch-bounds.js';
 
 export interface RevisionFetcherDeps {
   logger: Logger;
   /**
-   * An installation token for the repository's installation (compose: the code-host client's `installationToken`).
-   * Absent: every fetch is anonymous, and a private repository is `repository.access_refused`.
+   * A token of the repository's installation (compose: the code-host client's `installationToken`). Used for every
+   * fetch that names an installation; absent, every fetch is anonymous and a private repository is
+   * `repository.access_refused`.
    */
   tokenFor?: (installationId: string) => Promise<string>;
   /** Node's NODE_EXTRA_CA_CERTS, given to git too (ca-bundle.ts). */
@@ -54,17 +47,34 @@ export interface RevisionFetcher {
   sweep(): Promise<number>;
 }
 
-const MIB = 1024 * 1024;
+/** One fetch in progress: its request, its folder's parts, its git commands. */
+interface Fetch {
+  checked: CheckedRequest;
+  url: string;
+  gitDir: string;
+  tree: string;
+  git: GitSession;
+  usedToken: boolean;
+  scrub: (text: string) => string;
+}
+
+/** Removes the token in every form it travels in from text that came from git, should git ever echo it. */
+function scrubberFor(token: string | null): (text: string) => string {
+  const forms = token === null ? [] : [token, authorizationHeader(token).replace(/^Authorization: Basic /, ''), `x-access-token:${token}`];
+  return (text) => forms.reduce((clean, secret) => clean.split(secret).join('[redacted]'), text);
+}
 
 /**
  * Step 1 of onboarding (issue 28): a shallow fetch of one revision with the git CLI, into a temporary folder, bounded
  * by size, file count and time. The folder holds `git/` (the repository, no work tree), `tree/` (the checked-out
- * files: the `dir` handed back) and, with extra CAs, `ca.pem`.
+ * files: the `dir` handed back) and, with extra CAs, `ca.pem`. The steps: make the repository, fetch the one commit
+ * (watching the bytes received), resolve it, list its files (bounding their count and size before anything is
+ * written), check them out.
  */
 export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetcher {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...deps.limits };
+  const bounds = boundErrors(limits);
   const now = deps.now ?? (() => Date.now());
-  const git = deps.gitBinary ?? 'git';
   const pollIntervalMs = deps.pollIntervalMs ?? 100;
   const folders = createWorkFolders({
     tmpDir: deps.tmpDir ?? tmpdir(),
@@ -80,13 +90,11 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
     return removed.length;
   }
 
-  async function fetchInto(root: string, request: RevisionRequest, started: number): Promise<Omit<FetchedRevision, 'remove'>> {
+  async function prepare(root: string, request: RevisionRequest, started: number): Promise<Fetch> {
     const checked = checkRevisionRequest(request);
     const url = checked.url.href;
     const token = checked.installationId !== null && deps.tokenFor ? await deps.tokenFor(checked.installationId) : null;
-    const secrets = token === null ? [] : [token, authorizationHeader(token).replace(/^Authorization: Basic /, ''), `x-access-token:${token}`];
-    const scrub = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join('[redacted]'), text);
-
+    const scrub = scrubberFor(token);
     const gitDir = join(root, 'git');
     const tree = join(root, 'tree');
     await mkdir(tree);
@@ -102,89 +110,91 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
       caFile,
       lowSpeedSeconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
     });
-    const timeout = () =>
-      operationalError(ErrorCode.RepositoryFetchTimeout, `Fetching ${checked.wanted} from ${url} took more than ${limits.timeoutMs} ms; git was stopped`, {
-        status: 504,
-        details: { timeoutMs: limits.timeoutMs },
-      });
-    const tooLarge = (bytes: number, measured: 'received' | 'checked_out') =>
-      userError(
-        ErrorCode.RepositoryTooLarge,
-        `The revision is over the size bound: ${(bytes / MIB).toFixed(1)} MiB ${measured === 'received' ? 'received so far' : 'of files'}, more than ${(limits.maxBytes / MIB).toFixed(1)} MiB`,
-        { status: 413, details: { limitBytes: limits.maxBytes, bytes, measured } },
-      );
+    const git = createGitSession({
+      binary: deps.gitBinary ?? 'git',
+      env,
+      cwd: root,
+      deadline: started + limits.timeoutMs,
+      now,
+      timeout: () => bounds.timeout(`${checked.wanted} from ${url}`),
+      scrub,
+    });
+    await git.runOk(['init', '--bare', '--quiet', '--template=', gitDir], 'make the repository');
+    return { checked, url, gitDir, tree, git, usedToken: token !== null, scrub };
+  }
 
-    const run = async (args: string[], signal?: AbortSignal): Promise<GitResult> => {
-      const left = started + limits.timeoutMs - now();
-      if (left <= 0) throw timeout();
-      let result: GitResult;
-      try {
-        result = await runGit(git, { args, env, cwd: root, timeoutMs: left, signal });
-      } catch (error) {
-        throw operationalError(ErrorCode.RepositoryFetchFailed, `git could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}): is git installed on the worker?`, { cause: error });
-      }
-      if (result.timedOut) throw timeout();
-      return result;
-    };
-    const runOk = async (args: string[], what: string): Promise<GitResult> => {
-      const result = await run(args);
-      if (result.exitCode !== 0) {
-        throw operationalError(ErrorCode.RepositoryFetchFailed, `git could not ${what}: ${scrub(result.stderr.trim().split('\n').slice(-1)[0] ?? '')}`);
-      }
-      return result;
-    };
-
-    await runOk(['init', '--bare', '--quiet', '--template=', gitDir], 'make the repository');
-
+  /** The one commit, shallow; returns the bytes received. */
+  async function fetchCommit(fetch: Fetch): Promise<number> {
+    const packDir = join(fetch.gitDir, 'objects', 'pack');
     const overSize = new AbortController();
-    let receivedOver = 0;
-    const stopWatch = watchPackSize(join(gitDir, 'objects', 'pack'), limits.maxBytes, pollIntervalMs, (bytes) => {
-      receivedOver = bytes;
+    let seen = 0;
+    const stopWatch = watchPackSize(packDir, limits.maxBytes, pollIntervalMs, (bytes) => {
+      seen = bytes;
       overSize.abort();
     });
-    let fetched: GitResult;
-    try {
-      fetched = await run(
-        ['--git-dir', gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--', url, checked.wanted],
-        overSize.signal,
-      );
-    } finally {
-      stopWatch();
-    }
-    if (fetched.aborted) throw tooLarge(receivedOver, 'received');
+    const args = ['--git-dir', fetch.gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--', fetch.url, fetch.checked.wanted];
+    const fetched = await fetch.git.run(args, { signal: overSize.signal }).finally(stopWatch);
+    if (fetched.aborted) throw bounds.tooLarge(seen, 'received');
     if (fetched.exitCode !== 0) {
-      const failure = fetchFailure(fetched.stderr, { url, wanted: checked.wanted, usedToken: token !== null, scrub });
+      const failure = fetchFailure(fetched.stderr, { url: fetch.url, wanted: fetch.checked.wanted, usedToken: fetch.usedToken, scrub: fetch.scrub });
       if (failure.code === ErrorCode.RepositoryRevisionUnknown) {
-        const listed = await run(['--git-dir', gitDir, 'ls-remote', '--', url]);
-        if (listed.exitCode === 0 && listed.stdout.length === 0) throw noRefsFailure(url);
+        const refs = await fetch.git.run(['--git-dir', fetch.gitDir, 'ls-remote', '--', fetch.url]);
+        if (refs.exitCode === 0 && refs.stdout.length === 0) throw noRefsFailure(fetch.url);
       }
       throw failure;
     }
-    const received = await packBytes(join(gitDir, 'objects', 'pack'));
-    if (received > limits.maxBytes) throw tooLarge(received, 'received');
+    const received = await packBytes(packDir);
+    if (received > limits.maxBytes) throw bounds.tooLarge(received, 'received');
+    return received;
+  }
 
-    const resolved = await run(['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', 'FETCH_HEAD^{commit}']);
+  async function resolveCommit(fetch: Fetch): Promise<string> {
+    const resolved = await fetch.git.run(['--git-dir', fetch.gitDir, 'rev-parse', '--verify', '--quiet', 'FETCH_HEAD^{commit}']);
     if (resolved.exitCode !== 0) {
-      throw userError(ErrorCode.RepositoryRevisionUnknown, `${checked.wanted} at ${url} names no commit (a tag of a tree or a blob?)`, { status: 404 });
+      throw userError(ErrorCode.RepositoryRevisionUnknown, `${fetch.checked.wanted} at ${fetch.url} names no commit (a tag of a tree or a blob?)`, { status: 404 });
     }
-    const commitSha = resolved.stdout.toString('utf8').trim();
+    return resolved.stdout.toString('utf8').trim();
+  }
 
-    const listing = parseTreeListing((await runOk(['--git-dir', gitDir, 'ls-tree', '-r', '-l', '-z', '--full-tree', commitSha], 'list the files')).stdout);
-    if (listing.files.length > limits.maxFiles) {
-      throw userError(ErrorCode.RepositoryTooManyFiles, `The revision has ${listing.files.length} files, more than the bound of ${limits.maxFiles}`, {
-        status: 413,
-        details: { limit: limits.maxFiles, files: listing.files.length },
-      });
-    }
-    const checkedOutBytes = listing.files.reduce((sum, file) => sum + file.size, 0);
-    if (checkedOutBytes > limits.maxBytes) throw tooLarge(checkedOutBytes, 'checked_out');
+  async function listFiles(fetch: Fetch, commitSha: string): Promise<{ files: RevisionFile[]; bytes: number; unreadable: number }> {
+    // Entries are counted as they come, so a tree of millions of entries is stopped early, not held in memory.
+    let entries = 0;
+    const listed = await fetch.git.run(['--git-dir', fetch.gitDir, 'ls-tree', '-r', '-l', '-z', '--full-tree', commitSha], {
+      stopOn: (chunk) => {
+        for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) entries += 1;
+        return entries > limits.maxFiles;
+      },
+    });
+    if (listed.stopped) throw bounds.tooManyFiles(entries, true);
+    if (listed.exitCode !== 0) throw fetchFailure(listed.stderr, { url: fetch.url, wanted: commitSha, usedToken: fetch.usedToken, scrub: fetch.scrub });
+    const { files, unreadable } = parseTreeListing(listed.stdout);
+    if (files.length > limits.maxFiles) throw bounds.tooManyFiles(files.length, false);
+    const bytes = files.reduce((sum, file) => sum + file.size, 0);
+    if (bytes > limits.maxBytes) throw bounds.tooLarge(bytes, 'checked_out');
+    return { files, bytes, unreadable };
+  }
 
-    await runOk(['--git-dir', gitDir, '--work-tree', tree, '-c', 'core.bare=false', 'checkout', '--quiet', '--force', '--detach', commitSha], 'check the files out');
+  async function fetchInto(root: string, request: RevisionRequest, started: number): Promise<Omit<FetchedRevision, 'remove'>> {
+    const fetch = await prepare(root, request, started);
+    const received = await fetchCommit(fetch);
+    const commitSha = await resolveCommit(fetch);
+    const listing = await listFiles(fetch, commitSha);
+    // git refuses paths that would leave the folder or write into .git (`..`, `.git`, their NTFS and HFS+ spellings).
+    await fetch.git.runOk(['--git-dir', fetch.gitDir, '--work-tree', fetch.tree, '-c', 'core.bare=false', 'checkout', '--quiet', '--force', '--detach', commitSha], 'check the files out');
     deps.logger.info(
-      { url, wanted: checked.wanted, commitSha, files: listing.files.length, bytes: checkedOutBytes, receivedBytes: received, unreadablePaths: listing.unreadable, ms: now() - started },
+      {
+        url: fetch.url,
+        wanted: fetch.checked.wanted,
+        commitSha,
+        files: listing.files.length,
+        bytes: listing.bytes,
+        receivedBytes: received,
+        unreadablePaths: listing.unreadable,
+        ms: now() - started,
+      },
       'fetched the revision',
     );
-    return { dir: tree, commitSha, files: listing.files };
+    return { dir: fetch.tree, commitSha, files: listing.files };
   }
 
   return {

@@ -8,6 +8,8 @@ export interface GitRun {
   timeoutMs: number;
   /** Aborting stops git at once (the size bound uses it). */
   signal?: AbortSignal;
+  /** Sees each piece of stdout as it comes; answering true stops git (the file-count bound counts entries). */
+  stopOn?: (chunk: Buffer) => boolean;
 }
 
 export interface GitResult {
@@ -17,9 +19,13 @@ export interface GitResult {
   stderr: string;
   timedOut: boolean;
   aborted: boolean;
+  /** Stopped by `stopOn`, or because stdout went over STDOUT_KEPT. */
+  stopped: boolean;
 }
 
 const STDERR_KEPT = 16 * 1024;
+/** More than any listing of a repository within the bounds; a hostile server's endless answer is cut here. */
+export const STDOUT_KEPT = 256 * 1024 * 1024;
 
 /**
  * Runs git with an argument array (no shell) in a process group of its own, so that stopping it stops its remote
@@ -33,6 +39,8 @@ export function runGit(binary: string, run: GitRun): Promise<GitResult> {
     let err = '';
     let timedOut = false;
     let aborted = false;
+    let stopped = false;
+    let outBytes = 0;
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -50,7 +58,16 @@ export function runGit(binary: string, run: GitRun): Promise<GitResult> {
     };
     if (run.signal?.aborted) onAbort();
     run.signal?.addEventListener('abort', onAbort);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      outBytes += chunk.length;
+      if (outBytes > STDOUT_KEPT || run.stopOn?.(chunk)) {
+        stopped = true;
+        killGroup();
+        return;
+      }
+      out.push(chunk);
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       err = (err + chunk).slice(-STDERR_KEPT);
@@ -65,7 +82,7 @@ export function runGit(binary: string, run: GitRun): Promise<GitResult> {
       run.signal?.removeEventListener('abort', onAbort);
       // git may have left helpers behind in its group when it failed; nothing of the group outlives the call.
       killGroup();
-      resolve({ exitCode, stdout: Buffer.concat(out), stderr: err, timedOut, aborted });
+      resolve({ exitCode, stdout: Buffer.concat(out), stderr: err, timedOut, aborted, stopped });
     });
   });
 }

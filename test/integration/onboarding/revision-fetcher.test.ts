@@ -98,6 +98,15 @@ beforeAll(async () => {
   await createTestRepository(root, 'acme/big.git', [{ 'blob.bin': randomBytes(3 * 1024 * 1024) }]);
   await createTestRepository(root, 'acme/zeros.git', [{ 'zeros.txt': Buffer.alloc(4 * 1024 * 1024) }]);
   await createTestRepository(root, 'acme/many.git', [Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`src/file-${index}.ts`, `export const n = ${index};\n`]))]);
+  // Trees git itself would never write: an entry `..` holding a file, and one `.git` holding a config.
+  const escape = await createTestRepository(root, 'acme/escape.git', [{ 'README.md': 'fine\n' }]);
+  for (const [name, branch] of [['..', 'dotdot'], ['.git', 'dotgit']] as const) {
+    const blob = (await git(['--git-dir', escape.gitDir, 'hash-object', '-w', '--stdin'], undefined, {}, '[core]\n\thooksPath = /tmp\n')).trim();
+    const inner = (await git(['--git-dir', escape.gitDir, 'mktree'], undefined, {}, `100644 blob ${blob}\tconfig\n`)).trim();
+    const top = (await git(['--git-dir', escape.gitDir, 'mktree'], undefined, {}, `040000 tree ${inner}\t${name}\n100644 blob ${blob}\tok.txt\n`)).trim();
+    const commit = (await git(['--git-dir', escape.gitDir, 'commit-tree', top, '-m', 'hostile'])).trim();
+    await git(['--git-dir', escape.gitDir, 'update-ref', `refs/heads/${branch}`, commit]);
+  }
   host = await startFakeGitHost({ key: certificates.key, cert: certificates.cert, projectRoot: root, privateRepositories: ['acme/secret.git'] });
   host.issueToken(TOKEN);
 });
@@ -215,7 +224,8 @@ describe('fetching a revision over HTTPS', () => {
     const { revisions, tmpDir } = await fetcher({ limits: { maxFiles: 50 } });
     const error = await failure(revisions.fetch(request('acme/many.git')));
     expect(error.code).toBe('repository.too_many_files');
-    expect(error.details).toEqual({ limit: 50, files: 60 });
+    expect(error.details).toMatchObject({ limit: 50 });
+    expect((error.details as { files: number }).files).toBeGreaterThan(50);
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
@@ -249,6 +259,17 @@ describe('fetching a revision over HTTPS', () => {
     expect(await readFile(link, 'utf8')).toBe('/etc/passwd');
     expect(await readdir(dirname(revision.dir))).not.toContain('pwned');
     await revision.remove();
+  });
+
+  it('refuses a tree whose paths would leave the folder or write into .git, and leaves nothing behind', async () => {
+    const { revisions, tmpDir } = await fetcher();
+    for (const branch of ['dotdot', 'dotgit']) {
+      const error = await failure(revisions.fetch(request('acme/escape.git', { revision: branch })));
+      expect(error.code).toBe('repository.fetch_failed');
+      expect(error.message).toMatch(/invalid path/);
+    }
+    expect(await readdir(tmpDir)).toEqual([]);
+    expect(await readdir(scratch)).not.toContain('config');
   });
 
   it('refuses a clone URL that is not https, or carries credentials, before any request', async () => {
