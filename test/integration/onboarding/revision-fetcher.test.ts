@@ -95,6 +95,7 @@ beforeAll(async () => {
     'acme/hostile.git',
     [{ ...Object.fromEntries(HOSTILE.map((name, index) => [name, `file ${index}\n`])), 'link-out': { symlinkTo: '/etc/passwd' } }],
   );
+  await createTestRepository(root, 'acme/empty.git', []);
   await createTestRepository(root, 'acme/big.git', [{ 'blob.bin': randomBytes(3 * 1024 * 1024) }]);
   await createTestRepository(root, 'acme/zeros.git', [{ 'zeros.txt': Buffer.alloc(4 * 1024 * 1024) }]);
   await createTestRepository(root, 'acme/many.git', [Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`src/file-${index}.ts`, `export const n = ${index};\n`]))]);
@@ -186,6 +187,13 @@ describe('fetching a revision over HTTPS', () => {
     expect(await readdir(refused.tmpDir)).toEqual([]);
   });
 
+  it("passes on the code host's refusal to issue a token, and leaves nothing behind", async () => {
+    const refusal = new AppError({ kind: 'operational', code: 'codehost.unauthorized', message: 'The code host refused the app JWT' });
+    const { revisions, tmpDir } = await fetcher({ tokenFor: () => Promise.reject(refusal) });
+    expect(await failure(revisions.fetch(request('acme/secret.git', { defaultBranch: 'trunk' })))).toBe(refusal);
+    expect(await readdir(tmpDir)).toEqual([]);
+  });
+
   it('says repository.revision_unknown for an unknown SHA and an unknown branch', async () => {
     const { revisions, tmpDir } = await fetcher();
     const sha = await failure(revisions.fetch(request('acme/shop.git', { revision: 'f'.repeat(40) })));
@@ -205,6 +213,9 @@ describe('fetching a revision over HTTPS', () => {
     expect(page.code).toBe('repository.not_git');
     const pageAtSha = await failure(revisions.fetch(request('html/acme/shop', { revision: shop.shas[0] })));
     expect(pageAtSha.code).toBe('repository.not_git');
+    const empty = await failure(revisions.fetch(request('acme/empty.git')));
+    expect(empty.code).toBe('repository.not_git');
+    expect(empty.message).toMatch(/no git refs/);
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
