@@ -11,6 +11,8 @@ export interface GitSessionOptions {
   timeout: () => AppError;
   /** Removes the token from git's words before they go into an error. */
   scrub: (text: string) => string;
+  /** The caller's cancellation: git is stopped and the call rejects with the signal's reason. */
+  cancel?: AbortSignal;
 }
 
 export interface GitSession {
@@ -23,16 +25,20 @@ export interface GitSession {
 /** The git commands of one fetch: one environment, one folder, one deadline shared by all of them. */
 export function createGitSession(options: GitSessionOptions): GitSession {
   async function run(args: string[], extra: { signal?: AbortSignal; stopOn?: (chunk: Buffer) => boolean } = {}): Promise<GitResult> {
+    options.cancel?.throwIfAborted();
     const left = options.deadline - options.now();
     if (left <= 0) throw options.timeout();
+    const signals = [options.cancel, extra.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     let result: GitResult;
     try {
-      result = await runGit(options.binary, { args, env: options.env, cwd: options.cwd, timeoutMs: left, ...extra });
+      result = await runGit(options.binary, { args, env: options.env, cwd: options.cwd, timeoutMs: left, stopOn: extra.stopOn, signal });
     } catch (error) {
       throw operationalError(ErrorCode.RepositoryFetchFailed, `git could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}): is git installed on the worker?`, {
         cause: error,
       });
     }
+    options.cancel?.throwIfAborted();
     if (result.timedOut) throw options.timeout();
     if (result.stopped && extra.stopOn === undefined) {
       throw operationalError(ErrorCode.RepositoryFetchFailed, `git wrote more than ${STDOUT_KEPT} bytes of output and was stopped`);

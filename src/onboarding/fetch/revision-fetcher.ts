@@ -41,8 +41,11 @@ export interface RevisionFetcherDeps {
 }
 
 export interface RevisionFetcher {
-  /** Fetches one revision into a new temporary folder; on any error the folder is already gone. */
-  fetch(request: RevisionRequest): Promise<FetchedRevision>;
+  /**
+   * Fetches one revision into a new temporary folder; on any error the folder is already gone. Aborting `signal`
+   * (a worker shutting down) stops git and rejects with the signal's reason, the folder removed.
+   */
+  fetch(request: RevisionRequest, options?: { signal?: AbortSignal }): Promise<FetchedRevision>;
   /** Removes the folders killed workers left behind; returns how many. Every fetch sweeps first. */
   sweep(): Promise<number>;
 }
@@ -90,7 +93,7 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
     return removed.length;
   }
 
-  async function prepare(root: string, request: RevisionRequest, started: number): Promise<Fetch> {
+  async function prepare(root: string, request: RevisionRequest, started: number, cancel: AbortSignal | undefined): Promise<Fetch> {
     const checked = checkRevisionRequest(request);
     const url = checked.url.href;
     const token = checked.installationId !== null && deps.tokenFor ? await deps.tokenFor(checked.installationId) : null;
@@ -118,6 +121,7 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
       now,
       timeout: () => bounds.timeout(`${checked.wanted} from ${url}`),
       scrub,
+      cancel,
     });
     await git.runOk(['init', '--bare', '--quiet', '--template=', gitDir], 'make the repository');
     return { checked, url, gitDir, tree, git, usedToken: token !== null, scrub };
@@ -174,8 +178,8 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
     return { files, bytes, unreadable };
   }
 
-  async function fetchInto(root: string, request: RevisionRequest, started: number): Promise<Omit<FetchedRevision, 'remove'>> {
-    const fetch = await prepare(root, request, started);
+  async function fetchInto(root: string, request: RevisionRequest, started: number, cancel: AbortSignal | undefined): Promise<Omit<FetchedRevision, 'remove'>> {
+    const fetch = await prepare(root, request, started, cancel);
     const received = await fetchCommit(fetch);
     const commitSha = await resolveCommit(fetch);
     const listing = await listFiles(fetch, commitSha);
@@ -199,12 +203,13 @@ export function createRevisionFetcher(deps: RevisionFetcherDeps): RevisionFetche
 
   return {
     sweep,
-    async fetch(request) {
+    async fetch(request, options = {}) {
+      options.signal?.throwIfAborted();
       const started = now();
       await sweep().catch((error: unknown) => deps.logger.warn({ err: error }, 'could not sweep the folders of earlier fetches'));
       const root = await folders.create();
       try {
-        const revision = await fetchInto(root, request, started);
+        const revision = await fetchInto(root, request, started, options.signal);
         let removed: Promise<void> | undefined;
         return { ...revision, remove: () => (removed ??= folders.remove(root)) };
       } catch (error) {

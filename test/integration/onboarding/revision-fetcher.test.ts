@@ -252,6 +252,22 @@ describe('fetching a revision over HTTPS', () => {
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
+  it("stops at the caller's signal (a worker shutting down), with the signal's reason, and leaves nothing behind", async () => {
+    const { revisions, tmpDir } = await fetcher();
+    const shutdown = new AbortController();
+    const stallsBefore = host.requests.filter((seen) => seen.path.startsWith('/stall/')).length;
+    const pending = revisions.fetch(request('stall/acme/cancelled.git'), { signal: shutdown.signal });
+    for (let waited = 0; host.requests.filter((seen) => seen.path.startsWith('/stall/')).length === stallsBefore && waited < 200; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const reason = new AppError({ kind: 'operational', code: 'job.start_failed', message: 'the worker is stopping' });
+    shutdown.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    for (let waited = 0; host.openStalls() > 0 && waited < 50; waited += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(host.openStalls()).toBe(0);
+    expect(await readdir(tmpDir)).toEqual([]);
+  });
+
   it("trusts the code host's private CA only through NODE_EXTRA_CA_CERTS", async () => {
     const { revisions, tmpDir } = await fetcher({ extraCaFile: undefined });
     const error = await failure(revisions.fetch(request('acme/shop.git')));
