@@ -57,6 +57,10 @@ const ZONES = {
   },
   checks: { path: 'src/checks', may: ['core', 'browser', 'logger'], io: [], why: 'it drives the page through src/browser' },
   probes: { path: 'src/probes', may: ['core', 'logger'], io: ['network', 'http client'] },
+  // Onboarding (issue 28): the shapes its steps store, and the steps. Fetching runs git in child processes, in a
+  // temporary folder, and reads node:tls only for Node's root certificates (git gets the same trust as Node).
+  onboarding: { path: 'src/onboarding', may: ['core', 'logger'], io: [] },
+  'onboarding/fetch': { path: 'src/onboarding/fetch', may: ['core', 'logger', 'onboarding'], io: ['processes', 'files', 'network'] },
   repos: { path: 'src/repos', may: ['core', 'store', 'logger'], io: ['database'] },
   // The OpenID client (sign-in) talks to the identity provider.
   identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database', 'http client'] },
