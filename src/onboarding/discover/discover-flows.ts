@@ -73,9 +73,9 @@ function handlerFiles(form: FormFacts, routes: readonly IndexedRoute[]): string[
   return routes.filter((route) => pathOnly(route.path) === path && route.methods.includes(form.method.toUpperCase())).flatMap((route) => route.files);
 }
 
-function formDraft(surface: Surface, form: FormFacts, kind: FormKind, signIn: SignInPlace | undefined, routes: readonly IndexedRoute[]): Draft {
+function formDraft(surface: Surface, form: FormFacts, kind: FormKind, signIn: SignInPlace | undefined, routes: readonly IndexedRoute[], shared: ReadonlySet<string>): Draft {
   const open = opening(surface, signIn);
-  const name = kindName(kind, surface.title, cleanLabel(form.submitLabel));
+  const name = kindName(kind, shared.has(surface.title) ? '' : surface.title, cleanLabel(form.submitLabel), pathOnly(surface.path));
   let steps: string[];
   if (kind === 'sign_in') {
     steps = [...open, 'Sign in.', stillShownSentence(form).replace(' is still shown', ' is no longer shown').replace('the page still shows the form', 'the form is no longer shown')];
@@ -144,10 +144,12 @@ function shopDrafts(surfaces: Surface[], signIn: SignInPlace | undefined, checko
   return drafts;
 }
 
-function visitDraft(surface: Surface, signIn: SignInPlace | undefined): Draft {
+/** A title many pages share (the site's name) tells none of them apart: those pages go by their path. */
+function visitDraft(surface: Surface, signIn: SignInPlace | undefined, sharedTitles: ReadonlySet<string>): Draft {
   const home = pathOnly(surface.path) === '/';
-  const what = surface.title !== '' ? surface.title : pathOnly(surface.path);
-  const check = surface.title !== '' ? `Check that the title is "${surface.title}".` : `Check that the URL contains "${pathOnly(surface.path)}".`;
+  const title = sharedTitles.has(surface.title) ? '' : surface.title;
+  const what = title !== '' ? title : pathOnly(surface.path);
+  const check = title !== '' ? `Check that the title is "${title}".` : `Check that the URL contains "${pathOnly(surface.path)}".`;
   return {
     kindKey: 'open',
     name: home ? 'Open the home page' : `Open ${what}`,
@@ -210,7 +212,8 @@ export function discoverFlows(input: DiscoverInput): DiscoveredFlow[] {
   const checkoutForm = [...forms.values()].find((each) => each.kind === 'checkout');
   const shop = shopDrafts(surfaces, signIn, checkoutForm);
   const absorbed = shop.some((draft) => draft.kindKey === 'checkout') ? checkoutForm : undefined;
-  const formFlows = [...forms.values()].filter((each) => each !== absorbed).map(({ surface, form, kind }) => formDraft(surface, form, kind, signIn, routes));
+  const shared = sharedTitles(surfaces);
+  const formFlows = [...forms.values()].filter((each) => each !== absorbed).map(({ surface, form, kind }) => formDraft(surface, form, kind, signIn, routes, shared));
 
   const used = new Set([...formFlows, ...shop].map((draft) => draft.surfaces[0]!));
   const seenRoutes = new Set<IndexedRoute | string>();
@@ -222,12 +225,18 @@ export function discoverFlows(input: DiscoverInput): DiscoveredFlow[] {
       seenRoutes.add(same);
       return true;
     })
-    .map((surface) => finish(visitDraft(surface, signIn)))
+    .map((surface) => finish(visitDraft(surface, signIn, shared)))
     .sort(byValue)
     .slice(0, MAX_VISIT_FLOWS);
 
   const flows = uniqueKeys([...[...formFlows, ...shop].map(finish), ...visits].sort(byValue)).slice(0, MAX_FLOWS);
   return flows;
+}
+
+function sharedTitles(surfaces: readonly Surface[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const surface of surfaces) if (surface.title !== '') counts.set(surface.title, (counts.get(surface.title) ?? 0) + 1);
+  return new Set([...counts].filter(([, times]) => times > 1).map(([title]) => title));
 }
 
 function byValue(a: DiscoveredFlow, b: DiscoveredFlow): number {

@@ -49,7 +49,7 @@ export function formKind(form: FormFacts, path: string): FormKind {
 }
 
 /** The flow's name per kind; a plain form is named by its page or its button. */
-export function kindName(kind: FormKind, title: string, submitLabel: string): string {
+export function kindName(kind: FormKind, title: string, submitLabel: string, path: string): string {
   switch (kind) {
     case 'sign_in':
       return 'Sign in';
@@ -65,8 +65,8 @@ export function kindName(kind: FormKind, title: string, submitLabel: string): st
       // "Send invite" says more than "Send a message"; a bare "Send" or "Submit" says less.
       return /^(?:send|submit|contact|contact us|send message)$/i.test(submitLabel) || submitLabel === '' ? 'Send a message' : submitLabel;
     case 'form': {
-      const what = title !== '' ? title : submitLabel;
-      return what === '' ? 'Fill in a form' : `Fill in the ${what} form`;
+      const what = (title !== '' ? title : submitLabel).replace(/^the\s+/i, '');
+      return what === '' ? `Fill in the form on ${path}` : `Fill in the ${what} form`;
     }
   }
 }
