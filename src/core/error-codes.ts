@@ -100,6 +100,7 @@ export const ERROR_CATALOGUE = {
   RepositoryProbeUrlUnset: { code: 'repository.probe_url_unset', kind: 'user', status: 400, meaning: "The probe URL's secret variable is not set on the server" },
   RepositoryProbeNotHttps: { code: 'repository.probe_not_https', kind: 'user', status: 400, meaning: 'The probe URL is not https' },
   RepositoryProbeHostNotAllowed: { code: 'repository.probe_host_not_allowed', kind: 'user', status: 400, meaning: "The probe URL's host is not in networkAllowlist" },
+  OnboardingCrawlInvalid: { code: 'onboarding.crawl_invalid', kind: 'user', status: 400, meaning: "The discovery crawl's baseUrl is not an http(s) URL, or a limit is out of range; details.field names it" },
   RepositoryOnboardingStartFailed: { code: 'repository.onboarding_start_failed', kind: 'operational', status: 503, meaning: 'Onboarding could not be started; nothing was recorded' },
   RepositoryOwnerExcluded: { code: 'repository.owner_excluded', kind: 'user', status: 403, meaning: "The repository's owner is excluded (EXCLUDED_OWNERS, qa owners exclude)" },
   RepositoryInstallationNotConnected: { code: 'repository.installation_not_connected', kind: 'user', status: 403, meaning: 'The code-host installation is not connected to this organization' },

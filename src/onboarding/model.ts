@@ -31,6 +31,11 @@ export interface IndexedField {
   /** `email`, `password`, `text`, `select`, `textarea`, `checkbox`…; `text` when unknown. */
   type: string;
   required: boolean;
+  /** Its bounds, when the markup states them (`maxlength`, `minlength`, `min`, `max`): discovery's boundary edge cases. */
+  maxLength?: number;
+  minLength?: number;
+  min?: number;
+  max?: number;
 }
 
 export interface IndexedForm {
