@@ -11,6 +11,7 @@ import { createImportResolver } from './resolve-import.js';
 import { createRouteContent, type FilePart } from './route-files.js';
 import { createServerPrefixes, joinServerPath } from './server-prefixes.js';
 
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ALL'];
 const STATIC_ROOTS = new Set(['public', 'static', 'www', 'site']);
 
 interface Draft {
@@ -107,7 +108,7 @@ export function assembleRoutes(files: IndexedFile[], limits: IndexLimits): Index
       return {
         path: draft.path,
         framework: draft.framework,
-        methods: draft.methods,
+        methods: [...draft.methods].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)),
         files: routeFiles,
         forms,
         links,

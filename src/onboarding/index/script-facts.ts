@@ -75,9 +75,13 @@ function navigationOf(call: t.CallExpression): string | null {
   return target && (target.startsWith('/') || target.startsWith('.') || /^https?:/.test(target)) ? target : null;
 }
 
+/** A string worth handing to the HTML parser: some `<` opens a tag (`<a`, `<!doctype`), and a `>` follows. */
 function looksLikeHtml(text: string): boolean {
-  const open = text.indexOf('<');
-  return open >= 0 && text.length >= 3 && /[a-zA-Z]/.test(text.charAt(open + 1)) && text.includes('>', open);
+  for (let open = text.indexOf('<'); open >= 0; open = text.indexOf('<', open + 1)) {
+    const next = text.charCodeAt(open + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) return text.includes('>', open);
+  }
+  return false;
 }
 
 /** Sorted identifier occurrences, queried by range: the names a declaration or a handler uses. */
