@@ -55,6 +55,8 @@ export function factsOfText(kind: Exclude<ReadKind, 'none'>, text: string): File
       sourceType: 'unambiguous',
       plugins: PLUGINS[kind],
       errorRecovery: true,
+      // Comments name no route: not attaching them to nodes saves a pass.
+      attachComment: false,
       allowReturnOutsideFunction: true,
       allowImportExportEverywhere: true,
       allowUndeclaredExports: true,

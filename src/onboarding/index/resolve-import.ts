@@ -12,10 +12,11 @@ export type ImportResolver = (from: string, specifier: string) => string | null;
 
 export function createImportResolver(files: ReadonlySet<string>, packageRoots: readonly string[]): ImportResolver {
   const cache = new Map<string, string | null>();
+  const roots = new Set(packageRoots);
   const rootOf = (file: string): string => {
     let dir = path.posix.dirname(file);
     for (;;) {
-      if (packageRoots.includes(dir === '.' ? '' : dir)) return dir === '.' ? '' : dir;
+      if (roots.has(dir === '.' ? '' : dir)) return dir === '.' ? '' : dir;
       if (dir === '.' || dir === '/' || dir === '') return '';
       dir = path.posix.dirname(dir);
     }

@@ -30,6 +30,20 @@ export interface RouteFilesDeps {
 
 export function createRouteContent(deps: RouteFilesDeps) {
   const { scripts, ui, resolve, limits } = deps;
+  // Each file's imports are resolved once for all routes: a shared component sits behind hundreds of them.
+  const resolvedImports = new Map<string, string[]>();
+  const importsOf = (file: string): string[] => {
+    let targets = resolvedImports.get(file);
+    if (!targets) {
+      targets = [];
+      for (const imported of scripts.get(file)?.imports ?? []) {
+        const target = resolve(file, imported.source);
+        if (target) targets.push(target);
+      }
+      resolvedImports.set(file, targets);
+    }
+    return targets;
+  };
 
   /** A declaring file's part, widened to the local declarations it uses; the imported modules it uses. */
   function expandPart(part: FilePart): { ranges: [number, number][]; modules: string[] } {
@@ -68,9 +82,8 @@ export function createRouteContent(deps: RouteFilesDeps) {
         if (files.length >= limits.maxRouteFiles) break;
         files.push(file);
         if (depth >= limits.maxImportDepth) continue;
-        for (const imported of scripts.get(file)?.imports ?? []) {
-          const target = resolve(file, imported.source);
-          if (target && !seen.has(target)) {
+        for (const target of importsOf(file)) {
+          if (!seen.has(target)) {
             seen.add(target);
             next.push(target);
           }
