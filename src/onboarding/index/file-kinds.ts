@@ -38,6 +38,10 @@ export function readKindOf(file: string): ReadKind {
   const lower = base.toLowerCase();
   // Declarations and bundles name no routes and no markup of their own.
   if (lower.endsWith('.d.ts') || lower.endsWith('.d.mts') || /\.min\.[cm]?js$/.test(lower)) return 'none';
+  // Tests and mocks start their own servers and name routes they visit: neither is the app's.
+  if (/\.(test|spec)\.[cm]?[jt]sx?$/.test(lower) || file.split('/').some((dir) => dir === '__tests__' || dir === '__mocks__')) {
+    return 'none';
+  }
   switch (path.posix.extname(lower)) {
     case '.ts': case '.mts': case '.cts': return 'ts';
     case '.tsx': return 'tsx';

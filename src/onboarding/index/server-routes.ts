@@ -10,8 +10,11 @@ import type { MountFact, ServerRouteFact } from './facts.js';
 export const SERVER_VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options', 'all']);
 const KOA_MODULES = new Set(['koa', '@koa/router', 'koa-router', 'koa-tree-router']);
 const EXPRESS_MODULES = new Set(['express', 'router']);
-/** Receivers named like a router: accepted even in a file that imports no server framework (a router passed in). */
-const ROUTER_NAME = /(^|\.)(app|router|server|api|routes?|[a-z]*Router)$/i;
+/**
+ * Receivers named like a router: accepted even in a file that imports no server framework (a router passed in).
+ * Not `api` or `client`: in front-end code those are HTTP clients (`api.get('/users', config)`).
+ */
+const ROUTER_NAME = /(^|\.)(app|router|server|routes?|[a-z]*Router)$/i;
 
 export type ServerFramework = 'express' | 'koa';
 

@@ -107,6 +107,14 @@ describe('indexing hostile repositories', () => {
     expect(index.routes).toHaveLength(3);
   });
 
+  it('takes no routes from HTTP clients, tests or mocks', async () => {
+    await write(dir, 'src/users.ts', "import axios from 'axios';\nconst api = axios.create();\nexport const users = (config: object) => api.get('/users', config);");
+    await write(dir, 'server.test.js', "import express from 'express'; const app = express(); app.get('/only-in-a-test', (q, s) => s.end());");
+    await write(dir, '__mocks__/server.js', "import express from 'express'; const app = express(); app.get('/only-in-a-mock', (q, s) => s.end());");
+    const index = await indexRevision({ dir, commitSha: 'c', files: await revisionFilesOf(dir) });
+    expect(index.routes.map((r) => r.path)).toEqual(['/healthy']);
+  });
+
   it('falls back to plain HTML files when no framework declares a route', async () => {
     await rm(path.join(dir, 'server.js'));
     await write(dir, 'public/index.html', '<!doctype html><a href="/about.html">About</a><div data-testid="hero"></div>');
