@@ -12,6 +12,15 @@ async function indexFixture(name: string): Promise<RepositoryIndex> {
   return indexRevision({ dir, commitSha: 'c0ffee', files: await revisionFilesOf(dir) });
 }
 
+/** Indexes the fixture once for the `describe` it is called in; the index is read through the returned function. */
+function fixtureIndex(name: string): () => RepositoryIndex {
+  let index: RepositoryIndex | undefined;
+  beforeAll(async () => {
+    index = await indexFixture(name);
+  });
+  return () => index!;
+}
+
 const summary = (routes: IndexedRoute[]) => routes.map((r) => `${r.framework} ${r.methods.join(',')} ${r.path}`);
 
 function route(index: RepositoryIndex, framework: string, routePath: string): IndexedRoute {
@@ -21,13 +30,10 @@ function route(index: RepositoryIndex, framework: string, routePath: string): In
 }
 
 describe('indexing a Next.js app with both routers', () => {
-  let index: RepositoryIndex;
-  beforeAll(async () => {
-    index = await indexFixture('next-shop');
-  });
+  const index = fixtureIndex('next-shop');
 
   it('finds the pages and app routes, dynamic segments and catch-alls, without route groups, slots or private folders', () => {
-    expect(summary(index.routes)).toEqual([
+    expect(summary(index().routes)).toEqual([
       'next-app GET /',
       'next-pages GET /',
       'next-pages POST /api/newsletter',
@@ -37,12 +43,12 @@ describe('indexing a Next.js app with both routers', () => {
       'next-pages GET /docs/*',
       'next-app GET /products/:id',
     ]);
-    expect(route(index, 'next-pages', '/docs/*').dynamic).toBe(true);
-    expect(route(index, 'next-app', '/cart').dynamic).toBe(false);
+    expect(route(index(), 'next-pages', '/docs/*').dynamic).toBe(true);
+    expect(route(index(), 'next-app', '/cart').dynamic).toBe(false);
   });
 
   it('puts the page, its layouts and the components it imports behind an app route', () => {
-    expect(route(index, 'next-app', '/products/:id').files).toEqual([
+    expect(route(index(), 'next-app', '/products/:id').files).toEqual([
       'app/(shop)/products/[id]/page.tsx',
       'app/layout.tsx',
       'app/(shop)/layout.tsx',
@@ -51,12 +57,12 @@ describe('indexing a Next.js app with both routers', () => {
       'components/SiteNav.tsx',
       'components/Button.tsx',
     ]);
-    expect(route(index, 'next-pages', '/blog/:slug').files).toEqual(['pages/blog/[slug].tsx', 'pages/_app.tsx', 'components/SiteNav.tsx']);
-    expect(route(index, 'next-app', '/api/orders').files).toEqual(['app/api/orders/route.ts']);
+    expect(route(index(), 'next-pages', '/blog/:slug').files).toEqual(['pages/blog/[slug].tsx', 'pages/_app.tsx', 'components/SiteNav.tsx']);
+    expect(route(index(), 'next-app', '/api/orders').files).toEqual(['app/api/orders/route.ts']);
   });
 
   it('reads the cart form with its labelled fields, and the links and test ids of each route', () => {
-    const cart = route(index, 'next-app', '/cart');
+    const cart = route(index(), 'next-app', '/cart');
     expect(cart.forms).toEqual([{
       file: 'app/(shop)/cart/page.tsx',
       action: '/api/orders',
@@ -69,43 +75,40 @@ describe('indexing a Next.js app with both routers', () => {
       submitLabel: 'Place order',
     }]);
     expect(cart.testIds.sort()).toEqual(['cart', 'shop-layout', 'site-nav']);
-    const product = route(index, 'next-app', '/products/:id');
+    const product = route(index(), 'next-app', '/products/:id');
     expect(product.forms.map((f) => [f.file, f.action, f.submitLabel])).toEqual([['components/AddToCart.tsx', '/api/cart/:param', 'Add to cart']]);
     expect(product.links.sort()).toEqual(['/', '/cart', '/products/:param/reviews']);
-    expect(route(index, 'next-pages', '/').links.sort()).toEqual(['/', '/blog/hello-world', '/cart', '/products/42']);
-    expect(route(index, 'next-pages', '/blog/:slug').links).toContain('/blog');
+    expect(route(index(), 'next-pages', '/').links.sort()).toEqual(['/', '/blog/hello-world', '/cart', '/products/42']);
+    expect(route(index(), 'next-pages', '/blog/:slug').links).toContain('/blog');
   });
 
   it('counts languages and bytes', () => {
-    expect(index.languages.typescript.files).toBe(16);
-    expect(index.languages.html).toEqual({ files: 1, bytes: expect.any(Number) });
-    expect(index.stats).toEqual({ filesRead: 20, filesReused: 0, ms: expect.any(Number) });
+    expect(index().languages.typescript.files).toBe(16);
+    expect(index().languages.html).toEqual({ files: 1, bytes: expect.any(Number) });
+    expect(index().stats).toEqual({ filesRead: 20, filesReused: 0, ms: expect.any(Number) });
   });
 });
 
 describe('indexing a React Router SPA', () => {
-  let index: RepositoryIndex;
-  beforeAll(async () => {
-    index = await indexFixture('react-router-spa');
-  });
+  const index = fixtureIndex('react-router-spa');
 
   it('joins nested route objects and <Route> trees into full paths', () => {
-    expect(index.routes.map((r) => r.path)).toEqual([
+    expect(index().routes.map((r) => r.path)).toEqual([
       '/', '/*', '/admin', '/admin/*', '/admin/audit', '/admin/users/:userId', '/login', '/projects', '/projects/:projectId', '/settings',
     ]);
-    expect(new Set(index.routes.map((r) => r.framework))).toEqual(new Set(['react-router']));
+    expect(new Set(index().routes.map((r) => r.framework))).toEqual(new Set(['react-router']));
   });
 
   it('puts the router, the parent layout and the element component behind a route, lazy modules included', () => {
-    expect(route(index, 'react-router', '/projects/:projectId').files).toEqual([
+    expect(route(index(), 'react-router', '/projects/:projectId').files).toEqual([
       'src/main.tsx', 'src/components/Layout.tsx', 'src/pages/ProjectDetail.tsx',
     ]);
-    expect(route(index, 'react-router', '/settings').files).toEqual(['src/main.tsx', 'src/pages/Settings.tsx', 'src/components/Layout.tsx']);
-    expect(route(index, 'react-router', '/admin/audit').files).toEqual(['src/pages/AdminRoutes.jsx', 'src/pages/AuditLog.jsx']);
+    expect(route(index(), 'react-router', '/settings').files).toEqual(['src/main.tsx', 'src/pages/Settings.tsx', 'src/components/Layout.tsx']);
+    expect(route(index(), 'react-router', '/admin/audit').files).toEqual(['src/pages/AdminRoutes.jsx', 'src/pages/AuditLog.jsx']);
   });
 
   it('reads the sign-in form of a route with an action, and navigation by links and calls', () => {
-    const login = route(index, 'react-router', '/login');
+    const login = route(index(), 'react-router', '/login');
     expect(login.forms).toEqual([{
       file: 'src/pages/Login.tsx',
       action: null,
@@ -118,20 +121,17 @@ describe('indexing a React Router SPA', () => {
       submitLabel: 'Sign in',
     }]);
     expect(login.links).toEqual(['/']);
-    expect(route(index, 'react-router', '/projects').links.sort()).toEqual(['/', '/projects', '/projects/:param', '/settings']);
-    expect(route(index, 'react-router', '/projects/:projectId').testIds.sort()).toEqual(['main-nav', 'project-detail']);
-    expect(route(index, 'react-router', '/*').testIds).toEqual(['not-found']);
+    expect(route(index(), 'react-router', '/projects').links.sort()).toEqual(['/', '/projects', '/projects/:param', '/settings']);
+    expect(route(index(), 'react-router', '/projects/:projectId').testIds.sort()).toEqual(['main-nav', 'project-detail']);
+    expect(route(index(), 'react-router', '/*').testIds).toEqual(['not-found']);
   });
 });
 
 describe('indexing an Express shop with a Koa router', () => {
-  let index: RepositoryIndex;
-  beforeAll(async () => {
-    index = await indexFixture('express-shop');
-  });
+  const index = fixtureIndex('express-shop');
 
   it('finds routes under their mount prefixes, chained .route() methods, and Koa prefixes and named routes', () => {
-    expect(summary(index.routes)).toEqual([
+    expect(summary(index().routes)).toEqual([
       'express GET /',
       'koa DELETE /api/admin/orders/:id',
       'koa POST /api/orders',
@@ -151,7 +151,7 @@ describe('indexing an Express shop with a Koa router', () => {
   });
 
   it('gives each route the forms its own handler renders, read from the HTML in its strings', () => {
-    const signin = route(index, 'express', '/signin');
+    const signin = route(index(), 'express', '/signin');
     expect(signin.forms.find((f) => f.action === '/signin')).toEqual({
       file: 'routes/pages.js',
       action: '/signin',
@@ -163,17 +163,17 @@ describe('indexing an Express shop with a Koa router', () => {
       submitLabel: 'Sign in',
     });
     expect(signin.forms.some((f) => f.action === '/contact')).toBe(false);
-    const checkout = route(index, 'express', '/checkout');
+    const checkout = route(index(), 'express', '/checkout');
     expect(checkout.forms.find((f) => f.action === '/checkout')?.fields.map((f) => [f.name, f.label, f.type])).toEqual([
       ['fullName', 'Full name', 'text'], ['address', 'Shipping address', 'textarea'], ['card', 'Card number', 'text'],
     ]);
-    expect(route(index, 'express', '/cart').forms.map((f) => f.submitLabel).sort()).toEqual(['Remove', 'Sign out']);
-    expect(route(index, 'express', '/products/:id').testIds.sort()).toEqual(['main-nav', 'product-price', 'add-to-cart-form', 'signed-in-as'].sort());
+    expect(route(index(), 'express', '/cart').forms.map((f) => f.submitLabel).sort()).toEqual(['Remove', 'Sign out']);
+    expect(route(index(), 'express', '/products/:id').testIds.sort()).toEqual(['main-nav', 'product-price', 'add-to-cart-form', 'signed-in-as'].sort());
   });
 
   it('puts the declaring router, the helpers its handler uses and their imports behind a route', () => {
-    expect(route(index, 'express', '/products').files).toEqual(['routes/products.js', 'catalog.js', 'views/html.js', 'views/layout.js']);
-    expect(route(index, 'express', '/products').links.sort()).toEqual(['/', '/cart', '/contact', '/products', '/products/:param', '/signin']);
-    expect(route(index, 'koa', '/api/products/:id').files).toEqual(['koa/api.js', 'catalog.js']);
+    expect(route(index(), 'express', '/products').files).toEqual(['routes/products.js', 'catalog.js', 'views/html.js', 'views/layout.js']);
+    expect(route(index(), 'express', '/products').links.sort()).toEqual(['/', '/cart', '/contact', '/products', '/products/:param', '/signin']);
+    expect(route(index(), 'koa', '/api/products/:id').files).toEqual(['koa/api.js', 'catalog.js']);
   });
 });
