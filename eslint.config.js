@@ -37,7 +37,7 @@ const BELOW_WORKFLOWS = [
   'jobs', 'notify', 'logger',
 ];
 /**
- * The zones (ARCHITECTURE.md, "Folder layout"; the README's import table says the same): a path prefix, the other
+ * The zones (ARCHITECTURE.md, "Folder layout"; docs/architecture.md's import table says the same): a path prefix, the other
  * zones it may import (its own always), the I/O groups it is for (`io`), and what it may import for types only
  * (`types`: a handle passed through, never called). A file belongs to the zone of its longest prefix; so does the
  * module an import resolves to. Folders in no zone (test/, bench/, the top-level files) may import anything;

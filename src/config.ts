@@ -1,6 +1,7 @@
 /**
  * The only reader of `process.env`. Everything else receives the typed `Config` (or one of its groups) from
- * the CLI through `src/compose`; tests build config objects directly. Every variable is documented in README.md.
+ * the CLI through `src/compose`; tests build config objects directly. Every variable is documented in
+ * docs/configuration.md, generated from these names and defaults and src/cli/config-reference.ts (`npm run docs:config`).
  */
 import { isIP } from 'node:net';
 import * as z from 'zod';
@@ -326,8 +327,17 @@ const envSchema = z.object({
   IDENTITY_SESSION_ABSOLUTE_HOURS: integer(1, 8_760).default(24),
 });
 
-type EnvName = keyof z.input<typeof envSchema>;
+export type EnvName = keyof z.input<typeof envSchema>;
 const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
+
+/** Every variable `loadConfig` reads, in the schema's order (docs/configuration.md is generated from them). */
+export const CONFIG_VARIABLES: readonly EnvName[] = ENV_NAMES;
+
+/** The value a variable takes when it is unset, as the schema gives it; undefined when it stays unset. */
+export function configDefault(name: EnvName): string | undefined {
+  const parsed = envSchema.shape[name].safeParse(undefined);
+  return parsed.success && parsed.data !== undefined ? String(parsed.data) : undefined;
+}
 const URL_VARIABLES: ReadonlySet<string> = new Set<EnvName>(['DATABASE_URL', 'REDIS_URL', 'QA_API_URL', 'PLANNER_URL', 'PUBLIC_BASE_URL', 'CHAT_API_URL', 'CHAT_AUTHORIZE_URL', 'CODEHOST_API_URL', 'IDENTITY_ISSUER_URL']);
 /** Never echoed, whatever is wrong with them (a browser grid's token may sit in its endpoint's path or query). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([

@@ -1,7 +1,7 @@
 /**
  * bench:webhooks' and bench:identity's sender, as the provider is. Code host: signed `pull_request` deliveries (a
  * recorded payload from `@octokit/webhooks-examples`, its PR number and head SHA made unique per delivery) with the
- * `x-codehost-*` headers. Identity provider: signed `user.updated` deliveries of a user of its own each (README
+ * `x-codehost-*` headers. Identity provider: signed `user.updated` deliveries of a user of its own each (docs/people.md,
  * "Identity webhooks"), `x-identity-signature` and `x-identity-delivery-id`. Every other one a redelivery of an earlier
  * delivery id with the same bytes. Runs in a child process
  * (delivery-process.ts) so building and signing bodies never shares the measured servers' event loop.

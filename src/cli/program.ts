@@ -4,6 +4,7 @@ import { registerAnswer } from './commands/answer.js';
 import { registerChat } from './commands/chat.js';
 import { registerFlags } from './commands/flags.js';
 import { registerFollow } from './commands/follow.js';
+import { registerInit } from './commands/init.js';
 import { registerInstallations } from './commands/installations.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerJobs } from './commands/jobs.js';
@@ -40,6 +41,7 @@ export function createProgram(
   registerServe(program, context);
   registerWorker(program, context);
   registerStart(program, context);
+  registerInit(program, context, print);
   registerKeys(program, context, print);
   registerFlags(program, context, print);
   registerOwners(program, context, print);

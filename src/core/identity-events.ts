@@ -1,5 +1,5 @@
 /**
- * What the service reads of an identity provider's delivery (README "Identity webhooks"): the envelope
+ * What the service reads of an identity provider's delivery (docs/people.md, "Identity webhooks"): the envelope
  * `{id, event, data, created_at}` (`event` is `<object>.<action>`) and, per event, the object in `data` (WorkOS-style shapes; other fields are ignored).
  * Each known event becomes one `DirectoryChange` for the access directory; an event the directory does not keep is
  * `null` (completed without effect).

@@ -2,7 +2,7 @@
  * A few inserts committed together in one round trip. Job creation writes four or five rows in one transaction
  * on every request; through the query builder that is seven round trips (START, each INSERT, COMMIT), and on these
  * machines a round trip (a socket write and a wake-up) costs more than building the statement. Measured with
- * `npm run bench:api`: see the README's benchmark section.
+ * `npm run bench:api`: see docs/benchmarks.md.
  *
  * MySQL/MariaDB: one `START TRANSACTION; INSERT …; …; COMMIT` batch on a small pool of its own with
  * multi-statements enabled (the service's main pool keeps them off, so a bug elsewhere cannot stack queries).

@@ -120,7 +120,7 @@ describe('qa serve (the real process)', () => {
     TEST_TIMEOUT_MS,
   );
 
-  // The split deployment the README describes: serve and worker on one MySQL database, Redis telling the worker of
+  // The split deployment docs/operations.md describes: serve and worker on one MySQL database, Redis telling the worker of
   // new jobs, one artifacts folder. Part of a run only when it covers MySQL (TEST_DIALECTS), like forEachDialect.
   if (testDialects().includes('mysql')) it(
     'serve and a worker in another process on MySQL: the worker runs what serve staged, woken through Redis',

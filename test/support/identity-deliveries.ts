@@ -1,5 +1,5 @@
 /**
- * Identity-provider webhook deliveries as the provider sends them (README "Identity webhooks"): a JSON body
+ * Identity-provider webhook deliveries as the provider sends them (docs/people.md, "Identity webhooks"): a JSON body
  * `{id, event, data, created_at}`, signed `x-identity-signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
  * with the delivery id in `x-identity-delivery-id`. Used by the receiver's tests and by fake identity providers.
  */

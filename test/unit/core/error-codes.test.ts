@@ -24,7 +24,7 @@ describe('the error catalogue', () => {
     expect(isErrorCode('job.invalid')).toBe(false);
   });
 
-  // The spec (section 7) gives statuses, not codes; these are the codes that answer them, and README names planner.failed.
+  // The spec (section 7) gives statuses, not codes; these are the codes that answer them, and docs/api.md names planner.failed.
   it.each([
     ['request.invalid', 400, 'user'],
     ['auth.unauthorized', 401, 'user'],

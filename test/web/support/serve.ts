@@ -10,7 +10,7 @@
  * line `READY <json of ServiceInfo>` when everything answers, and stops on SIGTERM or SIGINT.
  *
  * By hand, to look at the dashboard: `npx tsx test/web/support/serve.ts` (then open the printed URL; sign in as
- * `admin_1` with `curl -XPOST <control>/sign-in-as -d '{"sub":"admin_1"}'`, or see the README's Dashboard section).
+ * `admin_1` with `curl -XPOST <control>/sign-in-as -d '{"sub":"admin_1"}'`, or see docs/dashboard.md).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { DataSource } from 'typeorm';
