@@ -61,6 +61,7 @@ const ZONES = {
   // temporary folder, and reads node:tls only for Node's root certificates (git gets the same trust as Node).
   onboarding: { path: 'src/onboarding', may: ['core', 'logger'], io: [] },
   'onboarding/fetch': { path: 'src/onboarding/fetch', may: ['core', 'logger', 'onboarding'], io: ['processes', 'files', 'network'] },
+  'onboarding/index': { path: 'src/onboarding/index', may: ['onboarding', 'core'], io: ['files'] },
   repos: { path: 'src/repos', may: ['core', 'store', 'logger'], io: ['database'] },
   // The OpenID client (sign-in) talks to the identity provider.
   identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database', 'http client'] },
@@ -187,7 +188,7 @@ const importBoundaries = {
 };
 
 export default defineConfig(
-  globalIgnores(['dist/', 'coverage/', 'data/', 'node_modules/']),
+  globalIgnores(['dist/', 'coverage/', 'data/', 'node_modules/', 'test/fixtures/repos/']),
   js.configs.recommended,
   {
     files: ['**/*.js'],
