@@ -67,7 +67,10 @@ function classOfHit(hit: SideEffectHit): EffectClass {
       return MEETING.test(words) && /\b(?:book|schedul\w*)\b/i.test(words) ? 'schedule' : 'send';
     case 'delete':
       // "Remove frank from the project members": a person taken out of a group loses access, nothing is destroyed.
-      return OUT_OF_A_GROUP.test(words) ? 'access' : 'delete';
+      return OUT_OF_A_GROUP.test(words) || ROLE_WORDS.test(words) ? 'access' : 'delete';
+    case 'transfer':
+      // Transferring ownership hands over who may do what; transferring money pays.
+      return /\bownership\b/i.test(words) ? 'access' : 'pay';
     default:
       return CLASS_OF[hit.kind];
   }

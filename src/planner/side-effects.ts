@@ -90,7 +90,7 @@ const NOT_AT_CHECKOUT = /^(?![\s\S]*\b(?:overview|checkout|check-out|payment|rev
  * back what it puts there, and nobody else sees it.
  */
 const PRODUCT_RECORD =
-  "(?:projects?|issues?|tickets?|customers?|contacts?|leads?|deals?|products?|repositor(?:y|ies)|repos?|boards?|workspaces?|teams?|organi[sz]ations?|companies|company|(?:api|access|personal)\\s+(?:keys?|tokens?)|webhooks?|invoices?|records?|posts?|articles?|blog\\s+posts?|pages?|documents?|folders?|events?|campaigns?|(?:shipping|billing|delivery|postal)\\s+address(?:es)?|groups?|channels?|branch(?:es)?|releases?|categor(?:y|ies)|reports?|dashboards?|listings?|coupons?|discount\\s+codes?|environments?|databases?|clients?|vendors?|suppliers?|employees?|courses?|playlists?|albums?|wikis?|milestones?|sprints?|epics?|stor(?:y|ies)|spaces?)\\b(?!\\s+(?:page|dialog|modal|form|button|link|tab|menu|list|filter|field|box|icon|view|size|settings?)\\b)";
+  "(?:projects?|issues?|(?:pull|merge)\\s+requests?|feature\\s+flags?|tickets?|customers?|contacts?|leads?|deals?|products?|repositor(?:y|ies)|repos?|boards?|workspaces?|teams?|organi[sz]ations?|companies|company|(?:api|access|personal)\\s+(?:keys?|tokens?)|webhooks?|invoices?|records?|posts?|articles?|blog\\s+posts?|pages?|documents?|folders?|events?|campaigns?|(?:shipping|billing|delivery|postal)\\s+address(?:es)?|groups?|channels?|branch(?:es)?|releases?|categor(?:y|ies)|reports?|dashboards?|listings?|coupons?|discount\\s+codes?|environments?|databases?|clients?|vendors?|suppliers?|employees?|courses?|playlists?|albums?|wikis?|milestones?|sprints?|epics?|stor(?:y|ies)|spaces?)\\b(?!\\s+(?:page|dialog|modal|form|button|link|tab|menu|list|filter|field|box|icon|view|size|settings?)\\b)";
 /** A stored field or setting: "the price of the Desk Lamp", "the status of ticket #42", "the bio". */
 const STORED_FIELD =
   '(?:prices?|currency|status(?:es)?|titles?|bio|descriptions?|company\\s+name|(?:organi[sz]ation|store|shop|workspace|project)\\s+(?:name|settings)|default\\s+[\\w-]+|stock|inventory|due\\s+dates?|assignees?|priority|as\\s+(?:paid|unpaid|resolved|closed|shipped|delivered|spam|refunded))\\b';
@@ -280,7 +280,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb('wire|wires|wiring', 'wired', MONEY),
       ...verb('refund|refunds|refunding', 'refunded'),
       ...verb(
-        'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving',
+        'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving|apply for|applies for|applying for|ask for|asks for|asking for|claim|claims|claiming',
         'issued|requested|processed|gave|given',
         `${DET}*(?:\\s+(?:full|partial))?\\s+(?:refunds?|credit\\s+notes?|store\\s+credit|credits?|chargebacks?)`,
       ),
@@ -419,6 +419,12 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         `${DET}{0,3}(?:\\s+(?!(?:on|in|at|to|into|from|with|for|of|by|and|or|then|as)\\b)[\\w'-]+){0,2}?\\s+${PRODUCT_RECORD}`,
         { notAfter: INTO_A_CONTAINER },
       ),
+      // A copy is a new record: "duplicate the \"Q3 plan\" document", "fork the repository".
+      ...verb(
+        'duplicate|duplicates|duplicating|clone|clones|cloning|fork|forks|forking|copy|copies|copying',
+        'duplicated|cloned|forked|copied',
+        `${DET}{0,3}(?:\\s+(?:"[^"]*"|[\\w'-]+)){0,2}?\\s+${PRODUCT_RECORD}`,
+      ),
     ],
   },
   {
@@ -433,6 +439,11 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'edited|updated|changed|modified|replaced|marked|saved',
         `(?:${DET}|\\s+(?!(?:on|in|at|to|into|from|with|for|of|by|and|or|then|as)\\b)[\\w'#-]+){0,4}?\\s+(?:${PRODUCT_RECORD}|${STORED_FIELD})`,
         { notAfter: INTO_A_CONTAINER },
+      ),
+      ...verb(
+        'toggle|toggles|toggling|enable|enables|enabling|disable|disables|disabling|turn on|turns on|turning on|turn off|turns off|turning off|switch on|switches on|switching on|switch off|switches off|switching off',
+        'toggled|enabled|disabled|turned on|turned off|switched on|switched off',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:feature\\s+flags?|flags?|features?\\s+(?:for|on)\\b|integrations?|webhooks?|automations?|workflows?|rules?)`,
       ),
       // "click Save changes", "press Update profile": the control that commits an edit.
       ...verb('save|update', '', '(?:\\s+(?:changes|settings|profile|details|all))?(?=\\s*(?:["\'),.;]|$|and\\b|then\\b|button\\b))', { notBefore: NOT_CLICKED }),
@@ -468,6 +479,8 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb('give|gives|giving|assign|assigns|assigning', 'gave|given|assigned', `(?:\\s+[\\w'@.-]+){0,4}?\\s+(?:${ROLE}\\s+)?(?:access|permissions?|rights|privileges|roles?)\\b`),
       ...verb('make|makes|making', 'made', `(?!\\s+sure\\b)(?:\\s+[\\w'@.-]+){1,3}?\\s+(?:an?\\s+|the\\s+)?(?:co-?)?${ROLE}\\b`),
       ...verb('assign|assigns|assigning', 'assigned', `(?:\\s+[\\w'@.-]+){1,3}?\\s+(?:the\\s+|an?\\s+)?${ROLE}\\b`),
+      // "add alice as a maintainer of the repo", "set bob as owner"
+      ...verb('add|adds|adding|set|sets|setting', 'added', `(?:\\s+[\\w'@.-]+){1,3}?\\s+as\\s+(?:an?\\s+|the\\s+|new\\s+)?(?:co-?)?${ROLE}\\b`),
     ],
   },
   {

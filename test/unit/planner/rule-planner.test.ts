@@ -280,7 +280,7 @@ describe('rule planner: assumptions', () => {
     expect(result.assumptions).toEqual([
       'Runs against the given baseUrl and the hosts of networkAllowlist only.',
       'Uses the configured test values (demo_user, demo_password) where the task needs credentials or inputs; their values are never shown.',
-      'Read-only: the run does not buy, delete, send, invite, publish, transfer, change accounts, sign up users or submit forms.',
+      'Read-only: the run does not create, change or delete stored data, upload or export data, send, invite or publish, buy, pay or transfer money, grant or revoke access, book or schedule, sign up users or submit forms.',
     ]);
   });
 
