@@ -414,7 +414,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
     risk: 'Creating a record writes data that others see and that stays after the run',
     triggers: [
       ...verb(
-        'create|creates|creating|add|adds|adding|start|starts|starting|set up|sets up|setting up|save|saves|saving|new',
+        'create|creates|creating|add|adds|adding|start|starts|starting|set up|sets up|setting up|save|saves|saving',
         'created|added|started|saved',
         `${DET}{0,3}(?:\\s+(?!(?:on|in|at|to|into|from|with|for|of|by|and|or|then|as)\\b)[\\w'-]+){0,2}?\\s+${PRODUCT_RECORD}`,
         { notAfter: INTO_A_CONTAINER },
