@@ -72,8 +72,7 @@ const ZONES = {
     why: 'an edge verifies, persists through the use cases in src/jobs and enqueues',
   },
   notify: { path: 'src/notify', may: ['core', 'jobs', 'codehost', 'logger'], io: [], types: ['code host'] },
-  // What onboarding learns (its model) and how: discovery reads pages through src/browser and tasks through the planner.
-  onboarding: { path: 'src/onboarding', may: ['core'], io: [] },
+  // Discovery reads pages through src/browser and tasks through the planner.
   'onboarding/discover': { path: 'src/onboarding/discover', may: ['core', 'onboarding', 'planner', 'browser', 'logger'], io: [], types: ['browser'] },
   workflows: { path: 'src/workflows', may: BELOW_WORKFLOWS, io: ['database', 'queue'], types: ['browser'] },
   api: {

@@ -9,9 +9,18 @@
 import type { Locator } from 'playwright';
 import { roleAndNameOf } from './aria-name.js';
 
+/**
+ * Where on the live page a control is, as far as it changes what its words mean: in a shop's cart (or on a page of
+ * a shop with one, where "Remove" takes an item out of it again) or at a checkout (where "Finish" places the order).
+ */
+export type ControlPlace = 'cart' | 'checkout';
+
 export interface SideEffectGuard {
-  /** The side-effect kinds a click on a control labelled `label` would cause ("Cancel subscription" → account_change). */
-  kindsNamedBy(label: string): string[];
+  /**
+   * The side-effect kinds a click on a control labelled `label` would cause ("Cancel subscription" → account_change),
+   * read where the control is when `place` is known.
+   */
+  kindsNamedBy(label: string, place?: ControlPlace): string[];
   /** The kinds an answer allowed, or 'all' (a plan written before the list existed whose answers allowed side effects). */
   allowed: readonly string[] | 'all';
 }
@@ -33,7 +42,11 @@ export async function sideEffectBlocked(element: Locator, guard: SideEffectGuard
   const facts = await readFacts(element, knownName === undefined);
   const name = knownName ?? accessibleName(facts.snapshot);
   const named: Array<{ kind: string; by: string }> = [];
-  if (name !== undefined) for (const kind of guard.kindsNamedBy(name)) named.push({ kind, by: `its name "${name}"` });
+  if (name !== undefined) {
+    const place = await placeOf(element, name, guard.kindsNamedBy(name));
+    const where = place === undefined ? '' : ` ${place === 'cart' ? 'in a shop with a cart' : 'at a checkout'}`;
+    for (const kind of guard.kindsNamedBy(name, place)) named.push({ kind, by: `its name "${name}"${where}` });
+  }
   if (facts.formAction !== undefined) {
     for (const kind of kindsOfAction(facts.formAction, guard)) named.push({ kind, by: `its form's action ${facts.formAction}` });
   }
@@ -45,6 +58,28 @@ export async function sideEffectBlocked(element: Locator, guard: SideEffectGuard
     `that no answer allowed${allowed.length > 0 ? ` (the answers allowed: ${allowed.join(', ').replace(/_/g, ' ')})` : ''}. ` +
     'Nothing was clicked. To let a run do it, answer the question about it when the task asks, or say so in the task.'
   );
+}
+
+/** A shop's cart, by its address or by what an element is called or linked to. */
+const CART_WORD = /\b(?:cart|basket|shopping[ -]?bag)\b|(?:^|[/_-])(?:cart|basket)(?:$|[/_.?#-])/i;
+const lowerAttr = (name: string) => `contains(translate(@${name},'ABCDEFGHIJKLMNOPQRSTUVWXYZ','abcdefghijklmnopqrstuvwxyz'),'cart')`;
+/** An element of the page that is, or leads to, a cart: its id, class, test id, label or link says so. */
+const CART_ELEMENT = `xpath=//*[${['id', 'class', 'data-test', 'data-testid', 'aria-label', 'href'].map(lowerAttr).join(' or ')}]`;
+/** Words that finish a checkout when it is the page the control is on. */
+const FINISHING = /^\s*(?:finish|complete|confirm|submit|continue to payment|place|pay)\b/i;
+
+/**
+ * Where the control is, read only when it can change the verdict: a removal the words alone call a delete is taken
+ * back in a shop with a cart (the page's address or an element of it names one), and a finishing word on a checkout
+ * page places the order. Undefined elsewhere, which keeps the common click to one read.
+ */
+async function placeOf(element: Locator, name: string, kinds: readonly string[]): Promise<ControlPlace | undefined> {
+  const page = element.page();
+  const path = new URL(page.url()).pathname;
+  if (kinds.length === 0 && FINISHING.test(name) && /check-?out|payment|review/i.test(path)) return 'checkout';
+  if (!kinds.includes('delete') || !/^\s*remove\b/i.test(name)) return undefined;
+  if (CART_WORD.test(path)) return 'cart';
+  return (await page.locator(CART_ELEMENT).count().catch(() => 0)) > 0 ? 'cart' : undefined;
 }
 
 /**
@@ -154,7 +189,9 @@ export function phrasesOfPath(action: string): string[] {
   const words = decodeURIComponent(path)
     .split(/[/_.\-\s]+/)
     .map((word) => word.toLowerCase())
-    .filter((word) => word !== '' && !/\d/.test(word));
+    .filter((word) => word !== '' && !/\d/.test(word))
+    // A form that posts to /checkout sends the order (a Checkout button that only opens the form is a link or a GET).
+    .map((word) => (word === 'checkout' ? 'purchase' : word));
   return words.map((verb, index) => {
     const rest = words.filter((_word, other) => other !== index);
     const container = rest.find((word) => CONTAINERS.has(word));

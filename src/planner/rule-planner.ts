@@ -16,7 +16,7 @@ import { describesCheck, isEvasive, VAGUE_QUESTION, vagueness } from './vaguenes
 
 export const BASE_URL_ASSUMPTION = 'Runs against the given baseUrl and the hosts of networkAllowlist only.';
 export const READ_ONLY_ASSUMPTION =
-  'Read-only: the run does not buy, delete, send, invite, publish, transfer, change accounts, sign up users or submit forms.';
+  'Read-only: the run does not create, change or delete stored data, upload or export data, send, invite or publish, buy, pay or transfer money, grant or revoke access, book or schedule, sign up users or submit forms.';
 export const OTHER_SIDE_EFFECTS_ASSUMPTION = 'Side effects other than those answered above are avoided.';
 
 export function createRulePlanner(): Planner {

@@ -31,9 +31,15 @@ function actingText(step: PlanStep): string[] {
   return [];
 }
 
-/** The side-effect kinds a click on a control labelled `label` would cause, as the policy reads a task's words. */
-export function kindsNamedByLabel(label: string): SideEffectKind[] {
-  return [...new Set(findSideEffects(`click "${label.replace(/"/g, "'")}"`).map((hit) => hit.kind))];
+/**
+ * The side-effect kinds a click on a control labelled `label` would cause, as the policy reads a task's words; with
+ * where the control is on the live page (side-effect-guard.ts): "Remove" in a shop with a cart takes an item out of
+ * it, and "Finish" at a checkout places the order.
+ */
+export function kindsNamedByLabel(label: string, place?: 'cart' | 'checkout'): SideEffectKind[] {
+  const clicked = `click "${label.replace(/"/g, "'")}"`;
+  const said = place === 'cart' ? `${clicked} in the cart` : place === 'checkout' ? `on the checkout page ${clicked}` : clicked;
+  return [...new Set(findSideEffects(said).map((hit) => hit.kind))];
 }
 
 function rulesOf(step: PlanStep): SideEffectRule[] {

@@ -17,7 +17,12 @@ export type SideEffectKind =
   | 'account_change'
   | 'status_change'
   | 'sign_up'
-  | 'form_submission';
+  | 'form_submission'
+  | 'create'
+  | 'change'
+  | 'data_transfer'
+  | 'access'
+  | 'schedule';
 
 export interface Trigger {
   /** Global, case-insensitive. */
@@ -65,12 +70,38 @@ const OWNER = "(?:\\s+(?:the|my|your|their|his|her|its|a|an|new|current|demo|tes
 const ACCOUNT_THING =
   '(?:password|passcode|pin|e-?mail(?:\\s+address)?|username|user\\s?name|login|account(?:\\s+(?:settings|details|info(?:rmation)?|name|email|password))?|profile(?:\\s+(?:details|info(?:rmation)?|name|picture|photo))?|phone(?:\\s+number)?|billing\\s+(?:details|address|info(?:rmation)?|email)|payment\\s+(?:method|details|card)|credit\\s+card|2fa|two[- ]factor(?:\\s+auth(?:entication)?)?|mfa|security\\s+(?:settings|questions?)|display\\s+name|avatar|plan|subscription|role|permissions?|settings)';
 const HARMLESS_REMOVAL =
-  /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,4}?from\s+(?:the\s+|my\s+|your\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b|^\s+(?:all\s+(?:of\s+)?)?(?:its|the|the field's|the input's)\s+(?:typed\s+)?text\b(?!\s+(?:messages?|posts?|files?))/;
+  /^\s+(?:(?:the|a|an|all|any|my|your|this|that|some|one|\d+)\s+)*(?:[\w-]+\s+|"[^"]*"\s+)?(?:filters?|search|query|selection|sorting|sort|highlight|focus|banner|popup|pop-up|overlay|tooltip)\b|^\s+(?:[\w'-]+\s+){0,6}?(?:from|in|inside)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|wish\s?list|comparison|compare list|favou?rites)\b|^\s*(?:keys?\b|\/)|^[^.;]{0,20}\b(?:add\/remove|remove\/add)\b|^\s+(?:all\s+(?:of\s+)?)?(?:its|the|the field's|the input's)\s+(?:typed\s+)?text\b(?!\s+(?:messages?|posts?|files?))/;
 /**
  * Up to three words between a verb and the object that makes it matter ("cancel the Pro subscription", "cancel all
  * pending orders"), but never across a preposition or a conjunction ("click Cancel on the order page").
  */
 const WORDS_BEFORE_OBJECT = "(?:\\s+(?!(?:on|in|at|to|into|onto|from|with|for|of|by|and|or|then|but|if|when|while|that|which|button|link|icon|dialog|modal|page)\\b)[\\w'.@-]+){0,3}?";
+/** The clause goes only part of the way: "go through checkout as Sauce Bot, up to the overview". */
+const STOPS_SHORT = /\b(?:up to|until|as far as|stopping (?:at|before))\s+(?:the\s+)?(?:overview|review|summary|payment|confirmation|last|final|order)\b/;
+/** "check out with first name Sauce, last name Bot and zip 94105": the checkout form's details, no order yet. */
+const BUYER_DETAILS_ONLY = new RegExp(
+  `^\\s+(?:with|as|using)\\s+(?:(?:the|my|a)\\s+)?(?:(?:first|last|full)\\s+name|names?|zip|postal|post\\s+code|address|details|info)\\b|${STOPS_SHORT.source}`,
+);
+/** Finishing is a purchase only at a checkout: the clause before it must be there ("on the overview page click Finish"). */
+const NOT_AT_CHECKOUT = /^(?![\s\S]*\b(?:overview|checkout|check-out|payment|review)\b[\s\S]*\b(?:click|press|tap|hit)\s+(?:on\s+)?(?:the\s+)?["']?$)/;
+/**
+ * What a product keeps for its users and shows to others: creating one, or changing it, is a real side effect.
+ * A user's own scratch list (todos, notes in a fresh browser) and a shopper's cart are not here: the run can take
+ * back what it puts there, and nobody else sees it.
+ */
+const PRODUCT_RECORD =
+  "(?:projects?|issues?|(?:pull|merge)\\s+requests?|feature\\s+flags?|tickets?|customers?|contacts?|leads?|deals?|products?|repositor(?:y|ies)|repos?|boards?|workspaces?|teams?|organi[sz]ations?|companies|company|(?:api|access|personal)\\s+(?:keys?|tokens?)|webhooks?|invoices?|records?|posts?|articles?|blog\\s+posts?|pages?|documents?|folders?|events?|campaigns?|(?:shipping|billing|delivery|postal)\\s+address(?:es)?|groups?|channels?|branch(?:es)?|releases?|categor(?:y|ies)|reports?|dashboards?|listings?|coupons?|discount\\s+codes?|environments?|databases?|clients?|vendors?|suppliers?|employees?|courses?|playlists?|albums?|wikis?|milestones?|sprints?|epics?|stor(?:y|ies)|spaces?)\\b(?!\\s+(?:page|dialog|modal|form|button|link|tab|menu|list|filter|field|box|icon|view|size|settings?)\\b)";
+/** A stored field or setting: "the price of the Desk Lamp", "the status of ticket #42", "the bio". */
+const STORED_FIELD =
+  '(?:prices?|currency|status(?:es)?|titles?|bio|descriptions?|company\\s+name|(?:organi[sz]ation|store|shop|workspace|project)\\s+(?:name|settings)|default\\s+[\\w-]+|stock|inventory|due\\s+dates?|assignees?|priority|as\\s+(?:paid|unpaid|resolved|closed|shipped|delivered|spam|refunded))\\b';
+/** Into the shopper's own containers ("add the mug to the cart"), which the run can empty again. */
+const INTO_A_CONTAINER = /^[^.;]*?\b(?:to|in|into|from|inside)\s+(?:the\s+|my\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag|wish\s?list|compare(?:\s+list)?|comparison|favou?rites)\b/;
+/** Whether a control word is clicked: otherwise "save"/"update" are read as any verb. */
+const NOT_CLICKED = /^(?![\s\S]*\b(?:click|clicks|clicking|press|presses|pressing|tap|taps|tapping|hit)\s+(?:on\s+)?(?:the\s+)?["']?$)/;
+/** The roles a product grants. */
+const ROLE = '(?:owners?|admins?|administrators?|moderators?|editors?|maintainers?|managers?|viewers?|collaborators?|superusers?|super\\s+admins?|billing\\s+admins?)';
+/** Going to the checkout form rather than through it: "click Checkout", "start the checkout", "proceed to checkout". */
+const OPENS_CHECKOUT = /\b(?:click|clicks|clicking|press|presses|pressing|tap|taps|tapping|hit|start|starts|starting|begin|begins|open|opens|opening|proceed|proceeds|proceeding|go|goes|going|navigate|navigates|reach|reaches)\s+(?:on\s+)?(?:to\s+)?(?:the\s+)?["']?$/;
 const MONEY = '(?:\\s+(?:the|some|all|my|your))?\\s+(?:money|funds|cash|[$€£]\\s?\\d[\\d.,]*\\d|[$€£]\\s?\\d|\\d[\\d.,]*\\s?(?:dollars|euros|pounds|usd|eur|gbp))';
 
 export const SIDE_EFFECTS: readonly SideEffectRule[] = [
@@ -88,14 +119,27 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'submit|submits|submitting|confirm|confirms|confirming|complete|completes|completing|finali[sz]e|finali[sz]es|finali[sz]ing|finish|finishes|finishing|go through|goes through|going through',
         'submitted|confirmed|completed|finali[sz]ed|finished|went through|gone through',
         `${DET}?\\s+(?:orders?|purchases?|payments?|checkout|bookings?)`,
+        { notAfter: STOPS_SHORT },
       ),
-      ...verb('checkout', '', '', { weak: true }),
-      // "start the checkout": the control that starts it is the shop's Checkout.
-      ...verb('start|starts|starting|begin|begins|beginning', 'started|began|begun', `${DET}?\\s+check-?out`),
+      // "then checkout" said as the act; "click Checkout", "start the checkout" open the form (below).
+      ...verb('checkout', '', '', { weak: true, notBefore: OPENS_CHECKOUT }),
+      // Opening the checkout ("click Checkout", "start the checkout", "proceed to checkout") is navigation: the form it
+      // opens places nothing. Checking out said as the act itself is a purchase, unless it only fills in the buyer's
+      // details ("check out with first name Sauce") or stops short of the order ("up to the overview").
       ...verb(
         'check[ -]out|checks[ -]out|checking[ -]out',
         'checked[ -]out',
         '(?=\\s*(?:$|[,.;!?]|(?:with|using|as|via|by|now|securely)\\b|(?:(?:the|my|your|our|this)\\s+)?(?:cart|basket|bag|orders?|items?|purchases?)\\b))',
+        { notAfter: BUYER_DETAILS_ONLY },
+      ),
+      // "click Finish" once a task is at the checkout: the shop's last button places the order.
+      ...verb('finish|complete|confirm', '', '', { notBefore: NOT_AT_CHECKOUT }),
+      ...verb('donate|donates|donating|tip|tips|tipping', 'donated|tipped', '', { weak: true }),
+      ...verb('top up|tops up|topping up|top-up|recharge|recharges|recharging', 'topped up|recharged'),
+      ...verb(
+        'renew|renews|renewing|extend|extends|extending',
+        'renewed|extended',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:licen[cs]es?|subscriptions?|plans?|memberships?|domains?|contracts?|seats?)`,
       ),
       ...verb('pay|pays|paying', 'paid', '', { notBefore: /\b(?:apple|google|samsung|amazon|shop|union)\s+$/ }),
       ...verb(
@@ -132,8 +176,13 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'delete|deletes|deleting|remove|removes|removing|erase|erases|erasing|wipe|wipes|wiping|destroy|destroys|destroying|purge|purges|purging',
         'deleted|removed|erased|wiped|destroyed|purged',
         '',
-        { notAfter: HARMLESS_REMOVAL },
+        // "- Delete" in a list of keys to press names the key.
+        { notAfter: HARMLESS_REMOVAL, notBefore: /(?:^|\s)-\s*$|\/$|\b(?:entered|says?|reads?|shows?):\s*$/ },
       ),
+      ...verb('trash|trashes|trashing|discard|discards|discarding|bin', 'trashed|discarded|binned', '', {
+        notAfter: /^\s+(?:(?:the|my|your|all|any)\s+)*(?:unsaved\s+)?(?:changes|edits|draft)\b/,
+      }),
+      ...verb('clear|clears|clearing', 'cleared', '\\s+(?:all\\s+)?(?:the\\s+)?completed(?:\\s+(?:todos?|items?|tasks?|entries))?'),
       ...verb('get rid of|gets rid of|getting rid of', 'got rid of|gotten rid of', '', { notAfter: HARMLESS_REMOVAL }),
       ...verb('empty|empties|emptying', 'emptied', '(?:\\s+the)?\\s+(?:trash|bin|recycle bin)'),
       // Resetting a store's data is deleting it; resetting a password is an account change (below).
@@ -164,6 +213,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         weak: true,
       }),
       ...verb('notify|notifies|notifying', 'notified'),
+      ...verb('forward|forwards|forwarding', 'forwarded', `${WORDS_BEFORE_OBJECT}\\s+(?:e-?mails?|messages?|mails?|tickets?|invoices?|documents?|it|them)\\b`),
       ...verb(
         'reply|replies|replying|respond|responds|responding',
         'replied|responded',
@@ -182,6 +232,8 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'added',
         `${DET}*\\s+(?:team\\s?mates?|team\\s+members?|members?|collaborators?|users?|admins?|administrators?|seats?|guest\\s+users?)`,
       ),
+      // "share the dashboard with carol@example.com": sharing invites its reader.
+      ...verb('share|shares|sharing', 'shared', "(?:\\s+[\\w'-]+){0,4}?\\s+with\\s+(?:\\S+@\\S+|(?:the\\s+)?(?:team|everyone|users?|members?|groups?|[A-Z]?[a-z]+)\\b)"),
       // "add alice@example.com as a collaborator", "add bob@example.com to the workspace"
       ...verb(
         'add|adds|adding',
@@ -208,7 +260,9 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'leave|leaves|leaving|write|writes|writing|post|posts|posting|add|adds|adding|submit|submits|submitting',
         'left|wrote|written|posted|added|submitted',
         `${DET}?(?:\\s+[\\w-]+)?\\s+(?:reviews?|comments?|ratings?|replies|reply|tweets?)`,
+        { notBefore: /\b(?:start|starts|begin|begins)\s+$/ },
       ),
+      ...verb('tweet|tweets|tweeting|retweet|retweets|retweeting|repost|reposts|reposting', 'tweeted|retweeted|reposted'),
       ...verb(
         'deploy|deploys|deploying|release|releases|releasing',
         'deployed|released',
@@ -226,7 +280,7 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
       ...verb('wire|wires|wiring', 'wired', MONEY),
       ...verb('refund|refunds|refunding', 'refunded'),
       ...verb(
-        'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving',
+        'issue|issues|issuing|request|requests|requesting|process|processes|processing|give|gives|giving|apply for|applies for|applying for|ask for|asks for|asking for|claim|claims|claiming',
         'issued|requested|processed|gave|given',
         `${DET}*(?:\\s+(?:full|partial))?\\s+(?:refunds?|credit\\s+notes?|store\\s+credit|credits?|chargebacks?)`,
       ),
@@ -333,6 +387,8 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'contact|contacts|contacting',
         'contacted',
         '\\s+(?:the\\s+)?(?:support|sales|us|owner|seller|vendor|host|team|customer\\s+service|help\\s?desk|someone|a\\s+(?:human|person|agent))',
+        // "Contact Us, Portfolio and Gallery", "Contact Us to /contact-us/": a menu item's name.
+        { notAfter: /^\s*(?:,|\)|to\s+\/|link\b|page\b|menu\b)/ },
       ),
       ...verb(
         'request|requests|requesting|book|books|booking|schedule|schedules|scheduling',
@@ -349,6 +405,102 @@ export const SIDE_EFFECTS: readonly SideEffectRule[] = [
         'applied',
         '\\s+(?:for|to)\\s+(?:an?\\s+|the\\s+)?(?:job|position|role|loan|grant|program(?:me)?|credit)',
       ),
+    ],
+  },
+  {
+    kind: 'create',
+    question:
+      'Should the run really create this record (a project, customer, issue, post or other data others can see)? If yes, is it disposable test data the run may leave behind?',
+    risk: 'Creating a record writes data that others see and that stays after the run',
+    triggers: [
+      ...verb(
+        'create|creates|creating|add|adds|adding|start|starts|starting|set up|sets up|setting up|save|saves|saving',
+        'created|added|started|saved',
+        `${DET}{0,3}(?:\\s+(?!(?:on|in|at|to|into|from|with|for|of|by|and|or|then|as)\\b)[\\w'-]+){0,2}?\\s+${PRODUCT_RECORD}`,
+        { notAfter: INTO_A_CONTAINER },
+      ),
+      // A copy is a new record: "duplicate the \"Q3 plan\" document", "fork the repository".
+      ...verb(
+        'duplicate|duplicates|duplicating|clone|clones|cloning|fork|forks|forking|copy|copies|copying',
+        'duplicated|cloned|forked|copied',
+        `${DET}{0,3}(?:\\s+(?:"[^"]*"|[\\w'-]+)){0,2}?\\s+${PRODUCT_RECORD}`,
+      ),
+    ],
+  },
+  {
+    kind: 'change',
+    question:
+      'Should the run really change this stored data (a record, setting, price or status others rely on)? If yes, which test data may it change, and should it restore the old value afterwards?',
+    risk: 'Changing stored data overwrites what was there for everyone',
+    triggers: [
+      ...verb('rename|renames|renaming', 'renamed'),
+      ...verb(
+        'edit|edits|editing|update|updates|updating|change|changes|changing|modify|modifies|modifying|replace|replaces|replacing|set|sets|setting|mark|marks|marking|save|saves|saving',
+        'edited|updated|changed|modified|replaced|marked|saved',
+        `(?:${DET}|\\s+(?!(?:on|in|at|to|into|from|with|for|of|by|and|or|then|as)\\b)[\\w'#-]+){0,4}?\\s+(?:${PRODUCT_RECORD}|${STORED_FIELD})`,
+        { notAfter: INTO_A_CONTAINER },
+      ),
+      ...verb(
+        'toggle|toggles|toggling|enable|enables|enabling|disable|disables|disabling|turn on|turns on|turning on|turn off|turns off|turning off|switch on|switches on|switching on|switch off|switches off|switching off',
+        'toggled|enabled|disabled|turned on|turned off|switched on|switched off',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:feature\\s+flags?|flags?|features?\\s+(?:for|on)\\b|integrations?|webhooks?|automations?|workflows?|rules?)`,
+      ),
+      // "click Save changes", "press Update profile": the control that commits an edit.
+      ...verb('save|update', '', '(?:\\s+(?:changes|settings|profile|details|all))?(?=\\s*(?:["\'),.;]|$|and\\b|then\\b|button\\b))', { notBefore: NOT_CLICKED }),
+    ],
+  },
+  {
+    kind: 'data_transfer',
+    question:
+      'Should the run really move data in or out (upload, import, export, download, attach or sync with another service)? If yes, which test file or destination may it use?',
+    risk: 'Uploading, importing, exporting or syncing moves data into the product or out of it',
+    triggers: [
+      ...verb(
+        'upload|uploads|uploading|import|imports|importing|export|exports|exporting|download|downloads|downloading|attach|attaches|attaching|sync|syncs|syncing|synchroni[sz]e|synchroni[sz]es|synchroni[sz]ing|back up|backs up|backing up|restore|restores|restoring|migrate|migrates|migrating',
+        'uploaded|imported|exported|downloaded|attached|synced|synchroni[sz]ed|backed up|restored|migrated',
+        '',
+        // A file put into a form's field is a draft until the form is sent.
+        { notBefore: /\b(?:before|without)\s+$/, notAfter: /^(?:[^.;]|\.(?=\S))*?\b(?:to|into|in|on)\s+(?:the\s+)?["']?[\w\s-]*?["']?\s*\b(?:field|input|box|file\s+picker|chooser|drop\s?zone|drop\s+area)\b/ },
+      ),
+      ...verb(
+        'connect|connects|connecting|integrate|integrates|integrating|link|links|linking|disconnect|disconnects|disconnecting',
+        'connected|integrated|linked|disconnected',
+        `${WORDS_BEFORE_OBJECT}\\s+(?:integrations?|accounts?|apps?|calendars?|repositor(?:y|ies)|repos?|bank(?:\\s+accounts?)?|slack|github|gitlab|google(?:\\s+[\\w]+)?|dropbox|stripe|salesforce|zapier|webhooks?|services?|data\\s+sources?)\\b`,
+      ),
+    ],
+  },
+  {
+    kind: 'access',
+    question:
+      'Should the run really grant or take away access (a role, permission or ownership)? If yes, which test user may it change, and should it restore their access afterwards?',
+    risk: 'Granting or revoking a role or permission changes who may do what',
+    triggers: [
+      ...verb('grant|grants|granting|promote|promotes|promoting|demote|demotes|demoting', 'granted|promoted|demoted'),
+      ...verb('give|gives|giving|assign|assigns|assigning', 'gave|given|assigned', `(?:\\s+[\\w'@.-]+){0,4}?\\s+(?:${ROLE}\\s+)?(?:access|permissions?|rights|privileges|roles?)\\b`),
+      ...verb('make|makes|making', 'made', `(?!\\s+sure\\b)(?:\\s+[\\w'@.-]+){1,3}?\\s+(?:an?\\s+|the\\s+)?(?:co-?)?${ROLE}\\b`),
+      ...verb('assign|assigns|assigning', 'assigned', `(?:\\s+[\\w'@.-]+){1,3}?\\s+(?:the\\s+|an?\\s+)?${ROLE}\\b`),
+      // "add alice as a maintainer of the repo", "set bob as owner"
+      ...verb('add|adds|adding|set|sets|setting', 'added', `(?:\\s+[\\w'@.-]+){1,3}?\\s+as\\s+(?:an?\\s+|the\\s+|new\\s+)?(?:co-?)?${ROLE}\\b`),
+    ],
+  },
+  {
+    kind: 'schedule',
+    question:
+      'Should the run really schedule, book or move this (an event, appointment, reservation or scheduled send)? If yes, which slot may it use, and should it cancel it afterwards?',
+    risk: 'Scheduling or rescheduling commits people, rooms or sends to a time',
+    triggers: [
+      ...verb('schedule|schedules|scheduling|reschedule|reschedules|rescheduling|rsvp|rsvps|rsvping', 'scheduled|rescheduled|rsvped|rsvp\'d', '', { weak: true }),
+      ...verb(
+        'book|books|booking|reserve|reserves|reserving',
+        'booked|reserved',
+        `${DET}?(?:\\s+[\\w-]+){0,2}?\\s+(?:meetings?|rooms?|desks?|calls?|sessions?|classes|class|courts?|spots?|trains?|buses|bus|events?|tours?)`,
+      ),
+      ...verb(
+        'set up|sets up|setting up|create|creates|creating|add|adds|adding',
+        'created|added',
+        `${DET}?(?:\\s+[\\w-]+){0,2}?\\s+(?:recurring|weekly|daily|monthly|yearly|annual|scheduled)\\b(?:\\s+[\\w"'-]+){0,5}`,
+      ),
+      ...verb('move|moves|moving|postpone|postpones|postponing', 'moved|postponed', `${WORDS_BEFORE_OBJECT}\\s+(?:meetings?|appointments?|events?|bookings?|reservations?|calls?)\\b`),
     ],
   },
 ];
@@ -371,6 +523,42 @@ interface Match {
 
 /** The side effects `text` asks to perform, in text order (several hits of one kind are all listed). */
 export function findSideEffects(text: string): SideEffectHit[] {
+  return withoutTakenBack(text, rawSideEffects(text));
+}
+
+/** A shop's cart, basket or bag: what is removed there a shopper can add again. */
+const SHOPPING = /\b(?:cart|basket|shopping bag)\b/i;
+/** A removal that names what a product keeps for others (a member, a comment, a project) is a delete, cart or not. */
+const KEPT_THING = new RegExp(`^(?:\\s+(?!(?:on|in|at|to|from|under|next|inside|of|for|by|and|then)\\b)[\\w'"-]+){0,4}?\\s+(?:${PRODUCT_RECORD}|users?|members?|accounts?|comments?|reviews?|messages?|files?|data|admins?|people|persons?)`, 'i');
+/** The task cancels the confirmation the delete asks for: "then press Cancel in the confirmation dialog". */
+const CANCELLED_CONFIRMATION = /\b(?:press|click|tap|hit|choose|select)\s+(?:on\s+)?["']?(?:cancel|no|keep(?:\s+it)?|go back)["']?\s+(?:in|on)\s+(?:the\s+)?(?:confirmation|confirm|delete|warning)\s+(?:dialog|modal|prompt|box|popup|pop-up)\b/i;
+/** A sentence that goes only part of the way through a checkout ("… up to the overview", "Don't finish the order"). */
+const SHORT_OF_ORDER = new RegExp(`${STOPS_SHORT.source}|\\b(?:don't|do not|without)\\s+(?:finish|finishing|complete|completing|place|placing|submit|submitting)(?:ing)?\\s+(?:the\\s+)?(?:order|purchase|checkout)\\b`, 'i');
+
+/**
+ * Hits the task itself takes back, read across clauses: a removal in a task about a shop's cart that names no record
+ * ("press Remove on it"), a delete whose confirmation the task cancels, and a checkout the same sentence stops short
+ * of the order.
+ */
+function withoutTakenBack(text: string, hits: SideEffectHit[]): SideEffectHit[] {
+  const straight = straightenQuotes(text);
+  return hits.filter((hit) => {
+    const at = straight.slice(hit.index);
+    if (hit.kind === 'delete' && /^(?:remov|delet)/i.test(at) && SHOPPING.test(straight) && !KEPT_THING.test(at.replace(/^\S+/, ''))) return false;
+    if (hit.kind === 'delete' && CANCELLED_CONFIRMATION.test(at)) return false;
+    if (hit.kind === 'purchase' && /^(?:check|go|going|goes|went)/i.test(at)) {
+      const sentence = at.split(/[.!?](?:\s|$)/)[0]!;
+      if (SHORT_OF_ORDER.test(sentence)) return false;
+    }
+    // A key's name in what a page echoes ('You entered: DELETE').
+    if (/^\p{Lu}{2,}["']?$/u.test(hit.excerpt.trim())) return false;
+    // A control named in a list of names ("Home, About, Contact Us, Portfolio"): Title Case, alone in its clause.
+    if (/^[A-Z]/.test(at) && hit.excerpt.trim().split(/\s+/).length <= 2 && /^\p{Lu}\p{Ll}*(?:\s+\p{Lu}\p{Ll}*)?$/u.test(hit.excerpt.trim())) return false;
+    return true;
+  });
+}
+
+function rawSideEffects(text: string): SideEffectHit[] {
   const normal = straightenQuotes(text);
   const hits: SideEffectHit[] = [];
   for (const clause of splitClauses(normal)) {

@@ -151,7 +151,7 @@ describe('planning comes after the clarification policy', () => {
     expect(result.assumptions.slice(0, 3)).toEqual([
       'Runs against the given baseUrl and the hosts of networkAllowlist only.',
       'Uses the configured test values (demoEmail, demoPassword) where the task needs credentials or inputs; their values are never shown.',
-      'Read-only: the run does not buy, delete, send, invite, publish, transfer, change accounts, sign up users or submit forms.',
+      'Read-only: the run does not create, change or delete stored data, upload or export data, send, invite or publish, buy, pay or transfer money, grant or revoke access, book or schedule, sign up users or submit forms.',
     ]);
     expect(result.assumptions.slice(3)).toEqual([
       'Reads "Remove the first item from the cart" as a click on a "Remove" button.',

@@ -25,7 +25,6 @@ describe('rule planner: tasks that ask to perform a side effect need clarificati
     ['Put two mugs in the basket then checkout', 'purchase'],
     ['Place an order for the blue mug', 'purchase'],
     ['Complete the checkout using the test card', 'purchase'],
-    ['Open the cart and start the checkout', 'purchase'],
     ['Pay the open invoice', 'purchase'],
     ['Use the saved card to pay for the order', 'purchase'],
     ['Order a large pizza and check the confirmation page', 'purchase'],
@@ -96,6 +95,8 @@ describe('rule planner: reading and checking stays runnable', () => {
     "sign in as the demo user and make sure last month's invoices are listed",
     'Check that the pricing page lists three plans',
     'check that the Buy button is visible',
+    // Opening the checkout form places no order (issue 28): placing it is what is asked about.
+    'Open the cart and start the checkout',
     'Make sure the delete option is disabled',
     "verify the order history lists last month's orders",
     'see that the invite link is shown',
@@ -279,7 +280,7 @@ describe('rule planner: assumptions', () => {
     expect(result.assumptions).toEqual([
       'Runs against the given baseUrl and the hosts of networkAllowlist only.',
       'Uses the configured test values (demo_user, demo_password) where the task needs credentials or inputs; their values are never shown.',
-      'Read-only: the run does not buy, delete, send, invite, publish, transfer, change accounts, sign up users or submit forms.',
+      'Read-only: the run does not create, change or delete stored data, upload or export data, send, invite or publish, buy, pay or transfer money, grant or revoke access, book or schedule, sign up users or submit forms.',
     ]);
   });
 

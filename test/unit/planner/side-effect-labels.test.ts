@@ -43,7 +43,6 @@ describe('labels of controls that cause a side effect', () => {
     ['Place order', 'purchase'],
     ['Buy now', 'purchase'],
     ['Pay now', 'purchase'],
-    ['Checkout', 'purchase'],
     ['Complete purchase', 'purchase'],
     ['Transfer', 'transfer'],
     ['Sign up', 'sign_up'],
@@ -54,7 +53,7 @@ describe('labels of controls that cause a side effect', () => {
 });
 
 describe('labels of controls a read-only run clicks', () => {
-  it.each(['Cancel', 'Close', 'OK', 'Sign in', 'Sign out', 'Add Desk Lamp to cart', 'Remove Blue Mug from cart', 'Apply', 'Continue', 'Next', 'Back', 'Search', 'Pricing', 'Keep my plan', 'Dismiss', 'Clear filters'])(
+  it.each(['Cancel', 'Close', 'OK', 'Sign in', 'Sign out', 'Add Desk Lamp to cart', 'Remove Blue Mug from cart', 'Apply', 'Continue', 'Next', 'Back', 'Search', 'Pricing', 'Keep my plan', 'Dismiss', 'Clear filters', 'Checkout', 'Proceed to checkout', 'Continue Shopping'])(
     '%j names none',
     (label) => {
       expect(kindsNamedByLabel(label)).toEqual([]);
