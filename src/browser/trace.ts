@@ -89,7 +89,7 @@ export async function stopTrace(context: BrowserContext, scrubber: TraceScrubber
     }
     const raw = await readFile(path);
     try {
-      return writeZip(scrubTraceEntries(leaveOutInjectedScripts(readZip(raw)), scrubber).entries);
+      return await writeZip(scrubTraceEntries(leaveOutInjectedScripts(await readZip(raw)), scrubber).entries);
     } catch (error) {
       throw new AppError({ kind: 'unexpected', code: ErrorCode.TraceUnreadable, message: 'The trace could not be opened to mask its secrets; it is not kept', cause: error });
     }

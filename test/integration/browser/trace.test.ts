@@ -70,7 +70,7 @@ describe('scrubbed Playwright traces of a real browser', () => {
     // The unscrubbed trace Playwright wrote is gone with its folder.
     await expect(readdir(tempRoot)).resolves.toEqual([]);
 
-    const entries = readZip(trace!);
+    const entries = await readZip(trace!);
     for (const { name, data } of entries) {
       const bytes = data.toString('latin1');
       expect({ name, found: FORBIDDEN.filter((form) => bytes.includes(form)) }).toEqual({ name, found: [] });
@@ -97,7 +97,7 @@ describe('scrubbed Playwright traces of a real browser', () => {
     const context = await tracedSignIn();
     const trace = await stopTrace(context, scrubber, work);
     await context.close();
-    const entries = readZip(trace!);
+    const entries = await readZip(trace!);
     const names = entries.map(({ name }) => name);
     expect(names).toEqual(expect.arrayContaining(['trace.trace', 'trace.network']));
     expect(names.filter((name) => name.startsWith('resources/')).length).toBeGreaterThan(0);
@@ -130,7 +130,7 @@ describe('scrubbed Playwright traces of a real browser', () => {
     await page.waitForURL(/\/login/);
     const trace = await stopTrace(context, scrubber, work);
     await context.close();
-    const entries = readZip(trace!);
+    const entries = await readZip(trace!);
     const frames = lines(entry(entries, 'trace.trace')!.data).filter((event) => event.type === 'screencast-frame');
     expect(frames.length).toBeGreaterThan(0);
     for (const frame of frames) expect(entry(entries, frame.file as string)?.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
@@ -148,7 +148,7 @@ describe('scrubbed Playwright traces of a real browser', () => {
     expect(audit.auditedPages()).toHaveLength(2);
     const trace = await stopTrace(context, scrubber, work);
     await context.close();
-    const entries = readZip(trace!);
+    const entries = await readZip(trace!);
     const events = lines(entry(entries, 'trace.trace')!.data);
     const audits = events.filter((event) => event.type === 'before' && event.method === 'evaluateExpression');
     // The audits are there as the call of axe.run they make; axe's source went to the page outside the trace.

@@ -206,7 +206,7 @@ describe('QA-run workflow, first cut', () => {
       // snapshot show the page).
       const traceId = (view.body.artifacts as { id: string; kind: string }[]).find((artifact) => artifact.kind === 'trace')!.id;
       const zip = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/artifacts/${traceId}`, { headers: { authorization: `Bearer ${key}` } });
-      const entries = readZip(Buffer.from(await zip.arrayBuffer()));
+      const entries = await readZip(Buffer.from(await zip.arrayBuffer()));
       const events = entries.find((entry) => entry.name === 'trace.trace')!.data.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; method?: string });
       expect(events.filter((event) => event.type === 'before').map((event) => event.method)).toEqual(expect.arrayContaining(['goto']));
       expect(events.filter((event) => event.type === 'frame-snapshot')).toEqual([]);
