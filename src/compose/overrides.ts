@@ -10,6 +10,7 @@ import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 import type { ReadAccess } from '../identity/access-state.js';
 import type { CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
+import type { Reindexer } from '../webhooks/codehost/push-handler.js';
 
 /**
  * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
@@ -45,4 +46,6 @@ export interface ComposeOverrides {
   readAccess?: ReadAccess;
   /** The flows and coverage links pull requests choose their checks by (default: none, every check runs). */
   coverage?: CoverageSource;
+  /** Starts a re-index when a repository's default branch moves (default: none; `push` does nothing). */
+  reindexer?: Reindexer;
 }

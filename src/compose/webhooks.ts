@@ -24,6 +24,7 @@ import { identityReceiver } from '../webhooks/identity/identity-receiver.js';
 import { createDirectoryWriter } from '../identity/directory-writer.js';
 import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/codehost/pull-request-handler.js';
 import { NO_COVERAGE, type CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
+import { pushEventHandler, type Reindexer } from '../webhooks/codehost/push-handler.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -63,6 +64,8 @@ export function composeWebhooks(deps: {
   handlers?: DeliveryHandlers;
   /** The flows and coverage links pull requests choose their checks by (default: none, so every check runs). */
   coverage?: CoverageSource;
+  /** Starts a re-index when the default branch moves; absent, `push` deliveries are completed without effect. */
+  reindexer?: Reindexer;
 }): WebhookParts {
   const { config, logger } = deps;
   const { leaseMs } = config.webhooks;
@@ -93,6 +96,9 @@ export function composeWebhooks(deps: {
     changedFiles: codehost ? createPullRequestFiles(codehost) : undefined,
   };
   const events: Record<string, CodehostEventHandler> = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
+  if (deps.reindexer) {
+    events.push = pushEventHandler({ dataSource: deps.dataSource, reindexer: deps.reindexer, findRepository: runs.findRepository, now: () => new Date(), leaseMs });
+  }
   // `/qa` comments need the API (the head commit, the commenter's permission, replies); without the app's
   // credentials they are completed without effect, as any event with no handler.
   if (codehost) {
