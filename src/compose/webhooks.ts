@@ -25,6 +25,7 @@ import { createDirectoryWriter } from '../identity/directory-writer.js';
 import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/codehost/pull-request-handler.js';
 import { NO_COVERAGE, type CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
 import { pushEventHandler, type Reindexer } from '../webhooks/codehost/push-handler.js';
+import { createSelectionNotice } from '../notify/codehost/selection-notice.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -94,6 +95,7 @@ export function composeWebhooks(deps: {
     findRepository: (coordinates: Parameters<typeof findCodehostRepository>[1]) => findCodehostRepository(deps.dataSource, coordinates),
     coverage: deps.coverage ?? NO_COVERAGE,
     changedFiles: codehost ? createPullRequestFiles(codehost) : undefined,
+    notice: codehost ? createSelectionNotice(codehost, { appId }) : undefined,
   };
   const events: Record<string, CodehostEventHandler> = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
   if (deps.reindexer) {

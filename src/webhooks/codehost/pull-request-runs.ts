@@ -83,6 +83,7 @@ export async function startPullRequestRuns(deps: PullRequestRunDeps, request: Pu
     { repositoryId: repository.id, pullNumber: number, headSha, mode: selection.mode, reason: selection.reasonCode, selected: selection.selected.length, skipped: selection.skipped },
     `checks chosen for the pull request: ${selection.reason}`,
   );
+  if (selection.selected.length === 0 && selection.skipped > 0) await deps.notice?.nothingToRun(installationId, { owner, repo, headSha }, selection);
   let started = 0;
   for (const { checkId } of selection.selected) {
     const channelContext: CodehostChannelContext = { channel: 'codehost', provider: 'codehost', installationId, owner, repo, pullNumber: number, headSha, selection: selectionNote(selection, checkId) };

@@ -24,9 +24,16 @@ export const NO_COVERAGE: CoverageSource = { coverageOf: () => Promise.resolve(n
 /** Without the app's credentials nothing can list a pull request's files. */
 const UNLISTED: ChangedFiles = { paths: [], complete: false, incompleteBecause: "the code host's API is not configured (CODEHOST_APP_ID, CODEHOST_PRIVATE_KEY), so the changed files are unknown" };
 
+/** Tells the pull request that its head replays no check (src/notify/codehost/selection-notice.ts). */
+export interface SelectionNotice {
+  nothingToRun(installationId: number, head: { owner: string; repo: string; headSha: string }, selection: CheckSelection): Promise<void>;
+}
+
 export interface SelectionSources {
   coverage?: CoverageSource;
   changedFiles?: ChangedFilesSource;
+  /** Absent (no app credentials): a head that replays nothing is only logged. */
+  notice?: SelectionNotice;
 }
 
 /**

@@ -87,8 +87,7 @@ forEachDialect('pull requests replay what the change touches', (dialect) => {
     return { repositoryId, signIn, cart, search };
   }
 
-  async function deliver(number: number, files: FakePullFile[] | null): Promise<Job[]> {
-    const sha = randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40);
+  async function deliver(number: number, files: FakePullFile[] | null, sha = randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40)): Promise<Job[]> {
     if (files) fake.setPullFiles(REPO, number, files);
     const deliveryId = randomUUID();
     const signed = await signedDelivery(SECRET, 'pull_request', opened(number, sha), deliveryId);
@@ -166,5 +165,18 @@ forEachDialect('pull requests replay what the change touches', (dialect) => {
 
     expect(jobs.map((job) => job.checkId)).toEqual([cart]);
     expect(filesRequests(106)).toHaveLength(3);
+  });
+
+  it('runs nothing for a change that touches no flow, and says so once on the head commit with the skipped count', async () => {
+    await seed();
+    const sha = 'c'.repeat(40);
+
+    expect(await deliver(107, [{ filename: 'README.md' }, { filename: 'docs/setup.md' }], sha)).toEqual([]);
+    // A redelivery under a new id posts no second notice.
+    expect(await deliver(107, [{ filename: 'README.md' }, { filename: 'docs/setup.md' }], sha)).toEqual([]);
+
+    const notices = fake.checkRuns.filter((run) => run.head_sha === sha);
+    expect(notices).toEqual([expect.objectContaining({ name: 'QA: no checks affected', status: 'completed', conclusion: 'skipped', external_id: `qa-selection:${sha}` })]);
+    expect(notices[0]!.output).toEqual({ title: 'No QA check affected: 3 skipped', summary: '0 checks of 3 ran: the change touches no known flow; 3 skipped.' });
   });
 });
