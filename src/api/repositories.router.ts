@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
-import { pullRequestSettingsChangeSchema, pullRequestSettingsOf, pullRequestSettingsSchema } from '../core/pull-request-settings.js';
+import { pullRequestSettingsChangeSchema, pullRequestSettingsOf, pullRequestSettingsSchema, sharedFilePatterns } from '../core/pull-request-settings.js';
 import { columnLength } from '../store/column-limits.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
 import type { RepositoryService } from '../repos/repository-service.js';
@@ -61,6 +61,7 @@ export const connectBody = z.strictObject({
 export const updateBody = z.strictObject({ pullRequests: pullRequestSettingsChangeSchema });
 
 function repositoryBody(repository: ConnectedRepository): RepositoryBody {
+  const pullRequests = pullRequestSettingsOf(repository.pullRequestSettings);
   return {
     repositoryId: repository.id,
     provider: repository.provider,
@@ -74,7 +75,7 @@ function repositoryBody(repository: ConnectedRepository): RepositoryBody {
     testValueSecretRefs: repository.testValueSecretRefs,
     evidenceProbeRefs: repository.evidenceProbeRefs,
     revision: repository.revision,
-    pullRequests: pullRequestSettingsOf(repository.pullRequestSettings),
+    pullRequests: { ...pullRequests, sharedFiles: [...sharedFilePatterns(pullRequests)] },
     createdAt: iso(repository.createdAt),
   };
 }

@@ -9,6 +9,8 @@ import type { RetryPolicy } from '../queue/index.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 import type { ReadAccess } from '../identity/access-state.js';
+import type { CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
+import type { Reindexer } from '../webhooks/codehost/push-handler.js';
 
 /**
  * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
@@ -44,4 +46,8 @@ export interface ComposeOverrides {
   webhookHandlers?: DeliveryHandlers;
   /** What the access directory answers for a signed-in user (default: the directory in the store). */
   readAccess?: ReadAccess;
+  /** The flows and coverage links pull requests choose their checks by (default: none, every check runs). */
+  coverage?: CoverageSource;
+  /** Starts a re-index when a repository's default branch moves (default: none; `push` does nothing). */
+  reindexer?: Reindexer;
 }

@@ -107,7 +107,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = composeChat?.({ config, logger, dataSource, queue, writes, jobs, checks, notifications });
-  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers });
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage, reindexer: overrides.reindexer });
   return {
     config,
     logger,

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Mount } from '../api/app.js';
 import { createCodehostClient, type CodehostClient } from '../codehost/codehost-client.js';
 import { createPullRequestConversation } from '../codehost/pull-request-conversation.js';
+import { createPullRequestFiles } from '../codehost/pull-request-files.js';
 import type { Config } from '../config.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { JobService } from '../jobs/job-service.js';
@@ -22,6 +23,9 @@ import { identityDeliveryHandler } from '../webhooks/identity/identity-handler.j
 import { identityReceiver } from '../webhooks/identity/identity-receiver.js';
 import { createDirectoryWriter } from '../identity/directory-writer.js';
 import { deploymentStatusEventHandler, pullRequestEventHandler } from '../webhooks/codehost/pull-request-handler.js';
+import { NO_COVERAGE, type CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
+import { pushEventHandler, type Reindexer } from '../webhooks/codehost/push-handler.js';
+import { createSelectionNotice } from '../notify/codehost/selection-notice.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
@@ -59,6 +63,10 @@ export function composeWebhooks(deps: {
   checks: CheckService;
   notifications: NotificationOutbox;
   handlers?: DeliveryHandlers;
+  /** The flows and coverage links pull requests choose their checks by (default: none, so every check runs). */
+  coverage?: CoverageSource;
+  /** Starts a re-index when the default branch moves; absent, `push` deliveries are completed without effect. */
+  reindexer?: Reindexer;
 }): WebhookParts {
   const { config, logger } = deps;
   const { leaseMs } = config.webhooks;
@@ -79,9 +87,20 @@ export function composeWebhooks(deps: {
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });
   const { appId, privateKey, apiUrl } = config.codehost;
   const codehost = appId !== undefined && privateKey !== undefined ? createCodehostClient({ appId, privateKey, apiUrl }) : undefined;
-  // Pull requests replay the repository's active checks; deployments let the runs of a waiting repository start.
-  const runs = { dataSource: deps.dataSource, jobs: deps.jobs, findRepository: (coordinates: Parameters<typeof findCodehostRepository>[1]) => findCodehostRepository(deps.dataSource, coordinates) };
+  // Pull requests replay the active checks their change touches; deployments let the runs of a waiting repository
+  // start. Until onboarding stores coverage links (its own issue), no repository has coverage: every check runs.
+  const runs = {
+    dataSource: deps.dataSource,
+    jobs: deps.jobs,
+    findRepository: (coordinates: Parameters<typeof findCodehostRepository>[1]) => findCodehostRepository(deps.dataSource, coordinates),
+    coverage: deps.coverage ?? NO_COVERAGE,
+    changedFiles: codehost ? createPullRequestFiles(codehost) : undefined,
+    notice: codehost ? createSelectionNotice(codehost, { appId }) : undefined,
+  };
   const events: Record<string, CodehostEventHandler> = { pull_request: pullRequestEventHandler(runs), deployment_status: deploymentStatusEventHandler(runs) };
+  if (deps.reindexer) {
+    events.push = pushEventHandler({ dataSource: deps.dataSource, reindexer: deps.reindexer, findRepository: runs.findRepository, now: () => new Date(), leaseMs });
+  }
   // `/qa` comments need the API (the head commit, the commenter's permission, replies); without the app's
   // credentials they are completed without effect, as any event with no handler.
   if (codehost) {

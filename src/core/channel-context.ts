@@ -8,6 +8,10 @@ import { z } from 'zod';
 export const NOTIFIED_CHANNELS = ['chat', 'codehost'] as const;
 export type NotifiedChannel = (typeof NOTIFIED_CHANNELS)[number];
 
+/** Bounds of the selection note a pull-request run carries (`selectionNote` keeps within them). */
+export const SELECTION_TEXT_MAX = 600;
+export const SELECTION_WHY_MAX = 10;
+
 /** Slack's ids: a team `T…`, a channel `C…`/`G…`/`D…`, a user `U…`/`W…`; a message `ts` `1700000000.000100`. */
 const slackId = z.string().regex(/^[A-Z0-9]{2,32}$/);
 
@@ -39,6 +43,16 @@ export const codehostChannelContext = z.object({
   pullNumber: z.number().int().positive().max(2_147_483_647),
   headSha: z.string().regex(/^[0-9a-f]{40}$/),
   requestedBy: z.string().regex(/^[A-Za-z0-9-]{1,39}(\[bot\])?$/).optional(),
+  /** Why a run the pull request started was selected, and how many checks were skipped (src/core/check-selection.ts). */
+  selection: z
+    .object({
+      mode: z.enum(['all', 'touched']),
+      reason: z.string().max(SELECTION_TEXT_MAX),
+      why: z.array(z.string().max(SELECTION_TEXT_MAX)).max(SELECTION_WHY_MAX),
+      ran: z.number().int().min(0),
+      skipped: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type CodehostChannelContext = z.infer<typeof codehostChannelContext>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SHARED_FILES, SHARED_FILES_MAX, sharedFilePatternProblem } from './check-selection.js';
 
 /**
  * How a repository's pull requests are run (issue 14), stored on the repository (`repositories.pull_request_settings`,
@@ -16,9 +17,24 @@ export interface PullRequestSettings {
   runDrafts: boolean;
   /** Pull requests from forks run too (default: no, a fork's code is untrusted). */
   runForks: boolean;
+  /** Checks (ids) every pull request replays, whatever it changed (src/core/check-selection.ts). */
+  alwaysRun: string[];
+  /**
+   * Patterns of files every flow depends on: a change to one replays every check. Absent: DEFAULT_SHARED_FILES (kept
+   * absent when stored, so a repository follows the default list as it improves); `[]`: no file is shared.
+   */
+  sharedFiles?: string[];
 }
 
-export const DEFAULT_PULL_REQUEST_SETTINGS: PullRequestSettings = Object.freeze({ waitForDeployment: false, runDrafts: false, runForks: false });
+export const DEFAULT_PULL_REQUEST_SETTINGS: PullRequestSettings = Object.freeze({ waitForDeployment: false, runDrafts: false, runForks: false, alwaysRun: [] });
+
+/** Check ids a repository may mark always-run. */
+export const ALWAYS_RUN_MAX = 100;
+
+/** The repository's shared-file patterns: its own list, or the default one. */
+export function sharedFilePatterns(settings: Pick<PullRequestSettings, 'sharedFiles'>): readonly string[] {
+  return settings.sharedFiles ?? DEFAULT_SHARED_FILES;
+}
 
 /** The longest URL a job's `baseUrl` holds (`jobs.base_url`), and so the longest filled template. */
 export const MAX_TARGET_URL = 2048;
@@ -91,6 +107,24 @@ const previewTemplate = z.string().max(MAX_TARGET_URL).superRefine((template, co
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
 
+/** A check's id as the service makes them (a UUID); checks of other repositories or organizations never match one. */
+const checkId = z.string().regex(/^[A-Za-z0-9-]{1,36}$/, 'must be a check id');
+
+/** Repeated ids are kept once, in the order given. */
+const alwaysRun = z
+  .array(checkId)
+  .max(ALWAYS_RUN_MAX)
+  .transform((ids) => [...new Set(ids)]);
+
+const sharedFilePattern = z.string().superRefine((pattern, context) => {
+  const problem = sharedFilePatternProblem(pattern);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+const sharedFiles = z
+  .array(sharedFilePattern)
+  .max(SHARED_FILES_MAX)
+  .transform((patterns) => [...new Set(patterns)]);
+
 /** The settings as a client gives them when connecting a repository; unknown fields rejected. */
 export const pullRequestSettingsSchema = z.strictObject({
   previewUrlTemplate: previewTemplate.optional(),
@@ -98,6 +132,8 @@ export const pullRequestSettingsSchema = z.strictObject({
   deploymentEnvironment: environmentName.optional(),
   runDrafts: z.boolean().default(false),
   runForks: z.boolean().default(false),
+  alwaysRun: alwaysRun.default([]),
+  sharedFiles: sharedFiles.optional(),
 });
 
 /** A change to stored settings (`PATCH`): fields given replace the stored ones; `null` removes an optional one. */
@@ -107,6 +143,9 @@ export const pullRequestSettingsChangeSchema = z.strictObject({
   deploymentEnvironment: environmentName.nullable().optional(),
   runDrafts: z.boolean().optional(),
   runForks: z.boolean().optional(),
+  alwaysRun: alwaysRun.optional(),
+  /** `null`: back to the default list. */
+  sharedFiles: sharedFiles.nullable().optional(),
 });
 export type PullRequestSettingsChange = z.infer<typeof pullRequestSettingsChangeSchema>;
 
@@ -116,11 +155,14 @@ export function changePullRequestSettings(current: PullRequestSettings, change: 
     waitForDeployment: change.waitForDeployment ?? current.waitForDeployment,
     runDrafts: change.runDrafts ?? current.runDrafts,
     runForks: change.runForks ?? current.runForks,
+    alwaysRun: change.alwaysRun ?? current.alwaysRun ?? [],
   };
   const template = change.previewUrlTemplate === undefined ? current.previewUrlTemplate : (change.previewUrlTemplate ?? undefined);
   const environment = change.deploymentEnvironment === undefined ? current.deploymentEnvironment : (change.deploymentEnvironment ?? undefined);
+  const shared = change.sharedFiles === undefined ? current.sharedFiles : (change.sharedFiles ?? undefined);
   if (template !== undefined) next.previewUrlTemplate = template;
   if (environment !== undefined) next.deploymentEnvironment = environment;
+  if (shared !== undefined) next.sharedFiles = shared;
   return next;
 }
 

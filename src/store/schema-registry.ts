@@ -29,6 +29,7 @@ import { CreateAccessDirectory1765100000000 } from '../../migrations/17651000000
 import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
 import { AddJobStartedBy1765200000001 } from '../../migrations/1765200000001-add-job-started-by.js';
 import { AddJobListingIndexes1765300000000 } from '../../migrations/1765300000000-add-job-listing-indexes.js';
+import { CreateDefaultBranchPushes1765450000000 } from '../../migrations/1765450000000-create-default-branch-pushes.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Artifact } from './entities/artifact.entity.js';
@@ -36,6 +37,7 @@ import { ChatChannelBinding } from './entities/chat-channel-binding.entity.js';
 import { ChatEventReceipt } from './entities/chat-event-receipt.entity.js';
 import { ChatWorkspace } from './entities/chat-workspace.entity.js';
 import { Check } from './entities/check.entity.js';
+import { DefaultBranchPush } from './entities/default-branch-push.entity.js';
 import { CheckDispute } from './entities/check-dispute.entity.js';
 import { CheckVersion } from './entities/check-version.entity.js';
 import { DirectoryConnection } from './entities/directory-connection.entity.js';
@@ -68,7 +70,7 @@ import { SignInAttempt } from './entities/sign-in-attempt.entity.js';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt, DefaultBranchPush];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -98,4 +100,5 @@ export const migrations: ClassList = [
   CreateSessions1765200000000,
   AddJobStartedBy1765200000001,
   AddJobListingIndexes1765300000000,
+  CreateDefaultBranchPushes1765450000000,
 ];

@@ -10,7 +10,7 @@
  * Shapes: https://docs.github.com/en/rest (apps, pulls, collaborators, issues/comments, checks/runs),
  * pagination: https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
  */
-import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -64,6 +64,13 @@ export interface FakePull {
   headRepo?: string;
 }
 
+/** A changed file of a pull request as a test registers it. */
+export interface FakePullFile {
+  filename: string;
+  status?: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  previous_filename?: string;
+}
+
 export interface FakeCheckRun {
   id: number;
   repo: string;
@@ -87,7 +94,11 @@ export interface FakeCodehost {
   comments: FakeComment[];
   checkRuns: FakeCheckRun[];
   addInstallation(id: number): void;
-  setPullFiles(repo: string, number: number, files: { filename: string; status?: string }[]): void;
+  /**
+   * The files of pull request `number` of `repo` for `GET /repos/{o}/{r}/pulls/{n}/files` (paginated, at most the
+   * first 3,000, as GitHub lists them); a renamed file names its `previous_filename`.
+   */
+  setPullFiles(repo: string, number: number, files: FakePullFile[]): void;
   /** Registers (or replaces) pull request `number` of `repo` (`owner/name`) for `GET /repos/{o}/{r}/pulls/{n}`. */
   setPull(repo: string, number: number, pull: FakePull): void;
   setPermission(repo: string, user: string, permission: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'): void;
@@ -174,6 +185,28 @@ function paged<T>(items: T[], url: URL, base: string): { items: T[]; headers: Re
   return { items: items.slice((page - 1) * perPage, page * perPage), headers: links.length > 0 ? { link: links.join(', ') } : {} };
 }
 
+/** https://docs.github.com/en/rest/pulls/pulls#list-pull-requests-files: "Responses include a maximum of 3000 files." */
+const PULL_FILES_MAX = 3_000;
+
+/** A changed file as `GET /repos/{o}/{r}/pulls/{n}/files` answers it. */
+function pullFileJson(repo: string, file: FakePullFile) {
+  const sha = createHash('sha1').update(file.filename).digest('hex');
+  const blob = `https://codehost.example/${repo}/blob/${sha}/${encodeURI(file.filename)}`;
+  return {
+    sha,
+    filename: file.filename,
+    status: file.status ?? 'modified',
+    additions: 1,
+    deletions: file.status === 'renamed' ? 0 : 1,
+    changes: file.status === 'renamed' ? 1 : 2,
+    blob_url: blob,
+    raw_url: blob.replace('/blob/', '/raw/'),
+    contents_url: `https://api.codehost.example/repos/${repo}/contents/${encodeURI(file.filename)}?ref=${sha}`,
+    patch: '@@ -1 +1 @@\n-old\n+new',
+    ...(file.previous_filename !== undefined ? { previous_filename: file.previous_filename } : {}),
+  };
+}
+
 const COMMENT_BODY_MAX = 65_536;
 const CHECK_SUMMARY_MAX = 65_535;
 const ANNOTATIONS_MAX = 50;
@@ -224,7 +257,7 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
   const lifetimeMs = options.tokenLifetimeMs ?? 3_600_000;
   const bot = `${options.botName ?? 'qa-bot'}[bot]`;
   const installations = new Set<number>();
-  const pullFiles = new Map<string, { filename: string; status?: string }[]>();
+  const pullFiles = new Map<string, FakePullFile[]>();
   const pulls = new Map<string, FakePull>();
   const permissions = new Map<string, string>();
   const requests: RecordedRequest[] = [];
@@ -317,7 +350,9 @@ export async function startFakeCodehost(options: FakeCodehostOptions): Promise<F
     if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/files$/.exec(path))) {
       const files = pullFiles.get(`${match[1]}#${match[2]}`);
       if (!files) throw new HttpError(404, 'Not Found');
-      return [200, files.map((file, index) => ({ sha: `${index}`.padStart(40, '0'), filename: file.filename, status: file.status ?? 'modified', additions: 1, deletions: 0, changes: 1 }))];
+      // GitHub lists at most the first 3,000 files of a pull request, however many pages are asked for.
+      const page = paged(files.slice(0, PULL_FILES_MAX), url, base);
+      return [200, page.items.map((file) => pullFileJson(match![1]!, file)), page.headers];
     }
     if (method === 'GET' && (match = /^\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path))) {
       const permission = permissions.get(`${match[1]}#${match[2]!.toLowerCase()}`) ?? 'none';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_SHARED_FILES } from '../../src/core/check-selection.js';
 import { createApiKey } from '../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../src/store/entities/connected-repository.entity.js';
 import { insertRepository } from '../support/check-fixtures.js';
@@ -48,7 +49,14 @@ describe('qa repos pull-requests against the real API', () => {
     const result = await run(['repos', 'pull-requests', repositoryId, '--file', settingsFile({ previewUrlTemplate: 'https://pr-{number}.preview.example.com', runDrafts: true })]);
 
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).repository.pullRequests).toEqual({ previewUrlTemplate: 'https://pr-{number}.preview.example.com', waitForDeployment: false, runDrafts: true, runForks: false });
+    expect(JSON.parse(result.stdout).repository.pullRequests).toEqual({
+      previewUrlTemplate: 'https://pr-{number}.preview.example.com',
+      waitForDeployment: false,
+      runDrafts: true,
+      runForks: false,
+      alwaysRun: [],
+      sharedFiles: [...DEFAULT_SHARED_FILES],
+    });
     expect((await store().getRepository(ConnectedRepository).findOneByOrFail({ id: repositoryId })).pullRequestSettings).toMatchObject({ runDrafts: true });
   });
 

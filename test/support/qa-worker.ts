@@ -6,6 +6,8 @@ import type { ArtifactStorage } from '../../src/artifacts/artifact-storage.js';
 import type { Config } from '../../src/config.js';
 import { startWorker } from '../../src/compose/index.js';
 import type { Queue, RetryPolicy } from '../../src/queue/index.js';
+import type { CoverageSource } from '../../src/webhooks/codehost/pull-request-selection.js';
+import type { Reindexer } from '../../src/webhooks/codehost/push-handler.js';
 import { silentLogger } from './logger.js';
 import { testConfig } from './service-config.js';
 
@@ -42,6 +44,10 @@ export interface TestWorkerOptions {
   notify?: Partial<Config['notify']>;
   /** PLANNER_* settings (default: the rule planner); a model planner also resolves steps on the page in a run. */
   planner?: Config['planner'];
+  /** The flows and coverage links pull requests choose their checks by (default: none, every check runs). */
+  coverage?: CoverageSource;
+  /** Starts a re-index when a repository's default branch moves (default: none). */
+  reindexer?: Reindexer;
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -71,6 +77,8 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     cancelPollMs: 200,
     forbiddenOrigins: options.forbiddenOrigins,
     probes: { ca: options.probeCa },
+    coverage: options.coverage,
+    reindexer: options.reindexer,
   });
   return {
     queue: worker.services.queue,

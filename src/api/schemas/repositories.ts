@@ -22,6 +22,10 @@ export const repositorySchema = z.object({
     deploymentEnvironment: z.string().optional(),
     runDrafts: z.boolean(),
     runForks: z.boolean(),
+    /** Checks every pull request replays. */
+    alwaysRun: z.array(z.string()),
+    /** Patterns of files whose change replays every check (the default list unless the repository set its own). */
+    sharedFiles: z.array(z.string()),
   }),
   createdAt: timestampSchema,
 });

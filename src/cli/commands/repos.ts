@@ -38,7 +38,7 @@ export function registerRepos(program: Command, context: CliContext, terminal: T
     .command('pull-requests')
     .description("change how a repository's pull requests run (fields given replace the stored ones; null removes one)")
     .argument('<repositoryId>', 'the repository')
-    .requiredOption('--file <path>', 'a JSON file with the settings: previewUrlTemplate, waitForDeployment, deploymentEnvironment, runDrafts, runForks')
+    .requiredOption('--file <path>', 'a JSON file with the settings: previewUrlTemplate, waitForDeployment, deploymentEnvironment, runDrafts, runForks, alwaysRun, sharedFiles')
     .action(async (repositoryId: string, options: { file: string }) => {
       const pullRequests = await readRepositoryFile(options.file);
       printJson(terminal.stdout, await apiClientOf(context).call('PATCH', `/api/repositories/${encodeURIComponent(repositoryId)}`, { pullRequests }));

@@ -94,14 +94,14 @@ export async function previewDeploymentUrl(dataSource: DataSource, repositoryId:
 }
 
 /**
- * The repository's active checks (compiled, replayable), oldest first: what a pull request runs until coverage links
- * narrow it to the checks of the changed files.
+ * The repository's active checks (compiled, replayable), oldest first, each with its task: what a pull request chooses
+ * its replays from (src/core/check-selection.ts).
  */
-export async function activeCheckIds(dataSource: DataSource, organizationId: string, repositoryId: string): Promise<string[]> {
+export async function activeChecks(dataSource: DataSource, organizationId: string, repositoryId: string): Promise<{ id: string; name: string }[]> {
   const checks = await dataSource.getRepository(Check).find({
-    select: { id: true },
+    select: { id: true, task: true },
     where: { organizationId, repositoryId, status: 'active' },
     order: { createdAt: 'ASC', id: 'ASC' },
   });
-  return checks.map((check) => check.id);
+  return checks.map((check) => ({ id: check.id, name: check.task }));
 }

@@ -118,6 +118,20 @@ function questionsSection(view: ProgressView): string[] {
   return [...lines, ''];
 }
 
+/**
+ * Why a run the pull request started was chosen: the check's own reasons (a changed flow, always-run, not linked to a
+ * flow yet), or why every check ran; and how many of the repository's checks ran and were skipped. Flow names and
+ * paths come from the repository: shown inert.
+ */
+function selectionSection(context: CodehostChannelContext): string[] {
+  const note = context.selection;
+  if (!note) return [];
+  const reasons = note.mode === 'all' ? [note.reason] : note.why;
+  const lines = reasons.length === 1 ? [`**Why it ran:** ${inert(reasons[0]!, LINE_MAX)}`] : ['**Why it ran:**', ...reasons.map((reason) => `- ${inert(reason, LINE_MAX)}`)];
+  const tally = note.mode === 'all' ? `${plural(note.ran, 'check')} ran on this pull request, none skipped.` : `${inert(note.reason, LINE_MAX)}.`;
+  return [...lines, `<sub>${tally}</sub>`, ''];
+}
+
 function stepSection(view: ProgressView): string[] {
   if (view.finished || !view.step) return [];
   const of = view.step.total !== null ? ` of ${view.step.total}` : '';
@@ -138,6 +152,7 @@ function details(view: ProgressView, context: CodehostChannelContext): string[] 
   return [
     subjectLine(view),
     '',
+    ...selectionSection(context),
     ...stepSection(view),
     ...(view.status === 'errored' ? [`Why: ${inert(view.error ?? 'the job could not run', LINE_MAX)}`, ''] : []),
     ...findingsSection(view),

@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from '@jest/globals';
+import { DEFAULT_SHARED_FILES } from '../../../src/core/check-selection.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
@@ -7,7 +8,7 @@ import { useTestApi } from '../../support/use-test-api.js';
 import { shopRepositoryBody } from '../../support/check-fixtures.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
-const DEFAULTS = { waitForDeployment: false, runDrafts: false, runForks: false };
+const DEFAULTS = { waitForDeployment: false, runDrafts: false, runForks: false, alwaysRun: [], sharedFiles: [...DEFAULT_SHARED_FILES] };
 
 forEachDialect('repositories API: pull-request settings', (dialect) => {
   const store = useTestStore(dialect);
@@ -67,7 +68,7 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
       await call('PATCH', `/api/repositories/${id}`, { pullRequests: { waitForDeployment: false, runDrafts: false, runForks: false, previewUrlTemplate: null, deploymentEnvironment: null } });
       const responses = await Promise.all(changes.map((pullRequests) => call('PATCH', `/api/repositories/${id}`, { pullRequests })));
       expect(responses.map((response) => response.status)).toEqual(changes.map(() => 200));
-      expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual(Object.assign({}, ...changes));
+      expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual(Object.assign({ ...DEFAULTS }, ...changes));
     }
   });
 
@@ -79,6 +80,9 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
     ['a host label the head SHA makes too long', { previewUrlTemplate: `https://${'x'.repeat(30)}-{sha}.example.com` }, 'pullRequests.previewUrlTemplate', /valid host name/],
     ['a non-boolean switch', { runForks: 'yes' }, 'pullRequests.runForks', /boolean/],
     ['an unknown setting', { runEverything: true }, 'pullRequests', /runEverything/],
+    ['a negated shared-file pattern', { sharedFiles: ['!docs/**'] }, 'pullRequests.sharedFiles.0', /negated/],
+    ['a shared-file pattern outside the repository', { sharedFiles: ['config/*', '../../etc/*'] }, 'pullRequests.sharedFiles.1', /\.\./],
+    ['an always-run id that is no check id', { alwaysRun: ['<script>'] }, 'pullRequests.alwaysRun.0', /check id/],
   ])('refuses %s with 400 request.invalid, naming the field, on connect and on PATCH', async (_what, pullRequests, field, message) => {
     const refused = await call('POST', '/api/repositories', shopRepositoryBody({ pullRequests }));
     expect(refused.status).toBe(400);
@@ -91,6 +95,20 @@ forEachDialect('repositories API: pull-request settings', (dialect) => {
     expect(patched.status).toBe(400);
     expect(patched.body.error).toMatchObject({ code: 'request.invalid', details: { field } });
     expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual(DEFAULTS);
+  });
+
+  it('sets always-run checks and shared-file patterns, and goes back to the default shared files on null', async () => {
+    const id = await connect({ pullRequests: { alwaysRun: ['3f1c2a4e-7b1d-4c8e-9a2f-0d5e6b7c8a91'] } });
+    expect((await call('GET', `/api/repositories/${id}`)).body.repository.pullRequests).toEqual({ ...DEFAULTS, alwaysRun: ['3f1c2a4e-7b1d-4c8e-9a2f-0d5e6b7c8a91'] });
+
+    const own = await call('PATCH', `/api/repositories/${id}`, { pullRequests: { sharedFiles: ['config/**', '/Dockerfile'] } });
+    expect(own.body.repository.pullRequests).toEqual({ ...DEFAULTS, alwaysRun: ['3f1c2a4e-7b1d-4c8e-9a2f-0d5e6b7c8a91'], sharedFiles: ['config/**', '/Dockerfile'] });
+    const none = await call('PATCH', `/api/repositories/${id}`, { pullRequests: { sharedFiles: [], alwaysRun: [] } });
+    expect(none.body.repository.pullRequests).toEqual({ ...DEFAULTS, sharedFiles: [] });
+    const reset = await call('PATCH', `/api/repositories/${id}`, { pullRequests: { sharedFiles: null } });
+    expect(reset.body.repository.pullRequests).toEqual(DEFAULTS);
+    // Stored without the list, so the repository follows the default list as it changes.
+    expect((await store().getRepository(ConnectedRepository).findOneByOrFail({ id })).pullRequestSettings).not.toHaveProperty('sharedFiles');
   });
 
   it('refuses a PATCH body without pullRequests or with other fields', async () => {

@@ -135,7 +135,12 @@ forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
     expect(created.map((job) => job.checkId)).toEqual(checks);
     for (const job of created) {
       expect(job).toMatchObject({ organizationId, repositoryId, trigger: 'codehost', commitSha: SHA_A, baseUrl: BASE_URL, task: null });
-      expect(job.channelContext).toEqual({ channel: 'codehost', provider: 'codehost', installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', pullNumber: 7, headSha: SHA_A });
+      // No coverage links (none are composed here): every check runs, and its comment says why.
+      const reason = 'every check ran: the repository has no coverage links yet';
+      expect(job.channelContext).toEqual({
+        channel: 'codehost', provider: 'codehost', installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', pullNumber: 7, headSha: SHA_A,
+        selection: { mode: 'all', reason, why: [reason], ran: 2, skipped: 0 },
+      });
       expect(job.sourceKey).toBe(`pr:${repositoryId}:7:${SHA_A}:${job.checkId}`);
     }
   });

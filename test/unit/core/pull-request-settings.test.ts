@@ -1,11 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_SHARED_FILES } from '../../../src/core/check-selection.js';
 import {
   changePullRequestSettings,
   DEFAULT_PULL_REQUEST_SETTINGS,
   previewTemplateProblem,
   pullRequestSettingsOf,
   pullRequestSettingsSchema,
+  pullRequestSettingsChangeSchema,
   pullRequestTarget,
+  sharedFilePatterns,
 } from '../../../src/core/pull-request-settings.js';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
@@ -64,8 +67,8 @@ describe('preview templates', () => {
 
 describe('settings', () => {
   it('fills the defaults of a partial or absent record', () => {
-    expect(pullRequestSettingsOf(null)).toEqual({ waitForDeployment: false, runDrafts: false, runForks: false });
-    expect(pullRequestSettingsSchema.parse({ runForks: true })).toEqual({ waitForDeployment: false, runDrafts: false, runForks: true });
+    expect(pullRequestSettingsOf(null)).toEqual({ waitForDeployment: false, runDrafts: false, runForks: false, alwaysRun: [] });
+    expect(pullRequestSettingsSchema.parse({ runForks: true })).toEqual({ waitForDeployment: false, runDrafts: false, runForks: true, alwaysRun: [] });
   });
 
   it('applies a change field by field, null removing an optional one', () => {
@@ -75,6 +78,7 @@ describe('settings', () => {
       waitForDeployment: false,
       runDrafts: true,
       runForks: true,
+      alwaysRun: [],
     });
     expect(changePullRequestSettings(current, {})).toEqual(current);
   });
@@ -82,5 +86,39 @@ describe('settings', () => {
   it('refuses unknown fields and control characters in an environment name', () => {
     expect(pullRequestSettingsSchema.safeParse({ runAll: true }).success).toBe(false);
     expect(pullRequestSettingsSchema.safeParse({ deploymentEnvironment: 'pre\nview' }).success).toBe(false);
+  });
+});
+
+describe('always-run checks and shared files', () => {
+  const id = '3f1c2a4e-7b1d-4c8e-9a2f-0d5e6b7c8a91';
+
+  it('follows the default shared-file list until the repository sets its own, and goes back to it on null', () => {
+    const defaults = pullRequestSettingsOf(null);
+    expect(defaults.sharedFiles).toBeUndefined();
+    expect(sharedFilePatterns(defaults)).toBe(DEFAULT_SHARED_FILES);
+    const own = changePullRequestSettings(defaults, pullRequestSettingsChangeSchema.parse({ sharedFiles: ['config/**', 'config/**', '/Dockerfile'], alwaysRun: [id, id] }));
+    expect(own).toMatchObject({ sharedFiles: ['config/**', '/Dockerfile'], alwaysRun: [id] });
+    expect(sharedFilePatterns(changePullRequestSettings(own, { sharedFiles: [] }))).toEqual([]);
+    const reset = changePullRequestSettings(own, pullRequestSettingsChangeSchema.parse({ sharedFiles: null }));
+    expect(reset.sharedFiles).toBeUndefined();
+    expect(reset.alwaysRun).toEqual([id]);
+  });
+
+  it.each([
+    ['a negated pattern', { sharedFiles: ['!src/**'] }, /negated/],
+    ['a pattern climbing out of the repository', { sharedFiles: ['../secrets/*'] }, /\.\./],
+    ['an unclosed bracket', { sharedFiles: ['src/[abc'] }, /not a valid glob/],
+    ['a control character', { sharedFiles: ['src/\u0000x'] }, /control characters/],
+    ['an empty pattern', { sharedFiles: [' '] }, /non-empty/],
+    ['a huge pattern', { sharedFiles: ['a'.repeat(201)] }, /at most 200/],
+    ['too many patterns', { sharedFiles: Array.from({ length: 201 }, (_, i) => `p${i}`) }, /200/],
+    ['a check id with path characters', { alwaysRun: ['../../etc'] }, /check id/],
+    ['too many always-run checks', { alwaysRun: Array.from({ length: 101 }, (_, i) => `c${i}`) }, /100/],
+  ])('refuses %s with a message naming the fault', (_, body, message) => {
+    for (const schema of [pullRequestSettingsSchema, pullRequestSettingsChangeSchema]) {
+      const parsed = schema.safeParse(body);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.message).join('; ')).toMatch(message);
+    }
   });
 });

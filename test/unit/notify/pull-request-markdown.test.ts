@@ -198,3 +198,48 @@ describe('annotations', () => {
     expect(checkRunOutput(view(failedRun()), CONTEXT).annotations).toBeUndefined();
   });
 });
+
+describe('why a pull-request run ran', () => {
+  const withSelection = (selection: NonNullable<CodehostChannelContext['selection']>) => ({ ...CONTEXT, selection });
+
+  it("says which flow's changed files chose the check, and how many checks ran and were skipped, in the comment and the check run", () => {
+    const context = withSelection({
+      mode: 'touched',
+      reason: '1 check of 4 ran: the change touches 1 flow ("Sign in"); 3 skipped',
+      why: ['covers the flow "Sign in", whose file changed: src/pages/login.tsx'],
+      ran: 1,
+      skipped: 3,
+    });
+    const input = view(jobForNotification());
+    const body = pullRequestComment(input, context);
+    expect(body).toContain('**Why it ran:** covers the flow "Sign in", whose file changed: src/pages/login.tsx');
+    expect(body).toContain('<sub>1 check of 4 ran: the change touches 1 flow \\("Sign in"\\); 3 skipped.</sub>');
+    expect(checkRunOutput(input, context).summary).toContain('**Why it ran:** covers the flow "Sign in"');
+  });
+
+  it('lists several reasons one per line', () => {
+    const context = withSelection({ mode: 'touched', reason: '2 checks of 2 ran', why: ['covers the flow "Cart", whose file changed: src/cart.ts', 'marked always-run in the repository settings'], ran: 2, skipped: 0 });
+    expect(pullRequestComment(view(jobForNotification()), context)).toContain(`**Why it ran:**\n- ${inert(context.selection.why[0]!, 300)}\n- marked always\\-run in the repository settings\n`);
+  });
+
+  it('says why every check ran (a shared file changed), and that none was skipped', () => {
+    const reason = 'every check ran: shared file changed (package-lock.json)';
+    const body = pullRequestComment(view(jobForNotification()), withSelection({ mode: 'all', reason, why: [reason], ran: 5, skipped: 0 }));
+    expect(body).toContain('**Why it ran:** every check ran: shared file changed \\(package\\-lock.json\\)');
+    expect(body).toContain('<sub>5 checks ran on this pull request, none skipped.</sub>');
+  });
+
+  it('keeps hostile flow names and paths inert: no mention, link, HTML or code span', () => {
+    const why = 'covers the flow "@acme/admins [x](https://evil.example) <img src=x onerror=alert(1)>", whose file changed: `src/#12.ts`';
+    const body = pullRequestComment(view(jobForNotification()), withSelection({ mode: 'touched', reason: 'r', why: [why], ran: 1, skipped: 0 }));
+    const line = body.split('\n').find((text) => text.startsWith('**Why it ran:**'))!;
+    expect(line).toContain(`@${ZWSP}acme/admins`);
+    expect(line).not.toContain('<img');
+    expect(line).not.toContain('](https://');
+    expect(line).toContain(`\\\`src/\\#${ZWSP}12.ts\\\``);
+  });
+
+  it('shows nothing of a selection on runs a person asked for', () => {
+    expect(comment(jobForNotification())).not.toContain('Why it ran');
+  });
+});
