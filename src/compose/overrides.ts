@@ -9,6 +9,7 @@ import type { RetryPolicy } from '../queue/index.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 import type { ReadAccess } from '../identity/access-state.js';
+import type { OnboardingPorts } from '../workflows/onboarding.js';
 
 /**
  * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
@@ -42,4 +43,8 @@ export interface ComposeOverrides {
   webhookHandlers?: DeliveryHandlers;
   /** What the access directory answers for a signed-in user (default: the directory in the store). */
   readAccess?: ReadAccess;
+  /** The onboarding steps' implementations (fetch, index, crawl, discover, linkCoverage); without them onboardings stay queued. */
+  onboardingPorts?: OnboardingPorts;
+  /** How often a long onboarding step renews its queue lock (default 10 s); 0: never (a test's frozen worker). */
+  onboardingHeartbeatMs?: number;
 }
