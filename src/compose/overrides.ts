@@ -45,6 +45,4 @@ export interface ComposeOverrides {
   readAccess?: ReadAccess;
   /** The onboarding steps' implementations (fetch, index, crawl, discover, linkCoverage); without them onboardings stay queued. */
   onboardingPorts?: OnboardingPorts;
-  /** How often a long onboarding step renews its queue lock (default 10 s); 0: never (a test's frozen worker). */
-  onboardingHeartbeatMs?: number;
 }

@@ -55,7 +55,6 @@ export async function startProcessors(services: Services): Promise<Worker> {
       createJob: (principal, input) => services.jobs.create(principal, input),
       catalog: config.catalog,
       retry: overrides.retry,
-      heartbeatMs: overrides.onboardingHeartbeatMs,
     },
   });
   const worker = createWorker(queue, jobs, logger, config.worker.shutdownGraceMs);

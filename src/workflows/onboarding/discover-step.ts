@@ -21,7 +21,7 @@ export async function discoverStep(context: StepContext): Promise<void> {
   }
   let pages = ((await recorder.completed('crawl')) as { pages: CrawledPage[] } | undefined)?.pages;
   if (pages === undefined) {
-    const crawled = await context.heartbeat(() => deps.ports.crawl({ repository, signal }));
+    const crawled = await deps.ports.crawl({ repository, signal });
     await recorder.commit(async (writes) => {
       await writes.update({ counts: { pages: crawled.length } });
       await writes.event('crawl.finished', { pages: crawled.length });
@@ -30,7 +30,7 @@ export async function discoverStep(context: StepContext): Promise<void> {
     pages = crawled;
   }
   const crawledPages = pages;
-  const flows = await context.heartbeat(() => deps.ports.discover({ repository, index: stored.content as RepositoryIndex, pages: crawledPages, signal }));
+  const flows = await deps.ports.discover({ repository, index: stored.content as RepositoryIndex, pages: crawledPages, signal });
   checkFlows(flows);
   const keys = flows.map((flow) => flow.key);
   const edgeCases = flows.reduce((sum, flow) => sum + flow.edgeCases.length, 0);

@@ -12,9 +12,14 @@ import type { StepContext } from './types.js';
 export async function fetchAndIndexStep(context: StepContext): Promise<void> {
   const { deps, recorder, repository, signal, now } = context;
   await beginStep(context, 'fetch', { revision: context.revision });
-  const fetched = await context.heartbeat(() => deps.ports.fetch({ repository, revision: context.revision, signal }));
+  const fetched = await deps.ports.fetch({ repository, revision: context.revision, signal });
   try {
     await recorder.commit(async (writes) => {
+      // A fetch again after a crash (of the pinned commit) is said as such: the fetch finished once already.
+      if (writes.run.commitSha !== null) {
+        await writes.event('step.repeated', { step: 'fetch', commitSha: fetched.commitSha, reason: 'the fetched folder does not outlive the attempt that made it' });
+        return;
+      }
       await writes.update({ commitSha: fetched.commitSha, counts: { files: fetched.files.length } });
       await writes.event('revision.pinned', { commitSha: fetched.commitSha });
       await writes.event('step.finished', { step: 'fetch', commitSha: fetched.commitSha, files: fetched.files.length });
@@ -22,7 +27,7 @@ export async function fetchAndIndexStep(context: StepContext): Promise<void> {
     context.revision = fetched.commitSha;
     await beginStep(context, 'index');
     const previous = await deps.dataSource.getRepository(RepositoryIndexRecord).findOneBy({ repositoryId: repository.id });
-    const index = await context.heartbeat(() => deps.ports.index({ repository, fetched, previous: (previous?.content as RepositoryIndex | undefined) ?? null, signal }));
+    const index = await deps.ports.index({ repository, fetched, previous: (previous?.content as RepositoryIndex | undefined) ?? null, signal });
     const counts = { routes: index.routes.length, filesRead: index.stats.filesRead, filesReused: index.stats.filesReused };
     await recorder.commit(async (writes) => {
       await writes.manager.upsert(

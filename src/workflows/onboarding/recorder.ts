@@ -16,6 +16,8 @@ export class IngestionAttemptOver extends Error {
 export interface LockedIngestion {
   status: string;
   step: string | null;
+  /** The commit a fetch pinned; null before the first fetch. */
+  commitSha: string | null;
   counts: IngestionCounts;
 }
 
@@ -40,10 +42,11 @@ export interface IngestionRecorder {
 
 const forUpdate = (manager: EntityManager) => (manager.connection.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE');
 
-async function lockRun(manager: EntityManager, id: string): Promise<{ status: string; step: string | null; run_attempt: number | string; counts: unknown } | undefined> {
-  const rows = (await manager.query(`SELECT status, step, run_attempt, counts FROM ingestion_runs WHERE id = ?${forUpdate(manager)}`, [id])) as {
+async function lockRun(manager: EntityManager, id: string): Promise<{ status: string; step: string | null; commit_sha: string | null; run_attempt: number | string; counts: unknown } | undefined> {
+  const rows = (await manager.query(`SELECT status, step, commit_sha, run_attempt, counts FROM ingestion_runs WHERE id = ?${forUpdate(manager)}`, [id])) as {
     status: string;
     step: string | null;
+    commit_sha: string | null;
     run_attempt: number | string;
     counts: unknown;
   }[];
@@ -85,7 +88,7 @@ export function createIngestionRecorder(dataSource: DataSource, ingestionRunId: 
         if (!locked) throw new IngestionAttemptOver(ingestionRunId, 'it is gone');
         if (Number(locked.run_attempt) !== attempt) throw new IngestionAttemptOver(ingestionRunId, `attempt ${String(locked.run_attempt)} owns it, this is ${attempt}`);
         if (isIngestionOver(locked.status)) throw new IngestionAttemptOver(ingestionRunId, `it is ${locked.status}`);
-        const run: LockedIngestion = { status: locked.status, step: locked.step, counts: countsOf(locked.counts) };
+        const run: LockedIngestion = { status: locked.status, step: locked.step, commitSha: locked.commit_sha, counts: countsOf(locked.counts) };
         let nextSeq: number | undefined;
         const events: Pick<IngestionEvent, 'ingestionRunId' | 'seq' | 'type' | 'at' | 'data'>[] = [];
         const writes: IngestionWrites = {

@@ -41,6 +41,8 @@ export const INGESTION_EVENT_TYPES = [
   /** A step that started before and did not finish (a crash, a lock taken over) starts again. */
   'step.resumed',
   'step.finished',
+  /** Fetch runs again after a crash in fetch+index (one unit: its folder does not survive); it finished once before. */
+  'step.repeated',
   'revision.pinned',
   'crawl.finished',
   'ingestion.waiting',

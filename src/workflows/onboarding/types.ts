@@ -21,8 +21,6 @@ export interface OnboardingDeps {
   catalog: CatalogSettings;
   now?: () => Date;
   retry?: RetryPolicy;
-  /** How often a long step renews its queue lock (default 10 s); 0 never does (a test standing in for a frozen worker). */
-  heartbeatMs?: number;
   /** Called after each commit that wrote events (an ingestion follower in this process may look at once). */
   eventsWritten?: (ingestionRunId: string) => void;
 }
@@ -38,6 +36,4 @@ export interface StepContext {
   revision: string | null;
   signal: AbortSignal;
   now: () => Date;
-  /** Runs `work` while the queue lock is renewed. */
-  heartbeat<T>(work: () => Promise<T>): Promise<T>;
 }

@@ -21,19 +21,6 @@ function repositoryOf(row: ConnectedRepository): OnboardingRepository {
   return { id, organizationId, provider, providerInstallationId, owner, name, defaultBranch, cloneUrl, baseUrl, networkAllowlist };
 }
 
-/** Renews the queue lock while `work` runs, so a long clone or crawl is not taken over by another worker. */
-function heartbeatOf(context: QueueRunContext, everyMs: number) {
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (everyMs <= 0) return work();
-    const timer = setInterval(() => void context.touch().catch((error: unknown) => context.logger.warn({ err: error }, 'could not renew the onboarding lock')), everyMs);
-    try {
-      return await work();
-    } finally {
-      clearInterval(timer);
-    }
-  };
-}
-
 /**
  * The steps in order; each skips itself when its checkpoint exists. Returns `later` while a step must wait (a paused
  * capability, running children), `done` when the ingestion has succeeded.
@@ -96,7 +83,7 @@ export function onboardingWorkflow(deps: OnboardingDeps): QueueJobDefinition<typ
         const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: run.repositoryId });
         step = {
           deps, recorder, repository: repositoryOf(repository), ingestionRunId, organizationId: run.organizationId,
-          revision: run.commitSha ?? run.revision, signal: context.signal, now, heartbeat: heartbeatOf(context, deps.heartbeatMs ?? 10_000),
+          revision: run.commitSha ?? run.revision, signal: context.signal, now,
         };
         if (run.status === 'queued') await recorder.commit((writes) => writes.event('ingestion.started', { revision: run.revision }));
         const outcome = await runSteps(step);
