@@ -104,7 +104,7 @@ export function testSteps(
 }
 
 /** Waits until `condition` holds (an async read of the store), failing after `timeoutMs` with `what`. */
-export async function eventually<T>(condition: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(condition: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();

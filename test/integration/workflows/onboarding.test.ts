@@ -22,7 +22,7 @@ import { spawnTestChild } from '../../support/processes/spawn.js';
 import { testMysqlUrl } from '../../support/databases.js';
 import { onboardingHarness, type OnboardingHarness } from '../../support/onboarding-worker.js';
 
-const TIMEOUT = 60_000;
+const TIMEOUT = 120_000;
 
 forEachDialect('onboarding workflow', (dialect) => {
   const store = useTestStore(dialect);
@@ -116,7 +116,9 @@ forEachDialect('onboarding workflow', (dialect) => {
         await eventually(async () => {
           await finishChildren(id, () => 'passed');
           return (await run(id)).status === 'succeeded';
-        }, 'the second worker to finish the ingestion');
+        }, 'the second worker to finish the ingestion').catch(async (error: unknown) => {
+          throw new Error(`${String(error)}: ${JSON.stringify(await harness.events(id))}`);
+        });
 
         const killedCalls = (step: string) => child.events.filter((event) => event.event === 'called' && event.step === step).length;
         const total = (step: StepName) => killedCalls(step) + steps.calls[step];
