@@ -102,6 +102,7 @@ export const ERROR_CATALOGUE = {
   RepositoryOnboardingStartFailed: { code: 'repository.onboarding_start_failed', kind: 'operational', status: 503, meaning: 'Onboarding could not be started; nothing was recorded' },
   OnboardingStepFailed: { code: 'onboarding.step_failed', kind: 'operational', meaning: 'An onboarding step failed for a reason it did not name; the ingestion run records it after its retries' },
   OnboardingOutputInvalid: { code: 'onboarding.output_invalid', kind: 'operational', meaning: "An onboarding step's result broke its contract (an empty, duplicate or too long flow key); nothing of it was stored" },
+  IngestionNotSucceeded: { code: 'ingestion.not_succeeded', kind: 'user', meaning: 'CLI: a followed ingestion ended failed (details.code says why)' },
   IngestionInProgress: { code: 'ingestion.in_progress', kind: 'user', status: 409, meaning: 'The repository has an ingestion run not yet over (details.ingestionRunId); follow it, then start another' },
   RepositoryOwnerExcluded: { code: 'repository.owner_excluded', kind: 'user', status: 403, meaning: "The repository's owner is excluded (EXCLUDED_OWNERS, qa owners exclude)" },
   RepositoryInstallationNotConnected: { code: 'repository.installation_not_connected', kind: 'user', status: 403, meaning: 'The code-host installation is not connected to this organization' },
