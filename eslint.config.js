@@ -34,7 +34,7 @@ const FILE_MAY = {
 };
 const BELOW_WORKFLOWS = [
   'core', 'store', 'queue', 'browser', 'artifacts', 'planner', 'checks', 'probes', 'repos', 'identity', 'codehost',
-  'jobs', 'notify', 'logger',
+  'jobs', 'notify', 'logger', 'onboarding/model',
 ];
 /**
  * The zones (ARCHITECTURE.md, "Folder layout"; the README's import table says the same): a path prefix, the other
@@ -57,7 +57,9 @@ const ZONES = {
   },
   checks: { path: 'src/checks', may: ['core', 'browser', 'logger'], io: [], why: 'it drives the page through src/browser' },
   probes: { path: 'src/probes', may: ['core', 'logger'], io: ['network', 'http client'] },
-  repos: { path: 'src/repos', may: ['core', 'store', 'logger'], io: ['database'] },
+  repos: { path: 'src/repos', may: ['core', 'store', 'logger', 'onboarding/model'], io: ['database'] },
+  // What onboarding's steps produce (plain JSON shapes): the contract between the steps and the workflow.
+  'onboarding/model': { path: 'src/onboarding/model.ts', may: [], io: [] },
   // The OpenID client (sign-in) talks to the identity provider.
   identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database', 'http client'] },
   codehost: { path: 'src/codehost', may: ['core', 'logger'], io: ['code host', 'http client', 'files'] },

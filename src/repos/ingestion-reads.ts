@@ -9,7 +9,7 @@ import { IngestionCheckpoint } from '../store/entities/ingestion-checkpoint.enti
 import { IngestionEvent } from '../store/entities/ingestion-event.entity.js';
 import { IngestionRun } from '../store/entities/ingestion-run.entity.js';
 import { RepositoryFlow } from '../store/entities/repository-flow.entity.js';
-import { isIngestionOver } from '../workflows/onboarding/status.js';
+import { isIngestionOver } from '../core/ingestion-status.js';
 
 /** Events one read hands back at most; a follower reads on from the last. */
 const EVENTS_PAGE = 500;
@@ -63,7 +63,7 @@ export function createIngestionReads(dataSource: DataSource) {
       const flows = await dataSource.getRepository(RepositoryFlow).findBy({ repositoryId });
       const links = await dataSource.getRepository(CoverageLinkRecord).find({ where: { repositoryId }, order: { checkId: 'ASC' } });
       return flows
-        .map((row) => row.flow)
+        .map((row) => row.flow as DiscoveredFlow)
         .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
         .map((flow) => ({ flow, links: links.filter((link) => link.flowKey === flow.key).map(({ checkId, reason, source }) => ({ checkId, reason, source })) }));
     },

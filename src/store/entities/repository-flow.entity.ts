@@ -1,5 +1,4 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import type { DiscoveredFlow } from '../../onboarding/model.js';
 import { ConnectedRepository } from './connected-repository.entity.js';
 import { Organization } from './organization.entity.js';
 
@@ -27,8 +26,9 @@ export class RepositoryFlow {
   @Column({ name: 'ingestion_run_id', type: 'varchar', length: 36 })
   ingestionRunId!: string;
 
+  /** A `DiscoveredFlow` (src/onboarding/model.ts), as discovery returned it. */
   @Column({ type: 'json' })
-  flow!: DiscoveredFlow;
+  flow!: object;
 
   @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
   updatedAt!: Date;

@@ -1,4 +1,4 @@
-import type { OnboardingStep } from './status.js';
+import type { OnboardingStep } from '../../core/ingestion-status.js';
 import type { StepContext } from './types.js';
 
 /**

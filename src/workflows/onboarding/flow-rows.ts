@@ -23,5 +23,5 @@ export function checkFlows(flows: DiscoveredFlow[]): void {
 /** The repository's stored flows, most valuable first (then by key, so the order is the same everywhere). */
 export async function storedFlows(manager: EntityManager, repositoryId: string): Promise<DiscoveredFlow[]> {
   const rows = await manager.getRepository(RepositoryFlow).findBy({ repositoryId });
-  return rows.map((row) => row.flow).sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return rows.map((row) => row.flow as DiscoveredFlow).sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { IngestionCheckpoint } from '../../store/entities/ingestion-checkpoint.entity.js';
 import { IngestionEvent } from '../../store/entities/ingestion-event.entity.js';
 import { IngestionRun } from '../../store/entities/ingestion-run.entity.js';
-import { isIngestionOver, type IngestionCounts, type IngestionEventType, type IngestionStatus } from './status.js';
+import { isIngestionOver, type IngestionCounts, type IngestionEventType, type IngestionStatus } from '../../core/ingestion-status.js';
 
 /** A newer attempt owns the ingestion (this one's lock expired and another worker took it), or the run has ended. */
 export class IngestionAttemptOver extends Error {

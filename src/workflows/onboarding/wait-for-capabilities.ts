@@ -1,5 +1,5 @@
 import { pausedCapabilities } from '../../store/execution-flags.js';
-import { STEP_NEEDS, type OnboardingStep } from './status.js';
+import { STEP_NEEDS, type OnboardingStep } from '../../core/ingestion-status.js';
 import type { StepContext } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Capability } from '../../core/execution.js';
+import type { Capability } from './execution.js';
 
 /** An ingestion run's statuses: `waiting` while live or AI execution is paused for a step that needs it. */
 export const INGESTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed'] as const;
