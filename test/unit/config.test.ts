@@ -121,6 +121,7 @@ describe('loadConfig', () => {
       },
       identityWebhooks: { signingSecret: 'identity-secret', previousSigningSecret: 'identity-secret-old' },
       webhooks: { leaseMs: 5_000, sweepIntervalMs: 250 },
+      catalog: { maxBuilds: 10, maxConcurrency: 2, pollMs: 5_000 },
       identity: { ...NO_IDENTITY, publicBaseUrl: 'https://qa.example.com/service' },
     });
   });
