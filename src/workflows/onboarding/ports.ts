@@ -1,19 +1,12 @@
 import type { CompiledCheck } from '../../core/check.js';
+import type { ConnectRepositoryInput } from '../../repos/repository-service.js';
 import type { CoverageLink, CrawledPage, DiscoveredFlow, FetchedRevision, RepositoryIndex } from '../../onboarding/model.js';
 
 /** The repository as the steps see it: what to clone and what to crawl, never a secret. */
-export interface OnboardingRepository {
-  id: string;
-  organizationId: string;
-  provider: string;
-  providerInstallationId: string;
-  owner: string;
-  name: string;
-  defaultBranch: string;
-  cloneUrl: string;
-  baseUrl: string;
-  networkAllowlist: string[];
-}
+export type OnboardingRepository = { id: string; organizationId: string } & Pick<
+  ConnectRepositoryInput,
+  'provider' | 'providerInstallationId' | 'owner' | 'name' | 'defaultBranch' | 'cloneUrl' | 'baseUrl' | 'networkAllowlist'
+>;
 
 /** A stored check of the repository as coverage sees it: its task and its latest compiled version (null: none yet). */
 export interface CoverageCheck {
