@@ -34,7 +34,7 @@ const FILE_MAY = {
 };
 const BELOW_WORKFLOWS = [
   'core', 'store', 'queue', 'browser', 'artifacts', 'planner', 'checks', 'probes', 'repos', 'identity', 'codehost',
-  'jobs', 'notify', 'logger',
+  'jobs', 'notify', 'logger', 'onboarding/model',
 ];
 /**
  * The zones (ARCHITECTURE.md, "Folder layout"; docs/architecture.md's import table says the same): a path prefix, the other
@@ -62,7 +62,9 @@ const ZONES = {
   onboarding: { path: 'src/onboarding', may: ['core', 'logger'], io: [] },
   'onboarding/fetch': { path: 'src/onboarding/fetch', may: ['core', 'logger', 'onboarding'], io: ['processes', 'files', 'network'] },
   'onboarding/index': { path: 'src/onboarding/index', may: ['onboarding', 'core'], io: ['files'] },
-  repos: { path: 'src/repos', may: ['core', 'store', 'logger'], io: ['database'] },
+  // What onboarding's steps produce (plain JSON shapes): the contract between the steps and the workflow.
+  'onboarding/model': { path: 'src/onboarding/model.ts', may: [], io: [] },
+  repos: { path: 'src/repos', may: ['core', 'store', 'logger', 'onboarding/model'], io: ['database'] },
   // The OpenID client (sign-in) talks to the identity provider.
   identity: { path: 'src/identity', may: ['core', 'store', 'logger'], io: ['database', 'http client'] },
   codehost: { path: 'src/codehost', may: ['core', 'logger'], io: ['code host', 'http client', 'files'] },

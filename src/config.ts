@@ -169,6 +169,16 @@ export interface IdentityConfig {
   readonly sessionAbsoluteHours: number;
 }
 
+/** Repository onboarding's child catalog builds (src/workflows/onboarding/build-step.ts). */
+export interface CatalogConfig {
+  /** Child builds one onboarding starts at most. */
+  readonly maxBuilds: number;
+  /** Child builds of one onboarding running at once at most. */
+  readonly maxConcurrency: number;
+  /** How soon an onboarding looks again at its running children, or at a paused capability. */
+  readonly pollMs: number;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -187,6 +197,7 @@ export interface Config {
   readonly identityWebhooks: IdentityWebhooksConfig;
   readonly webhooks: WebhooksConfig;
   readonly identity: IdentityConfig;
+  readonly catalog: CatalogConfig;
 }
 
 export interface LoadConfigOptions {
@@ -319,6 +330,9 @@ const envSchema = z.object({
   // A lease shorter than a second would expire under a healthy worker between its claim and its first statement.
   WEBHOOK_LEASE_MS: integer(1_000, 86_400_000).default(600_000),
   WEBHOOK_SWEEP_INTERVAL_MS: integer(100, 3_600_000).default(60_000),
+  CATALOG_MAX_BUILDS: integer(0, 1_000).default(10),
+  CATALOG_MAX_CONCURRENCY: integer(1, 100).default(2),
+  ONBOARDING_POLL_MS: integer(50, 600_000).default(5_000),
   // https, except on loopback (a provider on this machine, as in tests): tokens must not cross a network in clear.
   IDENTITY_ISSUER_URL: url(['http:', 'https:'], 'https://auth.example.com', (parsed) => parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname)).optional(),
   IDENTITY_CLIENT_ID: nonEmpty().optional(),
@@ -459,6 +473,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     identityWebhooks: { signingSecret: vars.IDENTITY_WEBHOOK_SIGNING_SECRET, previousSigningSecret: vars.IDENTITY_WEBHOOK_SECRET_PREVIOUS },
     webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
+    catalog: { maxBuilds: vars.CATALOG_MAX_BUILDS, maxConcurrency: vars.CATALOG_MAX_CONCURRENCY, pollMs: vars.ONBOARDING_POLL_MS },
     identity: {
       issuerUrl: vars.IDENTITY_ISSUER_URL?.replace(/\/+$/, ''),
       clientId: vars.IDENTITY_CLIENT_ID?.trim(),

@@ -20,6 +20,8 @@ import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
 import { createJobsRouter } from './jobs.router.js';
 import { createRepositoriesRouter } from './repositories.router.js';
+import { createIngestionsRouter } from './ingestions.router.js';
+import { createIngestionReads } from '../repos/ingestion-reads.js';
 import { createSchedulesRouter } from './schedules.router.js';
 import { createTraceViewerRouter } from './trace-viewer.router.js';
 import { ErrorCode } from '../core/errors.js';
@@ -60,9 +62,11 @@ export interface AppOptions {
  * a ready session). One list, so the test that proves no pending session reaches any of them reads the same routes.
  */
 export function organizationRoutes({ dataSource, jobs, feed, updates, repositories, checks, schedules }: Pick<AppDeps, 'dataSource' | 'jobs' | 'feed' | 'updates' | 'repositories' | 'checks' | 'schedules'>): Mount[] {
+  const ingestions = createIngestionReads(dataSource);
   return [
     ...[SET_A, SET_B].map((names) => ({ path: `/api/${names.collection}`, router: createJobsRouter(names, jobs, feed, updates) })),
-    { path: '/api/repositories', router: createRepositoriesRouter(repositories) },
+    { path: '/api/repositories', router: createRepositoriesRouter(repositories, ingestions) },
+    { path: '/api/ingestions', router: createIngestionsRouter(ingestions) },
     { path: '/api/checks', router: createChecksRouter(SET_A, checks) },
     { path: '/api/scenarios', router: createChecksRouter(SET_B, checks) },
     { path: '/api/schedules', router: createSchedulesRouter(schedules) },

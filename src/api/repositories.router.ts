@@ -2,9 +2,13 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { OWNER_NAME } from '../config.js';
 import { pullRequestSettingsChangeSchema, pullRequestSettingsOf, pullRequestSettingsSchema, sharedFilePatterns } from '../core/pull-request-settings.js';
+import { allowedSideEffectsSchema } from '../core/plan.js';
 import { columnLength } from '../store/column-limits.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
+import type { IngestionReads } from '../repos/ingestion-reads.js';
 import type { RepositoryService } from '../repos/repository-service.js';
+import { coverageBody, ingestionStateBody } from './ingestion-bodies.js';
+import { coverageSchema } from './schemas/ingestions.js';
 import { principalOf } from './auth.js';
 import { commitSha, hostnameList, httpsUrl, httpUrl } from './fields.js';
 import { parse } from './error-mapper.js';
@@ -55,6 +59,8 @@ export const connectBody = z.strictObject({
   revision: commitSha.max(maxLength('revision')).optional(),
   /** How pull requests run (src/core/pull-request-settings.ts); absent: the defaults. */
   pullRequests: pullRequestSettingsSchema.optional(),
+  /** Side-effect classes onboarding's catalog builds may carry out (`create`, `pay`…); absent: none. */
+  allowedSideEffects: allowedSideEffectsSchema,
 });
 
 /** `PATCH /api/repositories/:id`: the settings given replace the stored ones; unknown fields rejected. */
@@ -76,6 +82,7 @@ function repositoryBody(repository: ConnectedRepository): RepositoryBody {
     evidenceProbeRefs: repository.evidenceProbeRefs,
     revision: repository.revision,
     pullRequests: { ...pullRequests, sharedFiles: [...sharedFilePatterns(pullRequests)] },
+    allowedSideEffects: repository.allowedSideEffects ?? [],
     createdAt: iso(repository.createdAt),
   };
 }
@@ -84,7 +91,7 @@ function repositoryBody(repository: ConnectedRepository): RepositoryBody {
  * `POST /api/repositories` (202, onboarding queued), `GET /api/repositories`, `GET /api/repositories/:id`,
  * `PATCH /api/repositories/:id` (pull-request settings).
  */
-export function createRepositoriesRouter(repositories: RepositoryService): Router {
+export function createRepositoriesRouter(repositories: RepositoryService, ingestions: IngestionReads): Router {
   const router = Router();
   router.use(jsonBody('256kb'));
   guardPathIds(router, { id: 'repository' });
@@ -108,8 +115,10 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
 
   router.get('/:id', async (req, res) => {
     const { repository, ingestionRuns } = await repositories.get(principalOf(res), req.params.id);
+    const latest = await ingestions.latest(repository.id);
     res.json(responseOf(repositoryDetailSchema, {
       repository: repositoryBody(repository),
+      latestIngestion: latest === null ? null : ingestionStateBody(latest),
       ingestionRuns: ingestionRuns.map((run) => ({
         ingestionRunId: run.id,
         status: run.status,
@@ -118,6 +127,11 @@ export function createRepositoriesRouter(repositories: RepositoryService): Route
         createdAt: iso(run.createdAt),
       })),
     }));
+  });
+
+  /** The repository's flows with their edge cases, which checks cover each, and the share covered. */
+  router.get('/:id/coverage', async (req, res) => {
+    res.json(responseOf(coverageSchema, coverageBody(req.params.id, await ingestions.coverage(principalOf(res), req.params.id))));
   });
 
   router.patch('/:id', async (req, res) => {

@@ -11,6 +11,7 @@ import type { ReadSecret } from '../workflows/test-values.js';
 import type { ReadAccess } from '../identity/access-state.js';
 import type { CoverageSource } from '../webhooks/codehost/pull-request-selection.js';
 import type { Reindexer } from '../webhooks/codehost/push-handler.js';
+import type { OnboardingPorts } from '../workflows/onboarding.js';
 
 /**
  * What a test or a bench gives the composition root instead of what `Config` would build. Everything else (queue
@@ -50,4 +51,6 @@ export interface ComposeOverrides {
   coverage?: CoverageSource;
   /** Starts a re-index when a repository's default branch moves (default: none; `push` does nothing). */
   reindexer?: Reindexer;
+  /** The onboarding steps' implementations (fetch, index, crawl, discover, linkCoverage); without them onboardings stay queued. */
+  onboardingPorts?: OnboardingPorts;
 }

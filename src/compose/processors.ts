@@ -49,6 +49,13 @@ export async function startProcessors(services: Services): Promise<Worker> {
     deliveries: Object.keys(services.progressSinks).length > 0 ? { sinks: services.progressSinks, settings: config.notify, logger } : undefined,
     chat: services.chat && { handleEvent: services.chat.handleEvent, receiptRetentionHours: config.chat.receiptRetentionHours },
     webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs },
+    // Onboarding runs where its steps' implementations are; a worker without them leaves onboardings queued.
+    onboarding: overrides.onboardingPorts && {
+      ports: overrides.onboardingPorts,
+      createJob: (principal, input) => services.jobs.create(principal, input),
+      catalog: config.catalog,
+      retry: overrides.retry,
+    },
   });
   const worker = createWorker(queue, jobs, logger, config.worker.shutdownGraceMs);
   await worker.start();

@@ -23,7 +23,7 @@ export interface ErrorCodeEntry {
 }
 
 /** What `notFoundError(what)` may name: each has its `<what>.not_found` entry below (HTTP 404). */
-export const NOT_FOUND_RESOURCES = ['job', 'check', 'check_version', 'schedule', 'repository', 'artifact', 'finding'] as const;
+export const NOT_FOUND_RESOURCES = ['job', 'check', 'check_version', 'schedule', 'repository', 'artifact', 'finding', 'ingestion'] as const;
 export type NotFoundResource = (typeof NOT_FOUND_RESOURCES)[number];
 
 export const ERROR_CATALOGUE = {
@@ -57,6 +57,7 @@ export const ERROR_CATALOGUE = {
   CheckVersionNotFound: { code: 'check_version.not_found', kind: 'user', status: 404, meaning: 'The check has no version with that number' },
   ScheduleNotFound: { code: 'schedule.not_found', kind: 'user', status: 404, meaning: 'No schedule with that id in this organization' },
   RepositoryNotFound: { code: 'repository.not_found', kind: 'user', status: 404, meaning: 'No repository with that id in this organization' },
+  IngestionNotFound: { code: 'ingestion.not_found', kind: 'user', status: 404, meaning: 'No ingestion run with that id in this organization' },
   ArtifactNotFound: { code: 'artifact.not_found', kind: 'user', status: 404, meaning: 'No artifact with that id on that job' },
   FindingNotFound: { code: 'finding.not_found', kind: 'user', status: 404, meaning: 'No finding with that id on that job (details.field: findingIds)' },
 
@@ -102,6 +103,10 @@ export const ERROR_CATALOGUE = {
   RepositoryProbeHostNotAllowed: { code: 'repository.probe_host_not_allowed', kind: 'user', status: 400, meaning: "The probe URL's host is not in networkAllowlist" },
   OnboardingCrawlInvalid: { code: 'onboarding.crawl_invalid', kind: 'user', status: 400, meaning: "The discovery crawl's baseUrl is not an http(s) URL, or a limit is out of range; details.field names it" },
   RepositoryOnboardingStartFailed: { code: 'repository.onboarding_start_failed', kind: 'operational', status: 503, meaning: 'Onboarding could not be started; nothing was recorded' },
+  OnboardingStepFailed: { code: 'onboarding.step_failed', kind: 'operational', meaning: 'An onboarding step failed for a reason it did not name; the ingestion run records it after its retries' },
+  OnboardingOutputInvalid: { code: 'onboarding.output_invalid', kind: 'operational', meaning: "An onboarding step's result broke its contract (an empty, duplicate or too long flow key); nothing of it was stored" },
+  IngestionNotSucceeded: { code: 'ingestion.not_succeeded', kind: 'user', meaning: 'CLI: a followed ingestion ended failed (details.code says why)' },
+  IngestionInProgress: { code: 'ingestion.in_progress', kind: 'user', status: 409, meaning: 'The repository has an ingestion run not yet over (details.ingestionRunId); follow it, then start another' },
   RepositoryOwnerExcluded: { code: 'repository.owner_excluded', kind: 'user', status: 403, meaning: "The repository's owner is excluded (EXCLUDED_OWNERS, qa owners exclude)" },
   RepositoryInstallationNotConnected: { code: 'repository.installation_not_connected', kind: 'user', status: 403, meaning: 'The code-host installation is not connected to this organization' },
   RepositoryInstallationInactive: { code: 'repository.installation_inactive', kind: 'user', status: 403, meaning: 'The code host reported the installation suspended or deleted (details.status)' },

@@ -13,7 +13,8 @@ export interface MachinePrincipal {
     | { readonly type: 'api_key'; readonly apiKeyId: string }
     | { readonly type: 'schedule'; readonly scheduleId: string }
     | { readonly type: 'chat'; readonly teamId: string; readonly userId: string }
-    | { readonly type: 'codehost'; readonly installationId: number; readonly login: string | null };
+    | { readonly type: 'codehost'; readonly installationId: number; readonly login: string | null }
+    | { readonly type: 'onboarding'; readonly ingestionRunId: string };
 }
 
 /** Roles of a membership; the identity directory decides them. */
@@ -48,6 +49,11 @@ export function codehostPrincipal(organizationId: string, installationId: number
   return { kind: 'machine', organizationId, actor: { type: 'codehost', installationId, login } };
 }
 
+/** An onboarding's catalog builds act for the organization that connected the repository (audit: the ingestion run). */
+export function onboardingPrincipal(organizationId: string, ingestionRunId: string): MachinePrincipal {
+  return { kind: 'machine', organizationId, actor: { type: 'onboarding', ingestionRunId } };
+}
+
 /**
  * Who acted, in one short line for records people read ("disputed by …"): the kind of actor and its id, never a
  * secret. Exhaustive: a new actor type fails the typecheck here until it is named.
@@ -64,6 +70,8 @@ export function actorName(principal: Principal): string {
       return `slack:${actor.teamId}:${actor.userId}`;
     case 'codehost':
       return actor.login === null ? `codehost:${actor.installationId}` : `codehost:${actor.installationId}:${actor.login}`;
+    case 'onboarding':
+      return `onboarding:${actor.ingestionRunId}`;
     default: {
       const unnamed: never = actor;
       return unnamed;

@@ -32,6 +32,8 @@ export interface CreateJobInput {
    * a second; the key is written with the job, in its transaction.
    */
   sourceKey?: string;
+  /** The onboarding whose catalog build this job is (trigger `system`). */
+  ingestionRunId?: string;
 }
 
 /** The longest source key `jobs.source_key` holds. */
@@ -91,6 +93,7 @@ function jobRow(organizationId: string, input: CreateJobInput, parentJobId: stri
     workflowId: null,
     sourceKey: input.sourceKey ?? null,
     startedBy: input.startedBy ?? null,
+    ingestionRunId: input.ingestionRunId ?? null,
   };
 }
 

@@ -30,6 +30,8 @@ export interface ConnectRepositoryInput {
   revision?: string;
   /** How pull requests run; absent: the defaults. */
   pullRequestSettings?: PullRequestSettings;
+  /** Side-effect classes onboarding's catalog builds may carry out; absent: none. */
+  allowedSideEffects?: string[];
 }
 
 export interface ConnectedRepositoryResult {
@@ -137,6 +139,7 @@ export function createRepositoryService({ dataSource, config, readSecret, onboar
       await dataSource.transaction(async (manager) => {
         await manager.insert(ConnectedRepository, {
           id: repositoryId, organizationId, ...input, revision: input.revision ?? null, pullRequestSettings: input.pullRequestSettings ?? null,
+          allowedSideEffects: input.allowedSideEffects ?? null,
         });
         await manager.insert(IngestionRun, {
           id: ingestionRunId, organizationId, repositoryId, status: 'queued', revision: input.revision ?? null, workflowId: staged.workflowId,

@@ -29,6 +29,7 @@ import { CreateAccessDirectory1765100000000 } from '../../migrations/17651000000
 import { CreateSessions1765200000000 } from '../../migrations/1765200000000-create-sessions.js';
 import { AddJobStartedBy1765200000001 } from '../../migrations/1765200000001-add-job-started-by.js';
 import { AddJobListingIndexes1765300000000 } from '../../migrations/1765300000000-add-job-listing-indexes.js';
+import { CreateOnboardingRecords1765400000000 } from '../../migrations/1765400000000-create-onboarding-records.js';
 import { CreateDefaultBranchPushes1765450000000 } from '../../migrations/1765450000000-create-default-branch-pushes.js';
 import { AgendaJobEntity } from '../queue/mysql-backend/agenda-job.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -65,12 +66,18 @@ import { Schedule } from './entities/schedule.entity.js';
 import { ScheduleFire } from './entities/schedule-fire.entity.js';
 import { WebhookReceipt } from './entities/webhook-receipt.entity.js';
 import { Session } from './entities/session.entity.js';
+import { CatalogBuild } from './entities/catalog-build.entity.js';
+import { CoverageLinkRecord } from './entities/coverage-link.entity.js';
+import { IngestionCheckpoint } from './entities/ingestion-checkpoint.entity.js';
+import { IngestionEvent } from './entities/ingestion-event.entity.js';
+import { RepositoryFlow } from './entities/repository-flow.entity.js';
+import { RepositoryIndexRecord } from './entities/repository-index.entity.js';
 import { SignInAttempt } from './entities/sign-in-attempt.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own element type for these lists
 export type ClassList = readonly Function[];
 
-export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt, DefaultBranchPush];
+export const entities: ClassList = [Organization, ApiKey, AgendaJobEntity, ConnectedRepository, Check, Job, JobEvent, ExecutionFlag, ExcludedOwner, Installation, IngestionRun, Artifact, Finding, JobCheckpoint, CheckVersion, Schedule, ScheduleFire, JobNotification, CheckDispute, ChatWorkspace, ChatChannelBinding, ChatEventReceipt, WebhookReceipt, ReportedInstallation, ReportedInstallationRepository, PullRequestHead, PreviewDeployment, DirectoryUser, DirectoryOrganization, DirectoryOrganizationLink, DirectoryMembership, DirectoryInvitation, DirectoryConnection, Session, SignInAttempt, DefaultBranchPush, IngestionEvent, IngestionCheckpoint, RepositoryIndexRecord, RepositoryFlow, CoverageLinkRecord, CatalogBuild];
 
 /** In timestamp order; TypeORM runs pending migrations in this order. */
 export const migrations: ClassList = [
@@ -100,5 +107,6 @@ export const migrations: ClassList = [
   CreateSessions1765200000000,
   AddJobStartedBy1765200000001,
   AddJobListingIndexes1765300000000,
+  CreateOnboardingRecords1765400000000,
   CreateDefaultBranchPushes1765450000000,
 ];

@@ -1,12 +1,12 @@
-import { z } from 'zod';
 import type { Queue } from '../queue/index.js';
 import type { OnboardingStarter } from '../repos/repository-service.js';
+import { ONBOARDING_JOB, onboardingPayload } from './onboarding/job.js';
 import { stageWorkflow } from './stage-workflow.js';
 
-/** The queue job that onboards a repository revision. Its handler lands with the onboarding issue. */
-export const ONBOARDING_JOB = 'repository-onboarding';
-
-export const onboardingPayload = z.object({ ingestionRunId: z.string().uuid() });
+export { ONBOARDING_JOB, onboardingPayload } from './onboarding/job.js';
+export { onboardingWorkflow, ONBOARDING_RETRY } from './onboarding/workflow.js';
+export type { OnboardingDeps, CatalogSettings } from './onboarding/types.js';
+export type { OnboardingPorts, OnboardingRepository, CoverageCheck } from './onboarding/ports.js';
 
 /** Onboarding workflows staged on `queue`: the workflow's id is its queue job's id. */
 export function onboardingStarter(queue: Queue): OnboardingStarter {

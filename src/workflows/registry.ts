@@ -4,7 +4,7 @@ import { chatEventJob, type ChatEventHandler } from './chat-event.js';
 import { CHAT_RECEIPT_PURGE_JOB, chatReceiptPurgeJob } from './chat-receipt-purge.js';
 import { NOTIFY_DELIVERY_JOB } from './notify-starter.js';
 import { notifyDeliveryJob, type NotifyDeliveryJobDeps } from './notify-delivery.js';
-import { ONBOARDING_JOB } from './onboarding.js';
+import { ONBOARDING_JOB, onboardingWorkflow, type OnboardingDeps } from './onboarding.js';
 import { qaRunWorkflow, type QaRunDeps } from './qa-run.js';
 import { QA_RUN_JOB } from './run-starter.js';
 import { SCHEDULE_FIRE_JOB, scheduleFireJob, type ScheduleFireDeps } from './schedule-fire.js';
@@ -13,8 +13,7 @@ import { WEBHOOK_SWEEP_JOB, webhookDeliveryJob, webhookSweepJob, type DeliveryHa
 import type { WebhookReceipts } from '../jobs/webhooks/webhook-receipts.js';
 
 /**
- * Every kind of queued work, by its queue job name. `workerJobs` defines each one a process can run; onboarding's
- * handler lands with the onboarding issue, so its runs stay queued until then.
+ * Every kind of queued work, by its queue job name. `workerJobs` defines each one a process can run.
  */
 export const QUEUE_JOB_NAMES = [
   QA_RUN_JOB, SCHEDULE_FIRE_JOB, NOTIFY_DELIVERY_JOB, CHAT_EVENT_JOB, CHAT_RECEIPT_PURGE_JOB, WEBHOOK_DELIVERY_JOB,
@@ -32,12 +31,14 @@ export interface WorkerJobsDeps {
   chat?: { handleEvent: ChatEventHandler; receiptRetentionHours: number };
   /** Signed webhooks: the durable receipts, each provider's handler, and how often the sweep runs. */
   webhooks?: { receipts: WebhookReceipts; handlers: DeliveryHandlers; sweepEveryMs?: number };
+  /** Repository onboarding: the steps' implementations (ports), the job service's create and the catalog bounds. */
+  onboarding?: Omit<OnboardingDeps, 'dataSource'>;
 }
 
 /** The one list of the queue jobs a worker runs, built from what this process has. */
 export function workerJobs(deps: WorkerJobsDeps): QueueJobDefinition[] {
   const { dataSource } = deps.runs;
-  const { schedules, deliveries, chat, webhooks } = deps;
+  const { schedules, deliveries, chat, webhooks, onboarding } = deps;
   return [
     qaRunWorkflow(deps.runs),
     ...(schedules ? [scheduleFireJob({ dataSource, ...schedules })] : []),
@@ -45,5 +46,6 @@ export function workerJobs(deps: WorkerJobsDeps): QueueJobDefinition[] {
     // Receipts would otherwise pile up forever, one per delivery.
     ...(chat ? [chatEventJob(chat.handleEvent), chatReceiptPurgeJob(dataSource, { retentionHours: chat.receiptRetentionHours })] : []),
     ...(webhooks ? [webhookDeliveryJob(webhooks), webhookSweepJob({ receipts: webhooks.receipts, everyMs: webhooks.sweepEveryMs })] : []),
+    ...(onboarding ? [onboardingWorkflow({ dataSource, ...onboarding })] : []),
   ];
 }

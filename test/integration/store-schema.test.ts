@@ -7,7 +7,6 @@ import { Organization } from '../../src/store/entities/organization.entity.js';
 import { prepareDataSource } from '../../src/store/open-store.js';
 import { migrations } from '../../src/store/schema-registry.js';
 import { closeTestStore, freshDatabaseConfig, openUnmigratedTestStore } from '../support/databases.js';
-import { insertRepository } from '../support/check-fixtures.js';
 import { forEachDialect } from '../support/dialects.js';
 import { insertJobRows, jobRow } from '../support/job-rows.js';
 
@@ -97,7 +96,12 @@ forEachDialect('migrations', (dialect) => {
     for (let undone = migrationNames.length; undone > added; undone--) await store().undoLastMigration({ transaction: 'each' });
     const organizationId = randomUUID();
     await store().getRepository(Organization).insert({ id: organizationId, slug: 'before-updated-at', name: 'Before' });
-    const repositoryId = await insertRepository(store(), organizationId);
+    // The columns of 1765300000000's `repositories`: the entity of today has more.
+    const repositoryId = randomUUID();
+    await store().query(
+      'INSERT INTO repositories (id, organization_id, provider, provider_installation_id, owner, name, default_branch, clone_url, base_url, network_allowlist, test_value_secret_refs, evidence_probe_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [repositoryId, organizationId, 'codehost', '1', 'acme', 'shop', 'main', 'https://code.example.com/acme/shop.git', 'https://shop.example.com', '[]', '{}', '{}'],
+    );
     const created = new Date('2026-11-01T10:00:00.000Z');
     const started = new Date('2026-11-01T10:00:05.000Z');
     const finished = new Date('2026-11-01T10:01:00.000Z');

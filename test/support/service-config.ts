@@ -30,6 +30,9 @@ export const NO_IDENTITY_WEBHOOKS: Config['identityWebhooks'] = { signingSecret:
 /** The spec's webhook receipt lease (ten minutes) and a sweep every minute: what `loadConfig` gives by default. */
 export const DEFAULT_WEBHOOKS: Config['webhooks'] = { leaseMs: 600_000, sweepIntervalMs: 60_000 };
 
+/** What `loadConfig` gives for onboarding's catalog builds by default. */
+export const DEFAULT_CATALOG: Config['catalog'] = { maxBuilds: 10, maxConcurrency: 2, pollMs: 5_000 };
+
 /** Sign-in off: what `loadConfig` gives with no IDENTITY_* variable set. */
 export const NO_IDENTITY: Config['identity'] = {
   issuerUrl: undefined,
@@ -76,5 +79,6 @@ export function testConfig(groups: Groups = {}): Config {
     identityWebhooks: { ...NO_IDENTITY_WEBHOOKS, ...groups.identityWebhooks },
     webhooks: { ...DEFAULT_WEBHOOKS, ...groups.webhooks },
     identity: { ...NO_IDENTITY, ...groups.identity },
+    catalog: { ...DEFAULT_CATALOG, ...groups.catalog },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common.js';
+import { ingestionStateSchema } from './ingestions.js';
 
 /** A connected repository: the fields of its connect request (spec 2.3), never secret values (only their names). */
 export const repositorySchema = z.object({
@@ -27,6 +28,7 @@ export const repositorySchema = z.object({
     /** Patterns of files whose change replays every check (the default list unless the repository set its own). */
     sharedFiles: z.array(z.string()),
   }),
+  allowedSideEffects: z.array(z.string()),
   createdAt: timestampSchema,
 });
 export type RepositoryBody = z.input<typeof repositorySchema>;
@@ -50,4 +52,5 @@ export const repositoryConnectedSchema = z.object({
 export const repositoryListSchema = z.object({ repositories: z.array(repositorySchema) });
 /** 200 of PATCH /api/repositories/:id. */
 export const repositoryUpdatedSchema = z.object({ repository: repositorySchema });
-export const repositoryDetailSchema = z.object({ repository: repositorySchema, ingestionRuns: z.array(ingestionRunSchema) });
+/** 200 of GET /api/repositories/:id: `latestIngestion` is the newest run's state, step, commit and counts. */
+export const repositoryDetailSchema = z.object({ repository: repositorySchema, latestIngestion: ingestionStateSchema.nullable(), ingestionRuns: z.array(ingestionRunSchema) });

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ErrorCode, userError } from '../../core/errors.js';
 import { apiClientOf } from '../client-verbs.js';
 import type { CliContext } from '../context.js';
+import { followIngestion } from '../follow-ingestion.js';
 import { printJson, type Terminal } from '../terminal.js';
 
 /** A JSON object from a file (the repository's fields, its settings); a missing, unreadable or non-JSON file is the user's to fix. */
@@ -30,7 +31,10 @@ async function readRepositoryFile(path: string): Promise<Record<string, unknown>
 /**
  * `qa repos connect --file repo.json`: POST /api/repositories with the file's fields; prints the 202 body.
  * `qa repos pull-requests <repositoryId> --file settings.json`: PATCH /api/repositories/:id with the file as
- * `pullRequests` (preview template, waiting for deployments, drafts, forks); prints the repository. Client verbs.
+ * `pullRequests` (preview template, waiting for deployments, drafts, forks); prints the repository.
+ * `qa repos get <id>`: the repository with its latest ingestion's state, step, commit and counts.
+ * `qa repos follow <ingestionId>`: the ingestion's events, one line each, until it is over (exit 2 when it failed).
+ * `qa repos coverage <id>`: flows and edge cases, which checks cover each, the share covered. Client verbs.
  */
 export function registerRepos(program: Command, context: CliContext, terminal: Terminal): void {
   const repos = program.command('repos').description('connect repositories and change their settings through the API (needs QA_API_KEY)');
@@ -43,6 +47,22 @@ export function registerRepos(program: Command, context: CliContext, terminal: T
       const pullRequests = await readRepositoryFile(options.file);
       printJson(terminal.stdout, await apiClientOf(context).call('PATCH', `/api/repositories/${encodeURIComponent(repositoryId)}`, { pullRequests }));
     });
+  const path = (id: string) => `/api/repositories/${encodeURIComponent(id)}`;
+  repos
+    .command('get')
+    .description("a repository, with its latest ingestion's state, step, commit and counts")
+    .argument('<repositoryId>', 'the repository')
+    .action(async (repositoryId: string) => printJson(terminal.stdout, await apiClientOf(context).call('GET', path(repositoryId))));
+  repos
+    .command('follow')
+    .description("an ingestion's events until it is over (resumes after a cut)")
+    .argument('<ingestionId>', 'the ingestion run')
+    .action(async (ingestionId: string) => followIngestion({ client: apiClientOf(context), out: terminal.stdout }, ingestionId));
+  repos
+    .command('coverage')
+    .description("a repository's flows and edge cases, which checks cover each, and the share covered")
+    .argument('<repositoryId>', 'the repository')
+    .action(async (repositoryId: string) => printJson(terminal.stdout, await apiClientOf(context).call('GET', `${path(repositoryId)}/coverage`)));
   repos
     .command('connect')
     .description('connect a repository and queue its onboarding')

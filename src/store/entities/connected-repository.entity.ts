@@ -59,6 +59,13 @@ export class ConnectedRepository {
   @Column({ name: 'pull_request_settings', type: 'json', nullable: true })
   pullRequestSettings!: Partial<PullRequestSettings> | null;
 
+  /**
+   * The side-effect classes (`create`, `pay`, `send`…) an onboarding's catalog builds may carry out; a flow whose effect
+   * is not listed is built up to the step before it. Null: none.
+   */
+  @Column({ name: 'allowed_side_effects', type: 'json', nullable: true })
+  allowedSideEffects!: string[] | null;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
 }

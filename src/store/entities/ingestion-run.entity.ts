@@ -23,12 +23,48 @@ export class IngestionRun {
   @JoinColumn({ name: 'repository_id', foreignKeyConstraintName: 'FK_ingestion_runs_repository_id' })
   repository?: Relation<ConnectedRepository>;
 
-  /** `queued` until the onboarding workflow (its own issue) takes it. */
+  /** `queued`, `running`, `waiting` (live or AI execution paused), `succeeded` or `failed` (src/workflows/onboarding/status.ts). */
   @Column({ type: 'varchar', length: 16 })
   status!: string;
 
+  /** The revision asked for; null: the default branch's head. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   revision!: string | null;
+
+  /** The step the workflow is in (or ended in): fetch, index, discover, coverage, build. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  step!: string | null;
+
+  /** The commit the fetch checked out, pinned at once: a fetch resumed after a crash checks out the same commit. */
+  @Column({ name: 'commit_sha', type: 'varchar', length: 64, nullable: true })
+  commitSha!: string | null;
+
+  /** The fencing token: the latest attempt of the workflow; a write commits only while it holds the attempt's own. */
+  @Column({ name: 'run_attempt', type: 'integer', default: 0 })
+  runAttempt!: number;
+
+  /** While `waiting`: the paused capability (`live` or `ai`). */
+  @Column({ name: 'waiting_for', type: 'varchar', length: 16, nullable: true })
+  waitingFor!: string | null;
+
+  @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true })
+  errorCode!: string | null;
+
+  @Column({ name: 'error_message', type: 'varchar', length: 1000, nullable: true })
+  errorMessage!: string | null;
+
+  /** What the steps found so far (src/workflows/onboarding/status.ts `IngestionCounts`). */
+  @Column({ type: 'json', nullable: true })
+  counts!: Record<string, number> | null;
+
+  @Column({ name: 'started_at', type: 'datetime', precision: 3, nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'datetime', precision: 3, nullable: true })
+  finishedAt!: Date | null;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3, nullable: true })
+  updatedAt!: Date | null;
 
   @Column({ name: 'workflow_id', type: 'varchar', length: 36, nullable: true })
   workflowId!: string | null;

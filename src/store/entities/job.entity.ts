@@ -3,12 +3,14 @@ import type { Resolution } from '../../core/job.js';
 import type { Plan } from '../../core/plan.js';
 import { Check } from './check.entity.js';
 import { ConnectedRepository } from './connected-repository.entity.js';
+import { IngestionRun } from './ingestion-run.entity.js';
 import { Organization } from './organization.entity.js';
 
 /** A QA job (Set A) / run (Set B): one request to check something, and what became of it. */
 @Entity({ name: 'jobs' })
 @Index('IDX_jobs_organization_id', ['organizationId'])
 @Index('IDX_jobs_parent_job_id', ['parentJobId'])
+@Index('IDX_jobs_ingestion_run_id', ['ingestionRunId'])
 // The jobs list (newest first, optionally by status or repository) and the updates stream: migration 1765300000000.
 @Index('IDX_jobs_organization_created', ['organizationId', 'createdAt', 'id'])
 @Index('IDX_jobs_organization_status_created', ['organizationId', 'status', 'createdAt', 'id'])
@@ -48,6 +50,14 @@ export class Job {
   @ManyToOne(() => Job, { onDelete: 'SET NULL', onUpdate: 'NO ACTION' })
   @JoinColumn({ name: 'parent_job_id', foreignKeyConstraintName: 'FK_jobs_parent_job_id' })
   parent?: Relation<Job>;
+
+  /** The onboarding that built this job's check (a catalog build, trigger `system`); null for every other job. */
+  @Column({ name: 'ingestion_run_id', type: 'varchar', length: 36, nullable: true })
+  ingestionRunId!: string | null;
+
+  @ManyToOne(() => IngestionRun, { onDelete: 'SET NULL', onUpdate: 'NO ACTION' })
+  @JoinColumn({ name: 'ingestion_run_id', foreignKeyConstraintName: 'FK_jobs_ingestion_run_id' })
+  ingestionRun?: Relation<IngestionRun>;
 
   @Column({ type: 'varchar', length: 32 })
   status!: string;
