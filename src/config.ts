@@ -169,6 +169,17 @@ export interface IdentityConfig {
   readonly sessionAbsoluteHours: number;
 }
 
+/** How onboarding fetches a repository's revision (src/onboarding/fetch/). */
+export interface OnboardingFetchConfig {
+  /** Node's NODE_EXTRA_CA_CERTS: git is given the same extra certificate authorities as Node. */
+  readonly extraCaFile: string | undefined;
+  /** The only variables of this process git sees: where programs are, and the proxy settings. */
+  readonly gitEnvironment: Readonly<Record<string, string>>;
+}
+
+/** The variables git's HTTPS fetches need from the process's environment (src/onboarding/fetch/ adds git's own). */
+const GIT_ENVIRONMENT = ['PATH', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
+
 /** Repository onboarding's child catalog builds (src/workflows/onboarding/build-step.ts). */
 export interface CatalogConfig {
   /** Child builds one onboarding starts at most. */
@@ -198,6 +209,7 @@ export interface Config {
   readonly webhooks: WebhooksConfig;
   readonly identity: IdentityConfig;
   readonly catalog: CatalogConfig;
+  readonly onboardingFetch: OnboardingFetchConfig;
 }
 
 export interface LoadConfigOptions {
@@ -333,6 +345,7 @@ const envSchema = z.object({
   CATALOG_MAX_BUILDS: integer(0, 1_000).default(10),
   CATALOG_MAX_CONCURRENCY: integer(1, 100).default(2),
   ONBOARDING_POLL_MS: integer(50, 600_000).default(5_000),
+  NODE_EXTRA_CA_CERTS: nonEmpty().optional(),
   // https, except on loopback (a provider on this machine, as in tests): tokens must not cross a network in clear.
   IDENTITY_ISSUER_URL: url(['http:', 'https:'], 'https://auth.example.com', (parsed) => parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname)).optional(),
   IDENTITY_CLIENT_ID: nonEmpty().optional(),
@@ -474,6 +487,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     identityWebhooks: { signingSecret: vars.IDENTITY_WEBHOOK_SIGNING_SECRET, previousSigningSecret: vars.IDENTITY_WEBHOOK_SECRET_PREVIOUS },
     webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
     catalog: { maxBuilds: vars.CATALOG_MAX_BUILDS, maxConcurrency: vars.CATALOG_MAX_CONCURRENCY, pollMs: vars.ONBOARDING_POLL_MS },
+    onboardingFetch: {
+      extraCaFile: vars.NODE_EXTRA_CA_CERTS,
+      gitEnvironment: Object.fromEntries(GIT_ENVIRONMENT.flatMap((name) => (env[name] ? [[name, env[name]]] : []))),
+    },
     identity: {
       issuerUrl: vars.IDENTITY_ISSUER_URL?.replace(/\/+$/, ''),
       clientId: vars.IDENTITY_CLIENT_ID?.trim(),

@@ -163,6 +163,31 @@ export const CONFIG_REFERENCE: readonly ConfigReferenceGroup[] = [
     ],
   },
   {
+    title: 'Onboarding',
+    entries: [
+      {
+        names: ['CATALOG_MAX_BUILDS'],
+        meaning:
+          'Checks one onboarding builds at most for the flows no check covers yet, most valuable first (0–1000; 0 builds none). Counted in the store, so several workers together never exceed it.',
+      },
+      {
+        names: ['CATALOG_MAX_CONCURRENCY'],
+        meaning:
+          'Of those builds, how many run at once (1–100), across all workers.',
+      },
+      {
+        names: ['ONBOARDING_POLL_MS'],
+        meaning:
+          'How soon an onboarding looks again at its running builds, or at a paused capability it waits for (50–600000).',
+      },
+      {
+        names: ['NODE_EXTRA_CA_CERTS'],
+        meaning:
+          'Node\'s own variable (a PEM file of extra certificate authorities), honoured by the repository clones too: git is given Node\'s root certificates and these. For a code host behind a private CA.',
+      },
+    ],
+  },
+  {
     title: 'Planner',
     entries: [
       {

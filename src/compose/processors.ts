@@ -7,6 +7,7 @@ import { createWorker, type Worker } from '../queue/index.js';
 import type { QaRunDeps } from '../workflows/qa-run.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import { workerJobs } from '../workflows/registry.js';
+import { createOnboardingPorts } from './onboarding.js';
 import type { Services } from './services.js';
 
 /**
@@ -49,9 +50,9 @@ export async function startProcessors(services: Services): Promise<Worker> {
     deliveries: Object.keys(services.progressSinks).length > 0 ? { sinks: services.progressSinks, settings: config.notify, logger } : undefined,
     chat: services.chat && { handleEvent: services.chat.handleEvent, receiptRetentionHours: config.chat.receiptRetentionHours },
     webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs },
-    // Onboarding runs where its steps' implementations are; a worker without them leaves onboardings queued.
-    onboarding: overrides.onboardingPorts && {
-      ports: overrides.onboardingPorts,
+    // Onboarding: its steps fetch with git, index, and crawl in this process's browser (tests may give their own).
+    onboarding: {
+      ports: overrides.onboardingPorts ?? createOnboardingPorts({ config, logger, browsers, codehost: services.webhooks.codehost }),
       createJob: (principal, input) => services.jobs.create(principal, input),
       catalog: config.catalog,
       retry: overrides.retry,

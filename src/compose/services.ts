@@ -19,6 +19,8 @@ import { createRepositoryService, type RepositoryService } from '../repos/reposi
 import { openStore } from '../store/open-store.js';
 import { createWriteBatch, type WriteBatch } from '../store/write-batch.js';
 import { onboardingStarter } from '../workflows/onboarding.js';
+import { createIngestionStarter } from '../repos/start-ingestion.js';
+import { readStoredCoverage } from '../repos/stored-coverage.js';
 import { notifyDeliveryStarter } from '../workflows/notify-starter.js';
 import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
@@ -107,7 +109,11 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = composeChat?.({ config, logger, dataSource, queue, writes, jobs, checks, notifications });
-  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage, reindexer: overrides.reindexer });
+  const startIngestion = createIngestionStarter({ dataSource, onboarding: onboardingStarter(queue) });
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage ?? { coverageOf: (scope) => readStoredCoverage(dataSource, scope) },
+    // A push to the default branch re-indexes from that commit (incrementally: unchanged files are not read again).
+    reindexer: overrides.reindexer ?? { reindex: async (organizationId, repositoryId, commitSha) => void (await startIngestion(organizationId, repositoryId, commitSha)) },
+  });
   return {
     config,
     logger,

@@ -32,6 +32,8 @@ export const DEFAULT_WEBHOOKS: Config['webhooks'] = { leaseMs: 600_000, sweepInt
 
 /** What `loadConfig` gives for onboarding's catalog builds by default. */
 export const DEFAULT_CATALOG: Config['catalog'] = { maxBuilds: 10, maxConcurrency: 2, pollMs: 5_000 };
+/** Onboarding's fetches with no extra CA and, of an empty environment, nothing for git. */
+export const NO_ONBOARDING_FETCH: Config['onboardingFetch'] = { extraCaFile: undefined, gitEnvironment: {} };
 
 /** Sign-in off: what `loadConfig` gives with no IDENTITY_* variable set. */
 export const NO_IDENTITY: Config['identity'] = {
@@ -80,5 +82,6 @@ export function testConfig(groups: Groups = {}): Config {
     webhooks: { ...DEFAULT_WEBHOOKS, ...groups.webhooks },
     identity: { ...NO_IDENTITY, ...groups.identity },
     catalog: { ...DEFAULT_CATALOG, ...groups.catalog },
+    onboardingFetch: { ...NO_ONBOARDING_FETCH, ...groups.onboardingFetch },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isAppError } from '../../src/core/errors.js';
-import { DEFAULT_WEBHOOKS, DEFAULT_CATALOG, NO_CHAT, NO_CODEHOST, NO_IDENTITY, NO_IDENTITY_WEBHOOKS } from '../support/service-config.js';
+import { DEFAULT_WEBHOOKS, DEFAULT_CATALOG, NO_ONBOARDING_FETCH, NO_CHAT, NO_CODEHOST, NO_IDENTITY, NO_IDENTITY_WEBHOOKS } from '../support/service-config.js';
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {
@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       identityWebhooks: NO_IDENTITY_WEBHOOKS,
       webhooks: DEFAULT_WEBHOOKS,
       catalog: DEFAULT_CATALOG,
+      onboardingFetch: NO_ONBOARDING_FETCH,
       identity: NO_IDENTITY,
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
@@ -122,6 +123,7 @@ describe('loadConfig', () => {
       identityWebhooks: { signingSecret: 'identity-secret', previousSigningSecret: 'identity-secret-old' },
       webhooks: { leaseMs: 5_000, sweepIntervalMs: 250 },
       catalog: { maxBuilds: 10, maxConcurrency: 2, pollMs: 5_000 },
+      onboardingFetch: NO_ONBOARDING_FETCH,
       identity: { ...NO_IDENTITY, publicBaseUrl: 'https://qa.example.com/service' },
     });
   });

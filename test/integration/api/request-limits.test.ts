@@ -83,6 +83,9 @@ const REQUESTS: [string, z.ZodType, Record<string, Target>][] = [
       'evidenceProbeRefs{value}.tokenValueRef': 'json',
       'pullRequests.previewUrlTemplate': 'json',
       'pullRequests.deploymentEnvironment': 'json',
+      'pullRequests.alwaysRun[]': 'json',
+      'pullRequests.sharedFiles[]': 'json',
+      'allowedSideEffects[]': 'json',
     },
   ],
   [

@@ -1,0 +1,54 @@
+import type { BrowserPool } from '../browser/browser-pool.js';
+import type { CodehostClient } from '../codehost/codehost-client.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { crawlSite } from '../onboarding/discover/crawl-site.js';
+import { discoverFlows } from '../onboarding/discover/discover-flows.js';
+import { linkCoverage } from '../onboarding/discover/link-coverage.js';
+import { createRevisionFetcher } from '../onboarding/fetch/revision-fetcher.js';
+import { indexRevision } from '../onboarding/index/index-revision.js';
+import type { OnboardingPorts } from '../workflows/onboarding.js';
+
+/** How far discovery's crawl goes: enough for an app's main pages, bounded so one onboarding cannot crawl for long. */
+export const CRAWL_LIMITS = { maxPages: 40, maxDepth: 3, timeoutMs: 120_000 } as const;
+
+/** A provider installation id the code host can issue a token for (`qa init`'s stand-in `local` is none). */
+const INSTALLATION_NUMBER = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * Onboarding's steps as the workflow's ports: the revision fetched with git (with an installation token when the
+ * code host's app is configured), indexed by blob id, the app crawled in the worker's browser, flows discovered by
+ * rules (no network), and coverage linked from the checks' compiled steps.
+ */
+export function createOnboardingPorts(deps: { config: Config; logger: Logger; browsers: BrowserPool; codehost: CodehostClient | undefined }): OnboardingPorts {
+  const { config, logger, browsers, codehost } = deps;
+  const fetcher = createRevisionFetcher({
+    logger: logger.child({ component: 'revision-fetch' }),
+    tokenFor: codehost && (async (installationId) => {
+      if (!INSTALLATION_NUMBER.test(installationId)) throw new Error(`installation ${installationId} is not one the code host can issue a token for`);
+      return (await codehost.installationToken(Number(installationId))).token;
+    }),
+    extraCaFile: config.onboardingFetch.extraCaFile,
+    environment: config.onboardingFetch.gitEnvironment,
+  });
+  const crawlLogger = logger.child({ component: 'crawl' });
+  return {
+    fetch: ({ repository, revision, signal }) =>
+      fetcher.fetch(
+        { cloneUrl: repository.cloneUrl, revision, defaultBranch: repository.defaultBranch, installationId: codehost ? repository.providerInstallationId : null },
+        { signal },
+      ),
+    index: ({ fetched, previous }) => indexRevision({ dir: fetched.dir, commitSha: fetched.commitSha, files: fetched.files, previous: previous ?? undefined }),
+    crawl: async ({ repository, signal }) => {
+      const crawled = await crawlSite(
+        { browsers, logger: crawlLogger, now: () => performance.now() },
+        { baseUrl: repository.baseUrl, networkAllowlist: repository.networkAllowlist, limits: CRAWL_LIMITS },
+        signal,
+      );
+      return crawled.pages;
+    },
+    discover: ({ index, pages }) => Promise.resolve(discoverFlows({ index, pages })),
+    linkCoverage: (flows, checks) =>
+      linkCoverage({ flows, checks: checks.flatMap((check) => (check.compiled === null ? [] : [{ checkId: check.checkId, compiled: check.compiled }])) }),
+  };
+}
