@@ -59,9 +59,9 @@ const ZONES = {
   probes: { path: 'src/probes', may: ['core', 'logger'], io: ['network', 'http client'] },
   // Onboarding (issue 28): the shapes its steps store, and the steps. Fetching runs git in child processes, in a
   // temporary folder, and reads node:tls only for Node's root certificates (git gets the same trust as Node).
-  onboarding: { path: 'src/onboarding', may: ['core', 'logger'], io: [] },
-  'onboarding/fetch': { path: 'src/onboarding/fetch', may: ['core', 'logger', 'onboarding'], io: ['processes', 'files', 'network'] },
-  'onboarding/index': { path: 'src/onboarding/index', may: ['onboarding', 'core'], io: ['files'] },
+  onboarding: { path: 'src/onboarding', may: ['core', 'logger', 'onboarding/model'], io: [] },
+  'onboarding/fetch': { path: 'src/onboarding/fetch', may: ['core', 'logger', 'onboarding', 'onboarding/model'], io: ['processes', 'files', 'network'] },
+  'onboarding/index': { path: 'src/onboarding/index', may: ['onboarding', 'onboarding/model', 'core'], io: ['files'] },
   // What onboarding's steps produce (plain JSON shapes): the contract between the steps and the workflow.
   'onboarding/model': { path: 'src/onboarding/model.ts', may: [], io: [] },
   repos: { path: 'src/repos', may: ['core', 'store', 'logger', 'onboarding/model'], io: ['database'] },
@@ -75,7 +75,7 @@ const ZONES = {
   },
   notify: { path: 'src/notify', may: ['core', 'jobs', 'codehost', 'logger'], io: [], types: ['code host'] },
   // Discovery reads pages through src/browser and tasks through the planner.
-  'onboarding/discover': { path: 'src/onboarding/discover', may: ['core', 'onboarding', 'planner', 'browser', 'logger'], io: [], types: ['browser'] },
+  'onboarding/discover': { path: 'src/onboarding/discover', may: ['core', 'onboarding', 'onboarding/model', 'planner', 'browser', 'logger'], io: [], types: ['browser'] },
   workflows: { path: 'src/workflows', may: BELOW_WORKFLOWS, io: ['database', 'queue'], types: ['browser'] },
   api: {
     path: 'src/api', may: [...BELOW_WORKFLOWS, 'workflows', 'webhooks', 'api/schemas', 'config'], io: ['http server'],

@@ -72,10 +72,11 @@ describe('discovery on demo apps', () => {
       expect(byKey(flows, 'sign-in-home').edgeCases.map((edge) => edge.kind)).toEqual(['required_empty', 'required_empty', 'wrong_credentials']);
     });
 
-    it('writes tasks the rule planner plans, asking first only before the checkout', () => {
+    it('writes tasks the rule planner plans, none asking first: the checkout flow stops at the overview, short of the order (issue 28)', () => {
       const verdicts = plannerVerdicts(flows);
       expect(verdicts.filter((each) => each.got !== each.expected)).toEqual([]);
-      expect(flows.filter((flow) => flow.sideEffect !== null).map((flow) => flow.name)).toEqual(['Checkout']);
+      expect(flows.filter((flow) => flow.sideEffect !== null).map((flow) => flow.name)).toEqual([]);
+      expect(flows.map((flow) => flow.name)).toContain('Checkout');
     });
   });
 
