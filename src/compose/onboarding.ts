@@ -7,10 +7,20 @@ import { discoverFlows } from '../onboarding/discover/discover-flows.js';
 import { linkCoverage } from '../onboarding/discover/link-coverage.js';
 import { createRevisionFetcher } from '../onboarding/fetch/revision-fetcher.js';
 import { indexRevision } from '../onboarding/index/index-revision.js';
+import type { RepositoryIndex } from '../onboarding/model.js';
 import type { OnboardingPorts } from '../workflows/onboarding.js';
 
 /** How far discovery's crawl goes: enough for an app's main pages, bounded so one onboarding cannot crawl for long. */
 export const CRAWL_LIMITS = { maxPages: 40, maxDepth: 3, timeoutMs: 120_000 } as const;
+
+/**
+ * The index's pages with no dynamic segment, for the crawl to open besides what links reach: a page no link leads to
+ * is still read, and one behind sign-in shows itself as the sign-in form (its flows then sign in first).
+ */
+function staticPagePaths(index: RepositoryIndex): string[] {
+  const paths = index.routes.filter((route) => !route.dynamic && route.methods.includes('GET') && /^\/[^:*?#]*$/.test(route.path)).map((route) => route.path);
+  return [...new Set(paths)].slice(0, CRAWL_LIMITS.maxPages);
+}
 
 /** A provider installation id the code host can issue a token for (`qa init`'s stand-in `local` is none). */
 const INSTALLATION_NUMBER = /^[1-9][0-9]{0,15}$/;
@@ -29,7 +39,8 @@ export function createOnboardingPorts(deps: { config: Config; logger: Logger; br
       return (await codehost.installationToken(Number(installationId))).token;
     }),
     extraCaFile: config.onboardingFetch.extraCaFile,
-    environment: config.onboardingFetch.gitEnvironment,
+    // Where git is when the environment does not say (a process started with an empty one).
+    environment: { PATH: '/usr/local/bin:/usr/bin:/bin', ...config.onboardingFetch.gitEnvironment },
   });
   const crawlLogger = logger.child({ component: 'crawl' });
   return {
@@ -39,10 +50,10 @@ export function createOnboardingPorts(deps: { config: Config; logger: Logger; br
         { signal },
       ),
     index: ({ fetched, previous }) => indexRevision({ dir: fetched.dir, commitSha: fetched.commitSha, files: fetched.files, previous: previous ?? undefined }),
-    crawl: async ({ repository, signal }) => {
+    crawl: async ({ repository, index, signal }) => {
       const crawled = await crawlSite(
         { browsers, logger: crawlLogger, now: () => performance.now() },
-        { baseUrl: repository.baseUrl, networkAllowlist: repository.networkAllowlist, limits: CRAWL_LIMITS },
+        { baseUrl: repository.baseUrl, networkAllowlist: repository.networkAllowlist, limits: CRAWL_LIMITS, seeds: staticPagePaths(index) },
         signal,
       );
       return crawled.pages;

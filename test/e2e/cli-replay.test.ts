@@ -130,6 +130,15 @@ describe('qa replay (end to end)', () => {
     }
   });
 
+  it('with the changed files, replays what coverage selects: every check while the repository has no coverage, saying so', async () => {
+    const changed = join(folder, 'changed-files.txt');
+    writeFileSync(changed, 'src/pricing.tsx\nREADME.md\n');
+    const run = await qa(['replay', '--repository', repositoryId, '--base-url', site.url, '--changed-files', changed], client);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('2 changed file(s): every check ran: the repository has no coverage links yet; 0 check(s) skipped');
+    expect(run.stdout).toContain('Replaying 2 check(s)');
+  });
+
   it('refuses bad usage with exit 2 before creating anything', async () => {
     writeFileSync(join(folder, 'changed.txt'), 'src/pricing.tsx\n');
     const both = await qa(['replay', '--repository', repositoryId, '--base-url', site.url, '--changed-files', join(folder, 'changed.txt'), '--since', 'main'], client);

@@ -48,6 +48,9 @@ export interface TestWorkerOptions {
   coverage?: CoverageSource;
   /** Starts a re-index when a repository's default branch moves (default: none). */
   reindexer?: Reindexer;
+  /** Onboarding's fetches (a test CA for a git server over TLS) and builds (their bounds, how often they are looked at). */
+  onboardingFetch?: Partial<Config['onboardingFetch']>;
+  catalog?: Partial<Config['catalog']>;
 }
 
 /** A worker composed as `qa worker` composes it (real Chromium, file artifact storage), polling every 50 ms. */
@@ -69,6 +72,8 @@ export async function startTestWorker(dataSource: DataSource, options: TestWorke
     codehost: options.codehost,
     notify: options.notify,
     planner: options.planner,
+    onboardingFetch: options.onboardingFetch,
+    catalog: { pollMs: 200, ...options.catalog },
   });
   const worker = await startWorker(config, silentLogger(), {
     dataSource,

@@ -8,6 +8,7 @@ import type { CliContext } from '../context.js';
 import { renderJUnit } from '../replay/junit.js';
 import { changedFilesFrom, changedSince, duration, parallelism } from '../replay/replay-options.js';
 import { failureMessage, type ReplayResult } from '../replay/replay-result.js';
+import { selectForChange } from '../replay/replay-selection.js';
 import { runReplays, type ReplayTarget } from '../replay/run-replays.js';
 import { renderSummary } from '../replay/summary.js';
 import { printable, type Terminal } from '../terminal.js';
@@ -63,7 +64,7 @@ export function registerReplay(program: Command, context: CliContext, terminal: 
     .requiredOption('--repository <id>', 'the connected repository (projectId)')
     .requiredOption('--base-url <url>', 'the deployment to test, e.g. a preview URL')
     .option('--check <id>', 'replay only this check (testId); repeatable', collect)
-    .option('--changed-files <file>', 'the changed files, one per line: the checks coverage selects (every check until the repository has coverage)')
+    .option('--changed-files <file>', 'the changed files, one per line: only the checks of the flows they touch, as coverage links say (every check until the repository has coverage)')
     .option('--since <git ref>', 'the files changed since this ref in the current checkout (git diff <ref>...HEAD), as --changed-files')
     .option('--parallel <n>', 'replays at once', parallelism, 2)
     .option('--junit <file>', 'write JUnit XML there')
@@ -77,9 +78,13 @@ export function registerReplay(program: Command, context: CliContext, terminal: 
       }
       const client = apiClientOf(context);
       const changed = options.changedFiles !== undefined ? await changedFilesFrom(options.changedFiles) : options.since !== undefined ? await changedSince(options.since) : null;
-      const targets = await targetsOf(client, options);
+      let targets = await targetsOf(client, options);
       const out = terminal.stdout;
-      if (changed !== null) out.write(`${changed.length} changed file(s); the repository has no coverage links yet, so every check replays\n`);
+      if (changed !== null) {
+        const chosen = await selectForChange(client, options.repository, targets, changed);
+        out.write(`${changed.length} changed file(s): ${printable(chosen.selection.reason)}; ${chosen.selection.skipped} check(s) skipped\n`);
+        targets = chosen.targets;
+      }
       out.write(`Replaying ${targets.length} check(s) of ${options.repository} against ${printable(options.baseUrl)}, ${options.parallel} at a time\n`);
 
       const controller = new AbortController();

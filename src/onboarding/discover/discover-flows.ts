@@ -38,6 +38,10 @@ const BASE_VALUE: Record<FormKind | 'cart' | 'home' | 'visit', number> = {
 const ADD_TO_CART = /^add\b.{0,40}\bto (?:the |my |your )?(?:cart|bag|basket|trolley)\b/i;
 const CHECKOUT = /^(?:proceed to |go to )?check ?out\b/i;
 const CART = /\b(?:cart|basket|bag|trolley)\b/i;
+/** Signing out ends the session a flow needs and is no journey of its own: its form (often in every page's header) is never a flow. */
+const SIGN_OUT = /\b(?:sign|log)\s*(?:out|off)\b/i;
+/** A control that counts what is in the cart (Swag Labs' `shopping_cart_badge`): the one thing to check after adding. */
+const CART_BADGE = /\b(?:cart|basket|bag)\b.*\b(?:badge|count)\b|\bbadge\b/i;
 
 interface Draft {
   kindKey: string;
@@ -114,19 +118,24 @@ function shopDrafts(surfaces: Surface[], signIn: SignInPlace | undefined, checko
   const add = controlNamed(listing, ADD_TO_CART)!;
   const hasCart = surfaces.some((surface) => CART.test(surface.path) || surface.controls.some((each) => CART.test(each.name) && !ADD_TO_CART.test(each.name)));
   const addSteps = [...opening(listing, signIn), 'Add the first product on the list to the cart.'];
+  // Only where the app shows a count of the cart: other shops show the added product in ways no rule can foresee.
+  const hasBadge = hasCart && surfaces.some((surface) => surface.testIds.some((id) => CART_BADGE.test(id.replace(/[-_]+/g, ' '))) || surface.controls.some((each) => CART_BADGE.test(each.name)));
   const drafts: Draft[] = [
     {
       kindKey: 'add-to-cart',
       name: 'Add a product to the cart',
       surfaces: [listing],
-      steps: hasCart ? [...addSteps, 'Check that the cart badge shows 1.'] : addSteps,
+      steps: hasBadge ? [...addSteps, 'Check that the cart badge shows 1.'] : addSteps,
       controls: [cleanLabel(add.name)],
       extraFiles: [],
       base: BASE_VALUE.cart,
       edgeCases: signedOut(listing, signIn),
     },
   ];
-  const cart = surfaces.find((surface) => surface !== listing && controlNamed(surface, CHECKOUT) !== undefined);
+  // The cart is the page that offers the checkout: one named a cart first, never the checkout page itself.
+  const cart = surfaces
+    .filter((surface) => surface !== listing && !/check-?out/i.test(pathOnly(surface.path)) && controlNamed(surface, CHECKOUT) !== undefined)
+    .sort((a, b) => Number(CART.test(pathOnly(b.path))) - Number(CART.test(pathOnly(a.path))))[0];
   if (cart === undefined) return drafts;
   const checkout = controlNamed(cart, CHECKOUT)!;
   const toForm = [...addSteps, `Open ${cart.path}.`, `Click the "${cleanLabel(checkout.name)}" ${checkout.role === 'link' ? 'link' : 'button'}.`];
@@ -203,6 +212,7 @@ export function discoverFlows(input: DiscoverInput): DiscoveredFlow[] {
   const forms = new Map<string, { surface: Surface; form: FormFacts; kind: FormKind }>();
   for (const surface of surfaces) {
     for (const form of surface.forms) {
+      if (form.submitLabel !== null && SIGN_OUT.test(form.submitLabel)) continue;
       const kind = formKind(form, surface.path);
       const same = `${kind}|${form.submitLabel}|${form.fields.map((field) => `${field.label}/${field.name}/${field.type}`).join(',')}`;
       const known = forms.get(same);

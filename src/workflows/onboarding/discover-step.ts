@@ -21,7 +21,7 @@ export async function discoverStep(context: StepContext): Promise<void> {
   }
   let pages = ((await recorder.completed('crawl')) as { pages: CrawledPage[] } | undefined)?.pages;
   if (pages === undefined) {
-    const crawled = await deps.ports.crawl({ repository, signal });
+    const crawled = await deps.ports.crawl({ repository, index: stored.content as RepositoryIndex, signal });
     await recorder.commit(async (writes) => {
       await writes.update({ counts: { pages: crawled.length } });
       await writes.event('crawl.finished', { pages: crawled.length });

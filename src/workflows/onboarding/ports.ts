@@ -30,8 +30,11 @@ export interface OnboardingPorts {
   fetch(input: { repository: OnboardingRepository; revision: string | null; signal: AbortSignal }): Promise<FetchedRevision>;
   /** Indexes the fetched files, re-reading only those whose blob id is not in `previous` (the repository's last index). */
   index(input: { repository: OnboardingRepository; fetched: FetchedRevision; previous: RepositoryIndex | null; signal: AbortSignal }): Promise<RepositoryIndex>;
-  /** Crawls `baseUrl` in the browser (same origin and the allowlist, bounded, nothing submitted). Needs live execution. */
-  crawl(input: { repository: OnboardingRepository; signal: AbortSignal }): Promise<CrawledPage[]>;
+  /**
+   * Crawls `baseUrl` in the browser (same origin and the allowlist, bounded, nothing submitted). Needs live execution.
+   * The index's routes say which pages to open besides those links reach (a page behind sign-in shows its sign-in form).
+   */
+  crawl(input: { repository: OnboardingRepository; index: RepositoryIndex; signal: AbortSignal }): Promise<CrawledPage[]>;
   /** Joins the index and the crawl into flows with their edge cases (keys stable across revisions). May use the planner. */
   discover(input: { repository: OnboardingRepository; index: RepositoryIndex; pages: CrawledPage[]; signal: AbortSignal }): Promise<DiscoveredFlow[]>;
   /** Which stored checks exercise which flows (pure: no I/O). */

@@ -81,8 +81,17 @@ describe('the model planner resolves a step on the live page', () => {
     return (await callApi(api.base, 'GET', `/api/${collection}/${id}`, undefined, key)).body;
   }
 
+  /**
+   * Creates the job and runs it to the end. A task that saves something the app keeps (a note) is a real side effect
+   * of the class `create` (issue 28), asked about first: the answer consents, and the linked job runs.
+   */
   async function run(task: string) {
-    const created = await create(task);
+    let created = await create(task);
+    if (created.body.status === 'review_required') {
+      const questions = created.body.resolution.questions as string[];
+      expect(questions.length).toBeGreaterThan(0);
+      created = await callApi(api.base, 'POST', `/api/jobs/${created.body.jobId as string}/clarifications`, { answers: questions.map(() => 'Yes, go ahead: the notes are test data') }, key);
+    }
     expect([created.status, created.body.status]).toEqual([202, undefined]);
     const body = await finish('jobs', created.body.jobId as string);
     return { body, status: body.job.status as string, findings: body.findings as Finding[], events: body.events as { type: string; data: Record<string, unknown> }[] };
@@ -91,7 +100,8 @@ describe('the model planner resolves a step on the live page', () => {
   const pageQuestions = (): PageQuestion[] => fake.requests.map((request) => pageQuestionOf(request.body)).filter((question): question is PageQuestion => question !== undefined);
 
   it('a button the rule cannot name is found by the model on the page; the check replays it with no model', async () => {
-    fake.script(
+    // Saving a note is asked about first (class create): the model plans the asked job and, once answered, its child.
+    const notePlan = () =>
       planAnswer(
         [
           open,
@@ -102,8 +112,8 @@ describe('the model planner resolves a step on the live page', () => {
           { action: 'expectItems', description: "Today's notes show it", target: target('role', "Today's notes", 'list'), itemRole: 'listitem', texts: ['Buy bread'], only: true, ordered: false, criterion: 'saved' },
         ],
         [{ key: 'saved', description: "Today's notes show Buy bread" }],
-      ),
-    );
+      );
+    fake.script(notePlan(), notePlan());
     fake.respond(pageModel());
 
     const done = await run("Type my name, click the plus button, write a note titled 'Buy bread', save it and check that today's notes show 'Buy bread'");

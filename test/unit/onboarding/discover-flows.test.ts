@@ -11,7 +11,7 @@ describe('discoverFlows: a shop (crawled signed out, its pages behind sign-in kn
   const pages: CrawledPage[] = [loginPage, { ...loginPage, path: '/inventory.html' }, { ...loginPage, path: '/cart.html' }];
   const shop = index([
     route('/', ['src/pages/index.tsx', 'src/components/LoginForm.tsx']),
-    route('/inventory.html', ['src/pages/inventory.tsx', 'src/components/InventoryItem.tsx', 'src/components/Header.tsx'], { testIds: ['add-to-cart-sauce-labs-backpack', 'add-to-cart-sauce-labs-bike-light', 'shopping-cart-link'] }),
+    route('/inventory.html', ['src/pages/inventory.tsx', 'src/components/InventoryItem.tsx', 'src/components/Header.tsx'], { testIds: ['add-to-cart-sauce-labs-backpack', 'add-to-cart-sauce-labs-bike-light', 'shopping-cart-link', 'shopping-cart-badge'] }),
     route('/cart.html', ['src/pages/cart.tsx', 'src/components/Header.tsx'], { testIds: ['checkout', 'continue-shopping'] }),
     route('/checkout-step-one.html', ['src/pages/checkout-step-one.tsx'], {
       forms: [{ file: 'src/pages/checkout-step-one.tsx', action: null, method: 'GET', fields: [field('First Name', 'text', { required: true }), field('Last Name', 'text', { required: true }), field('Zip/Postal Code', 'text', { required: true })], submitLabel: 'Continue' }],
