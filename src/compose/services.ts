@@ -20,7 +20,8 @@ import { openStore } from '../store/open-store.js';
 import { createWriteBatch, type WriteBatch } from '../store/write-batch.js';
 import { onboardingStarter } from '../workflows/onboarding.js';
 import { createIngestionStarter } from '../repos/start-ingestion.js';
-import { readStoredCoverage } from '../repos/stored-coverage.js';
+import { createIngestionReads } from '../repos/ingestion-reads.js';
+import { selectionCoverageOf } from '../repos/stored-coverage.js';
 import { notifyDeliveryStarter } from '../workflows/notify-starter.js';
 import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
@@ -109,8 +110,9 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = composeChat?.({ config, logger, dataSource, queue, writes, jobs, checks, notifications });
+  const ingestionReads = createIngestionReads(dataSource);
   const startIngestion = createIngestionStarter({ dataSource, onboarding: onboardingStarter(queue) });
-  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage ?? { coverageOf: (scope) => readStoredCoverage(dataSource, scope) },
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage ?? { coverageOf: async (scope) => selectionCoverageOf(await ingestionReads.repositoryCoverage(scope)) },
     // A push to the default branch re-indexes from that commit (incrementally: unchanged files are not read again).
     reindexer: overrides.reindexer ?? { reindex: async (organizationId, repositoryId, commitSha) => void (await startIngestion(organizationId, repositoryId, commitSha)) },
   });

@@ -36,7 +36,21 @@ export function createIngestionReads(dataSource: DataSource) {
     return run;
   }
 
+  /** `coverage` of a repository of the organization, for callers that act for it (a pull request's webhook). */
+  async function repositoryCoverage({ organizationId, repositoryId }: { organizationId: string; repositoryId: string }): Promise<FlowCoverage[]> {
+    const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId });
+    if (!repository) throw notFoundError('repository');
+    const flows = await dataSource.getRepository(RepositoryFlow).findBy({ repositoryId });
+    const links = await dataSource.getRepository(CoverageLinkRecord).find({ where: { repositoryId }, order: { checkId: 'ASC' } });
+    return flows
+      .map((row) => row.flow as DiscoveredFlow)
+      .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
+      .map((flow) => ({ flow, links: links.filter((link) => link.flowKey === flow.key).map(({ checkId, reason, source }) => ({ checkId, reason, source })) }));
+  }
+
   return {
+    repositoryCoverage,
+
     /** The repository's newest ingestion run, or null (the repository is the caller's: checked by the caller). */
     async latest(repositoryId: string): Promise<IngestionRun | null> {
       return dataSource.getRepository(IngestionRun).findOne({ where: { repositoryId }, order: { createdAt: 'DESC', id: 'DESC' } });
@@ -57,16 +71,10 @@ export function createIngestionReads(dataSource: DataSource) {
     },
 
     /** The repository's flows (most valuable first) with the checks that cover each. */
-    async coverage(principal: Principal, repositoryId: string): Promise<FlowCoverage[]> {
-      const repository = await dataSource.getRepository(ConnectedRepository).findOneBy({ id: repositoryId, organizationId: principal.organizationId });
-      if (!repository) throw notFoundError('repository');
-      const flows = await dataSource.getRepository(RepositoryFlow).findBy({ repositoryId });
-      const links = await dataSource.getRepository(CoverageLinkRecord).find({ where: { repositoryId }, order: { checkId: 'ASC' } });
-      return flows
-        .map((row) => row.flow as DiscoveredFlow)
-        .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
-        .map((flow) => ({ flow, links: links.filter((link) => link.flowKey === flow.key).map(({ checkId, reason, source }) => ({ checkId, reason, source })) }));
+    coverage(principal: Principal, repositoryId: string): Promise<FlowCoverage[]> {
+      return repositoryCoverage({ organizationId: principal.organizationId, repositoryId });
     },
+
   };
 }
 

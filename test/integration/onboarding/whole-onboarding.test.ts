@@ -9,6 +9,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createApiKey } from '../../../src/identity/api-keys.js';
+import { createIngestionReads } from '../../../src/repos/ingestion-reads.js';
+import { selectionCoverageOf } from '../../../src/repos/stored-coverage.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { connectInstallation } from '../../../src/store/repository-admission.js';
@@ -120,6 +122,10 @@ describe('onboarding a repository, end to end', () => {
     expect(passed.length).toBe(ingestion.counts.buildsPassed);
     const checks = await service.store().getRepository(Check).findBy({ repositoryId, status: 'active' });
     expect(checks.length).toBeGreaterThanOrEqual(passed.length);
+    // What pull requests choose their checks by (the composition's CoverageSource): the same flows, files and links.
+    const stored = selectionCoverageOf(await createIngestionReads(service.store()).repositoryCoverage({ organizationId: children[0]!.organizationId, repositoryId }));
+    expect(stored?.flows.map((flow) => flow.key).sort()).toEqual((coverage.flows as Answer[]).map((flow) => flow.key).sort());
+    expect(stored?.links.length).toBe(covered.reduce((sum, flow) => sum + (flow.checks as Answer[]).length, 0));
     // Nothing was bought or sent while onboarding: the side effects stop before their step.
     expect(shop.orders).toEqual([]);
     expect(shop.messages).toEqual([]);
