@@ -4,7 +4,7 @@
  * tagger, pure JavaScript, no model download); the verbs a task's clauses start with are listed too, since a tagger
  * reading a lone clause takes "type" or "check" at its start for a noun as often as not.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.js';
 import { maskQuotes } from './words.js';
 
 const TASK_VERBS = new Set(

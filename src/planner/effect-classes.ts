@@ -17,7 +17,7 @@
  * can undo it and nobody else sees it). Navigational, a draft or a view (opening the checkout form, a form filled in
  * but not sent, a filter, a sort, a tab) changes nothing and has no class at all.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.js';
 import { findSideEffects, type SideEffectHit, type SideEffectKind } from './side-effects.js';
 
 export type EffectClass = 'create' | 'change' | 'delete' | 'transfer' | 'send' | 'pay' | 'access' | 'schedule';

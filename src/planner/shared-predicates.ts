@@ -3,7 +3,7 @@
  * Cancel link should be enabled", "check that the total, the tax and the shipping are shown". Read as the same
  * statement about each subject, each by the usual readers; only when every one of them reads as an expectation.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.js';
 import { startsWithVerb } from './clause-verbs.js';
 import { splitList } from './item-steps.js';
 import type { Reading } from './reading.js';
