@@ -1,3 +1,4 @@
+import { isAppError } from '../core/errors.js';
 import { jobReport, type JobReport } from './job-report.js';
 import type { JobEvent, QaPort } from './port.js';
 
@@ -21,8 +22,8 @@ export type WaitOutcome =
   | { jobId: string; status: JobReport['status']; finished: false; after: number | null; steps: JobReport['steps']; links: JobReport['links'] };
 
 /**
- * Follows a job's events until it is finished or `waitSeconds` pass (or `signal`, the client's cancel, aborts),
- * calling `progress` for each event; then reads the job once. `after` in the outcome is the last event index seen:
+ * Follows a job's events until it is finished or `waitSeconds` pass (or `signal`, the client's cancel, aborts, or
+ * the stream is cut), calling `progress` for each event; then reads the job once. `after` in the outcome is the last event index seen:
  * the cursor of the next call.
  */
 export async function waitForJob(
@@ -33,9 +34,15 @@ export async function waitForJob(
 ): Promise<WaitOutcome> {
   const stop = AbortSignal.any([signal, AbortSignal.timeout(request.waitSeconds * 1000)]);
   let last = request.after ?? null;
-  for await (const event of port.events(request.jobId, request.after ?? -1, stop)) {
-    last = event.index;
-    await progress(event);
+  try {
+    for await (const event of port.events(request.jobId, request.after ?? -1, stop)) {
+      last = event.index;
+      await progress(event);
+    }
+  } catch (error) {
+    // A stream cut short (the service restarting, a dropped connection) ends this wait early, not the agent's work:
+    // it answers where to resume. The caller's faults (an unknown job: 404) are the answer itself.
+    if (!isAppError(error) || error.kind !== 'operational') throw error;
   }
   const report = jobReport(await port.getJob(request.jobId), port.publicBase);
   if (report.finished) return { ...report, finished: true, after: last };
