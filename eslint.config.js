@@ -18,6 +18,8 @@ const IO_PACKAGES = {
   'http client': ['undici', 'openid-client'],
   chat: ['@slack/*'],
   'code host': ['@octokit/*'],
+  // The Model Context Protocol's transports (stdio, streamable HTTP) and the server that speaks it.
+  'agent protocol': ['@modelcontextprotocol/*'],
   logging: ['pino', 'pino-pretty'],
   files: ['fs'],
   network: ['net', 'http', 'https', 'http2', 'dns', 'tls', 'dgram'],
@@ -80,6 +82,12 @@ const ZONES = {
   api: {
     path: 'src/api', may: [...BELOW_WORKFLOWS, 'workflows', 'webhooks', 'api/schemas', 'config'], io: ['http server'],
     types: ['database', 'network'],
+  },
+  // The MCP server for coding agents (docs/mcp.md): an edge beside the API, built on its request fields, response
+  // bodies and authentication; its tools call a port (the REST client for `qa mcp`, the use cases in `/mcp`).
+  mcp: {
+    path: 'src/mcp', may: ['core', 'jobs', 'api', 'api/schemas', 'logger'], io: ['agent protocol', 'http server'],
+    types: ['database'], why: 'its tools call the API or the use cases through the port in src/mcp/port.ts',
   },
   // The API's response schemas are shared with the dashboard: zod, src/core and each other.
   'api/schemas': { path: 'src/api/schemas', may: ['core'], io: [], why: 'it is shared with the dashboard' },

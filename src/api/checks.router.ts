@@ -11,14 +11,15 @@ import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js
 import { iso, responseOf } from './respond.js';
 import { checkSchemas } from './schemas/checks.js';
 
-const listQuery = z.strictObject({
+/** GET …/ query (also the MCP tool list_checks' input). */
+export const checkListQuery = z.strictObject({
   repositoryId: z.string().min(1).max(64).optional(),
   projectId: z.string().min(1).max(64).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-const sourceQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
+export const checkSourceQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
 
-function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
+export function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
   return {
     [names.checkId]: check.id,
     [names.repositoryId]: check.repositoryId,
@@ -57,7 +58,7 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   guardPathIds(router, { id: 'check' });
 
   router.get('/', async (req, res) => {
-    const query = parse(listQuery, req.query);
+    const query = parse(checkListQuery, req.query);
     const repositoryId = query.repositoryId ?? query.projectId;
     // An id in another form names no repository of this organization: nothing to list (and nothing to query).
     const list = repositoryId !== undefined && !isCanonicalId(repositoryId) ? [] : await checks.list(principalOf(res), { repositoryId, limit: query.limit });
@@ -65,7 +66,7 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   });
 
   router.get('/:id/source', async (req, res) => {
-    const { version } = parse(sourceQuery, req.query);
+    const { version } = parse(checkSourceQuery, req.query);
     const found = await checks.source(principalOf(res), req.params.id, version);
     res.status(200);
     res.setHeader('content-type', 'text/plain; charset=utf-8');

@@ -32,23 +32,35 @@ const id = z.string().min(1).max(64);
 const TASK_MAX_LENGTH = 4_000;
 const BASE_URL_MAX_LENGTH = columnLength(Job, 'baseUrl');
 
+/**
+ * The create body's fields by meaning, for every door that takes a job request (the routers, the MCP tools): each
+ * naming set names the id fields (`createBody`).
+ */
+export const jobRequestFields = {
+  id,
+  // Answers reach a task only through …/clarifications: a hand-written answers section would skip the review.
+  naturalLanguageTask: z
+    .string()
+    .trim()
+    .min(1)
+    .max(TASK_MAX_LENGTH)
+    .refine((task) => splitClarifications(task).rounds.length === 0, 'may not carry a Clarifications section; answer through /clarifications'),
+  commitSha: commitSha.max(columnLength(Job, 'commitSha')),
+  baseUrl: httpUrl(BASE_URL_MAX_LENGTH),
+  networkAllowlist: hostnameList,
+};
+
 /** The create body under one naming set: unknown fields rejected, exactly one of the check id and the task. */
 export function createBody(names: NamingSet) {
+  const fields = jobRequestFields;
   return z
     .strictObject({
-      [names.repositoryId]: id,
-      [names.checkId]: id.optional(),
-      // Answers reach a task only through …/clarifications: a hand-written answers section would skip the review.
-      naturalLanguageTask: z
-        .string()
-        .trim()
-        .min(1)
-        .max(TASK_MAX_LENGTH)
-        .refine((task) => splitClarifications(task).rounds.length === 0, 'may not carry a Clarifications section; answer through /clarifications')
-        .optional(),
-      commitSha: commitSha.max(columnLength(Job, 'commitSha')).optional(),
-      baseUrl: httpUrl(BASE_URL_MAX_LENGTH),
-      networkAllowlist: hostnameList,
+      [names.repositoryId]: fields.id,
+      [names.checkId]: fields.id.optional(),
+      naturalLanguageTask: fields.naturalLanguageTask.optional(),
+      commitSha: fields.commitSha.optional(),
+      baseUrl: fields.baseUrl,
+      networkAllowlist: fields.networkAllowlist,
       trigger: z.enum(JOB_TRIGGERS),
       channelContext: opaqueJsonObject.optional(),
     })
@@ -81,7 +93,7 @@ export const disputeBody = z.strictObject({ reason: z.string(), findingIds: z.ar
 export const answersBody = z.strictObject({ answers: z.array(z.string().trim().min(1, 'an answer may not be empty').max(2_000)).min(1).max(20) });
 
 /** 202 body for a created job, in this naming set's words. */
-function createdBody(names: NamingSet, created: CreatedJob): Record<string, unknown> {
+export function createdBody(names: NamingSet, created: CreatedJob): Record<string, unknown> {
   const parent = created.parentJobId ? { [names.parentId]: created.parentJobId } : {};
   if (created.kind === 'review_required') {
     return { [names.id]: created.jobId, status: 'review_required', resolution: created.resolution, ...parent };
@@ -123,7 +135,7 @@ function findingBody(finding: Finding): FindingBody {
 }
 
 /** GET body: the record, the ordered history, safe artifact metadata and findings/reports. */
-function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findings }: JobView): Record<string, unknown> {
+export function viewBody(names: NamingSet, { job, childJobIds, events, artifacts, findings }: JobView): Record<string, unknown> {
   return {
     [names.record]: {
       [names.id]: job.id,

@@ -8,11 +8,14 @@ export interface ApiClient {
   readonly apiUrl: string;
   /** A JSON call; resolves with the parsed body of a 2xx answer, rejects with an AppError (see `apiError`). */
   call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  /** A GET of a text answer (a check's generated source); errors as `call`. */
+  text(path: string): Promise<string>;
   /**
    * An NDJSON stream's complete lines, in order. Rejects with `api.stream_interrupted` when the connection drops;
-   * a line cut short by the drop is never yielded.
+   * a line cut short by the drop is never yielded. Aborting `signal` closes the stream (the reading rejects with that
+   * same code; a caller that aborted knows why).
    */
-  lines(path: string): AsyncGenerator<string, void, undefined>;
+  lines(path: string, options?: { signal?: AbortSignal }): AsyncGenerator<string, void, undefined>;
 }
 
 export interface ApiClientOptions {
@@ -83,12 +86,12 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
   const apiUrl = shownUrl(config.apiUrl);
   const headers = { authorization: `Bearer ${config.apiKey}` };
 
-  async function send(method: string, path: string, init: { body?: unknown; accept: string; timeout: boolean }): Promise<Response> {
+  async function send(method: string, path: string, init: { body?: unknown; accept: string; timeout: boolean; signal?: AbortSignal }): Promise<Response> {
     const request: RequestInit = {
       method,
       headers: { ...headers, accept: init.accept, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: init.timeout ? AbortSignal.timeout(timeoutMs) : undefined,
+      signal: init.timeout ? AbortSignal.timeout(timeoutMs) : init.signal,
     };
     let response: Response;
     try {
@@ -118,17 +121,20 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
     });
   }
 
+  async function bodyText(response: Response): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw operationalError(ErrorCode.ApiUnreachable, `The QA API at ${apiUrl} stopped answering mid-response: ${reasonOf(error)}`, { cause: error });
+    }
+  }
+
   return {
     apiUrl,
 
     async call(method, path, body) {
       const response = await send(method, path, { body, accept: 'application/json', timeout: true });
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        throw operationalError(ErrorCode.ApiUnreachable, `The QA API at ${apiUrl} stopped answering mid-response: ${reasonOf(error)}`, { cause: error });
-      }
+      const text = await bodyText(response);
       try {
         return text === '' ? undefined : (JSON.parse(text) as unknown);
       } catch (error) {
@@ -136,8 +142,12 @@ export function createApiClient(config: ClientConfig, options: ApiClientOptions 
       }
     },
 
-    async *lines(path) {
-      const response = await send('GET', path, { accept: 'application/x-ndjson', timeout: false });
+    async text(path) {
+      return bodyText(await send('GET', path, { accept: 'text/plain', timeout: true }));
+    },
+
+    async *lines(path, options = {}) {
+      const response = await send('GET', path, { accept: 'application/x-ndjson', timeout: false, signal: options.signal });
       if (response.body === null) return;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();

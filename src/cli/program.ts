@@ -10,6 +10,7 @@ import { registerInstallations } from './commands/installations.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerKeys } from './commands/keys.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOrgs } from './commands/orgs.js';
 import { registerOwners } from './commands/owners.js';
@@ -61,6 +62,7 @@ export function createProgram(
   registerRepos(program, context, terminal);
   registerSchedules(program, context, terminal);
   registerReplay(program, context, terminal);
+  registerMcp(program, context);
   return program;
 }
 

@@ -1,5 +1,8 @@
 import { createApp, type Mount } from '../api/app.js';
+import { authenticate } from '../api/auth.js';
 import { startHttpServer } from '../api/server.js';
+import { createMcpRouter } from '../mcp/http.router.js';
+import { QA_MCP_SERVER } from '../mcp/tools.js';
 import { composePeople } from './people.js';
 import { dashboardBuildDir } from './web-dir.js';
 import type { Services } from './services.js';
@@ -16,6 +19,19 @@ export interface RunningHttp {
  */
 export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
   const { config, logger, feed, updates } = services;
+  const people = composePeople(config, services.dataSource, services.overrides.readAccess);
+  // The MCP tools for coding agents (docs/mcp.md), behind the API's own authentication.
+  const mcp: Mount = {
+    path: '/mcp',
+    router: createMcpRouter({
+      authenticate: authenticate(services.dataSource, people),
+      jobs: services.jobs,
+      checks: services.checks,
+      feed,
+      publicBase: config.notify.publicBaseUrl,
+      info: QA_MCP_SERVER,
+    }),
+  };
   const app = createApp(
     {
       dataSource: services.dataSource,
@@ -26,10 +42,10 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       checks: services.checks,
       schedules: services.schedules,
       logger,
-      people: composePeople(config, services.dataSource, services.overrides.readAccess),
+      people,
       webDir: dashboardBuildDir(),
     },
-    { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, ...mounts] },
+    { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, mcp, ...mounts] },
   );
   const http = await startHttpServer(config.http, app);
   logger.info({ host: config.http.host, port: http.port }, 'listening');

@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   RequestUnreadable: { code: 'request.unreadable', kind: 'user', meaning: 'The body cannot be read (charset, encoding); the 4xx Express chose' },
   RequestInvalidCursor: { code: 'request.invalid_cursor', kind: 'user', status: 400, meaning: "A list's `cursor` or the updates stream's `after` that is not one this list or stream handed out" },
   RouteNotFound: { code: 'route.not_found', kind: 'user', status: 404, meaning: 'No endpoint at that method and path' },
+  McpMethodNotAllowed: { code: 'mcp.method_not_allowed', kind: 'user', status: 405, meaning: 'The MCP endpoint (/mcp) is stateless: POST only, with no server-sent stream to open (GET) and no session to end (DELETE)' },
   InternalUnexpected: { code: 'internal.unexpected', kind: 'unexpected', status: 500, meaning: 'Anything thrown that is not an AppError: a bug' },
   InternalResponseMismatch: { code: 'internal.response_mismatch', kind: 'unexpected', status: 500, meaning: 'An answer does not fit its response schema' },
 

@@ -113,6 +113,7 @@ describe('followJob', () => {
     const client: ApiClient = {
       apiUrl: 'http://127.0.0.1:1',
       call: () => Promise.resolve({ job: { status: 'running', createdAt: new Date(T0).toISOString() } }),
+      text: () => Promise.reject(new Error('not called')),
       async *lines(path) {
         streams.push(path);
         if (streams.length === 1) yield JSON.stringify(event(4, 'page.visited'));

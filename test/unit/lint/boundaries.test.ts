@@ -111,6 +111,11 @@ const CASES: [string, string, string][] = [
   ['src/api/schemas/x.ts', '../app.js', '../../core/errors.js'],
   ['src/api/schemas/x.ts', '../../store/entities/job.entity.js', './jobs.js'],
   ['src/api/schemas/x.ts', 'express', 'zod'],
+  ['src/mcp/x.ts', '../compose/index.js', '../api/jobs.router.js'],
+  ['src/mcp/x.ts', '../store/entities/job.entity.js', '../jobs/job-service.js'],
+  ['src/mcp/x.ts', '@slack/bolt', '@modelcontextprotocol/sdk/server/mcp.js'],
+  ['src/api/x.ts', '../mcp/tools.js', '../api/schemas/jobs.js'],
+  ['src/api/x.ts', '@modelcontextprotocol/sdk/server/mcp.js', 'express'],
   ['src/cli/x.ts', '../../bot/app.js', '../compose/index.js'],
   ['src/cli/x.ts', '../../test/support/database.js', '../store/data-source.js'],
   ['src/compose/x.ts', '../../test/support/database.js', '../../bot/app.js'],
@@ -142,6 +147,7 @@ const TYPE_ONLY: [string, string][] = [
   ['src/webhooks/x.ts', 'typeorm'],
   ['src/notify/codehost/x.ts', '@octokit/rest'],
   ['src/workflows/x.ts', 'playwright'],
+  ['src/mcp/x.ts', 'typeorm'],
 ];
 
 describe('import boundaries (eslint.config.js)', () => {
