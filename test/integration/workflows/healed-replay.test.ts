@@ -36,8 +36,8 @@ interface VersionBody {
  * (markup.ts). Where the evidence disagrees the replay fails as before; where the button was only reworded the
  * replay passes healed, warns with the old and new locator and a screenshot, and proposes a version that replays
  * only after a person accepts it.
- * On MySQL only: what the store does here (a proposed version, its acceptance, the replay's records) is tested on both
- * dialects where it is written (test/integration/jobs/check-accept.test.ts, workflows/run-recorder.test.ts); run on
+ * On MySQL only: what the store does here (a proposal, read back to find an open one; its acceptance) is tested on both
+ * dialects where it is written (test/integration/workflows/run-recorder.test.ts, jobs/check-accept.test.ts); run on
  * SQLite too, this half-minute of browser work proved nothing more.
  */
 describe('a replay that heals only with evidence (real browser, demo shop)', () => {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
+import { compiledStepSchema, type CompiledStep } from '../../../src/core/check.js';
 import { FINDING_TITLE_MAX } from '../../../src/core/findings.js';
 import { createScrubber, SECRET_MASK } from '../../../src/core/secrets.js';
 import { apiKeyPrincipal } from '../../../src/core/principal.js';
@@ -18,6 +19,7 @@ import { JobCheckpoint } from '../../../src/store/entities/job-checkpoint.entity
 import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { createWriteBatch } from '../../../src/store/write-batch.js';
+import { proposeStep } from '../../../src/workflows/qa-run/propose-step.js';
 import { createRunRecorder, JobNoLongerRunnable, RunFencedOut, takeRunToken, type RunRecorder, type RunWrites } from '../../../src/workflows/run-recorder.js';
 import { storeArtifact } from '../../../src/workflows/run-records.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
@@ -69,6 +71,33 @@ forEachDialect('run recorder', (dialect) => {
       job: await store().getRepository(Job).findOneByOrFail({ id: jobId }),
     };
   }
+
+  // The open proposals are read back with a raw query, whose JSON column arrives as text or parsed by dialect: a
+  // replay that heals the same way again must still find the one it proposed (the browser side of this is
+  // test/integration/workflows/healed-replay.test.ts, on MySQL).
+  it('proposes a healed version once: a replay that heals the same way again points to the open proposal', async () => {
+    const job = await queuedJob();
+    const button = (name: string): CompiledStep => compiledStepSchema.parse({ step: { action: 'click', description: 'Add the lamp', target: { by: 'role', role: 'button', name: 'Add Desk Lamp to cart' } }, locator: { strategy: 'role', role: 'button', name, exact: true } });
+    await store().getRepository(CheckVersion).insert({ checkId: job.checkId, version: 1, compiled: { steps: [button('Add Desk Lamp to cart')], successCriteria: [] }, source: '// v1', jobId: job.jobId });
+    const jobRow = await store().getRepository(Job).findOneByOrFail({ id: job.jobId });
+    const propose = async (name: string) => {
+      const outcome = await proposeStep({ dataSource: store(), generateSource: () => '// proposed' }, { job: jobRow, checkId: job.checkId, basedOn: 1, resolved: [button(name)], healed: [0] });
+      await recorderOf(job, await takeRunToken(store(), job.jobId)).commit((writes) => outcome.record(writes));
+    };
+
+    await propose('Add the lamp to cart');
+    await propose('Add the lamp to cart');
+    await propose('Put the lamp in the cart');
+
+    const proposed = (await rowsOf(job.jobId)).events.filter((event) => event.type === 'check.proposed').map((event) => event.data);
+    expect(proposed).toEqual([
+      { checkId: job.checkId, version: 2, basedOn: 1, healedSteps: [0], existing: false },
+      { checkId: job.checkId, version: 2, basedOn: 1, healedSteps: [0], existing: true },
+      { checkId: job.checkId, version: 3, basedOn: 1, healedSteps: [0], existing: false },
+    ]);
+    const versions = await store().getRepository(CheckVersion).find({ where: { checkId: job.checkId }, order: { version: 'ASC' } });
+    expect(versions.map((version) => [version.version, version.state])).toEqual([[1, 'compiled'], [2, 'proposed'], [3, 'proposed']]);
+  });
 
   it('numbers the attempts of a run, one token each, and gives none for a job that is no longer runnable', async () => {
     const job = await queuedJob();
