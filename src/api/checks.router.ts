@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import type { NamingSet } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { Check } from '../store/entities/check.entity.js';
@@ -10,13 +9,8 @@ import { parse } from './error-mapper.js';
 import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
 import { iso, responseOf } from './respond.js';
 import { checkSchemas } from './schemas/checks.js';
+import { listQuery, sourceQuery, VERSION_PATH } from './requests/checks.js';
 
-const listQuery = z.strictObject({
-  repositoryId: z.string().min(1).max(64).optional(),
-  projectId: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-const sourceQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
 
 function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
   return {
@@ -43,8 +37,6 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
   };
 }
 
-/** A version number in its one canonical form; anything else names no version (404, like a malformed id). */
-const VERSION_PATH = /^[1-9][0-9]{0,8}$/;
 
 /**
  * `/api/checks` (Set A, testId) and `/api/scenarios` (Set B, scenarioId): compiled checks, their versions, the jobs
