@@ -77,7 +77,7 @@ function successContent(success: ApiOperation['success'][number]): ZodOpenApiCon
 
 /** Who may call: the security requirements of an access (alternatives; each lists what is sent together). */
 function securityOf(operation: ApiOperation): Record<string, string[]>[] {
-  const session = STATE_CHANGING.has(operation.method) ? { session: [], csrf: [] } : { session: [] };
+  const session: Record<string, string[]> = STATE_CHANGING.has(operation.method) ? { session: [], csrf: [] } : { session: [] };
   switch (operation.access) {
     case 'organization':
       return [{ apiKey: [] }, session];
