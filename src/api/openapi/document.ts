@@ -27,16 +27,19 @@ export function errorsOf(operation: ApiOperation): ErrorName[] {
   if (operation.access === 'admin') names.add('RoleForbidden');
   if (operation.access === 'session') names.add('AuthUnauthorized');
   if (changes && operation.access !== 'public' && operation.access !== 'signed') names.add('CsrfRefused');
-  if (operation.body) names.add('RequestInvalid').add('RequestInvalidJson').add('RequestTooLarge');
+  if (operation.body) names.add('RequestInvalid').add('RequestInvalidJson').add('RequestTooLarge').add('RequestUnreadable');
   if (operation.query) names.add('RequestInvalid');
   names.add('InternalUnexpected');
+  // An answer that does not fit its own schema is the service's bug, answered as a 500 with this code.
+  if (operation.success.some((success) => success.json !== undefined || success.ndjson !== undefined)) names.add('InternalResponseMismatch');
   return [...names];
 }
 
 /** The HTTP status an operation answers `name` with: its own override, or the catalogue's. */
 export function errorStatus(operation: ApiOperation, name: ErrorName): number | undefined {
   const entry = ERROR_CATALOGUE[name] as { status?: number };
-  return operation.errorStatus?.[name] ?? entry.status;
+  // Express's parser picks the status of an unreadable body; an unsupported charset or encoding, the usual cause, is 415.
+  return operation.errorStatus?.[name] ?? entry.status ?? (name === 'RequestUnreadable' ? 415 : undefined);
 }
 
 /** The error body of one status: the shape of every error answer, with `code` one of the codes listed. */
@@ -130,7 +133,8 @@ function operationObject(operation: ApiOperation): ZodOpenApiOperationObject {
 const DESCRIPTION = `The QA job service's HTTP API. The job interface speaks two naming sets over one core: \`/api/jobs\`
 (jobId, workflowIdentity, testId, projectId, findings) and \`/api/runs\` (runId, workflowRunId, scenarioId,
 repositoryId, reports); \`/api/checks\` and \`/api/scenarios\` likewise. Every error answers
-\`{"error": {"code", "message", "details"?}}\` with a code of the one catalogue (src/core/error-codes.ts). Generated
+\`{"error": {"code", "message", "details"?}}\` with a code of the one catalogue (src/core/error-codes.ts); a path
+that is no route answers 404 \`route.not_found\`. Generated
 from the zod schemas the routers parse requests and answers with (src/api/requests, src/api/schemas).`;
 
 /**

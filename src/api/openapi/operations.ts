@@ -351,7 +351,7 @@ const webhookOperations: ApiOperation[] = [
       'x-slack-request-timestamp': z.string().meta({ description: 'Unix seconds; at most 5 minutes off' }),
     }),
     rawBody: { description: "Slack's request (JSON or form-encoded), as it sent it" },
-    success: [{ status: 200, description: "The ack Slack expects (empty, or a url_verification's challenge)", text: 'text/plain' }],
+    success: [{ status: 200, description: "Bolt's ack: an empty body, or JSON (a url_verification's `{challenge}`, an ack with content)", json: z.record(z.string(), z.unknown()) }],
     errors: ['ChatSignatureMissing', 'ChatSignatureInvalid', 'ChatRequestStale', 'RequestTooLarge'],
   },
 ];
