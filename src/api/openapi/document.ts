@@ -72,7 +72,7 @@ function errorResponses(operation: ApiOperation): ZodOpenApiResponsesObject {
 
 function successContent(success: ApiOperation['success'][number]): ZodOpenApiContentObject | undefined {
   if (success.json) return { 'application/json': { schema: success.json } };
-  if (success.ndjson) return { 'application/x-ndjson': { schema: success.ndjson, description: 'One JSON value of this schema per line' } as never };
+  if (success.ndjson) return { 'application/x-ndjson': { schema: success.ndjson } };
   if (success.text) return { [success.text]: { schema: z.string() } };
   if (success.binary) return { 'application/octet-stream': { schema: z.string().meta({ contentMediaType: 'application/octet-stream' }) } };
   return undefined;
@@ -107,7 +107,8 @@ function operationObject(operation: ApiOperation): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const success of operation.success) {
     responses[`${success.status}` as `2${string}`] = {
-      description: success.description,
+      // OpenAPI 3.1 has no item schema for a stream (3.2's itemSchema): the schema is one line's, and this says so.
+      description: success.ndjson ? `${success.description}: NDJSON, one JSON value of this schema per line` : success.description,
       ...(success.redirect ? { headers: { location: { schema: { type: 'string' }, description: 'Where to go' } } } : {}),
       ...(successContent(success) ? { content: successContent(success) } : {}),
     };
