@@ -161,6 +161,14 @@ export function createOpenApiDocument(operations: readonly ApiOperation[], schem
       },
     },
   };
-  // A z.custom (channelContext) carries its JSON Schema in its .meta(): zod-openapi would refuse it as empty.
-  return createDocument(document, { allowEmptySchema: { custom: true } });
+  return createDocument(document, {
+    // A z.custom (channelContext) carries its JSON Schema in its .meta(): zod-openapi would refuse it as empty.
+    allowEmptySchema: { custom: true },
+    // Components are rendered for requests too, where zod leaves a plain object open; every request body here is a
+    // strict object already. Rendered closed, a component reads the same both ways and keeps its one name (else
+    // zod-openapi adds `JobEventOutput` beside `JobEvent`).
+    override: ({ jsonSchema, zodSchema, io }) => {
+      if (io === 'input' && zodSchema._zod.def.type === 'object' && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false;
+    },
+  });
 }
