@@ -1,6 +1,5 @@
 import { Router, type RequestHandler } from 'express';
 import type { DataSource } from 'typeorm';
-import { z } from 'zod';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { CAPABILITIES } from '../core/execution.js';
 import { actorName, type PersonPrincipal } from '../core/principal.js';
@@ -14,6 +13,7 @@ import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import { responseOf } from './respond.js';
+import { capabilityParam, flagBody, installationIdParam, keyBody, prefixParam } from './requests/admin.js';
 import { listInstallationsFor } from '../repos/installation-list.js';
 import { apiKeyCreatedSchema, apiKeyListSchema, executionFlagsSchema, installationConnectedSchema, installationListSchema } from './schemas/people.js';
 
@@ -33,9 +33,6 @@ export const requireAdmin: RequestHandler = (_req, res, next) => {
 const adminOf = (principal: ReturnType<typeof principalOf>) => principal as PersonPrincipal;
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-const keyBody = z.strictObject({ label: z.string().trim().min(1).max(255).optional() });
-const prefixParam = z.string().regex(/^[0-9a-f]{12}$/);
-const flagBody = z.strictObject({ paused: z.boolean() });
 
 /** `/api/keys`: the organization's API keys; a new key's secret is in the creation answer only. */
 export function createKeysRouter(dataSource: DataSource): Router {
@@ -77,7 +74,7 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
   });
 
   router.put('/:capability', async (req, res) => {
-    const capability = z.enum(CAPABILITIES).safeParse(req.params.capability);
+    const capability = capabilityParam.safeParse(req.params.capability);
     if (!capability.success) throw new AppError({ kind: 'user', code: ErrorCode.FlagsUnknownCapability, status: 404, message: `Unknown capability: use ${CAPABILITIES.join(' or ')}` });
     const { paused } = parse(flagBody, req.body);
     const principal = adminOf(principalOf(res));
@@ -86,8 +83,6 @@ export function createExecutionFlagsRouter(dataSource: DataSource): Router {
   });
   return router;
 }
-
-const installationIdParam = z.string().regex(/^[1-9][0-9]{0,18}$/);
 
 /**
  * `GET /api/installations`: what an admin may connect, and what is connected. `/api/installations/:installationId/connect`: the code-host installation's repositories are accepted in the

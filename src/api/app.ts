@@ -18,6 +18,7 @@ import { createWebApp } from './web-app.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
 import { createHealthRouter } from './health.router.js';
+import { createOpenApiRouter } from './openapi.router.js';
 import { createJobsRouter } from './jobs.router.js';
 import { createRepositoriesRouter } from './repositories.router.js';
 import { createIngestionsRouter } from './ingestions.router.js';
@@ -85,6 +86,7 @@ export function createApp({ dataSource, jobs, feed, updates, repositories, check
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter(dataSource));
+  app.use(createOpenApiRouter());
   for (const { path, router } of mounts) app.use(path, router);
   if (people) {
     app.use('/auth', createAuthRouter(people));

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import type { NamingSet } from '../core/naming.js';
 import type { CheckService } from '../jobs/check-service.js';
 import type { Check } from '../store/entities/check.entity.js';
@@ -10,14 +9,8 @@ import { parse } from './error-mapper.js';
 import { guardPathIds, isCanonicalId, undecodablePathAsNotFound } from './ids.js';
 import { iso, responseOf } from './respond.js';
 import { checkSchemas } from './schemas/checks.js';
+import { listQuery, sourceQuery, VERSION_PATH } from './requests/checks.js';
 
-/** GET …/ query (also the MCP tool list_checks' input). */
-export const checkListQuery = z.strictObject({
-  repositoryId: z.string().min(1).max(64).optional(),
-  projectId: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export const checkSourceQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
 
 export function checkBody(names: NamingSet, check: Check): Record<string, unknown> {
   return {
@@ -44,8 +37,6 @@ function versionBody(names: NamingSet, version: CheckVersion): Record<string, un
   };
 }
 
-/** A version number in its one canonical form; anything else names no version (404, like a malformed id). */
-const VERSION_PATH = /^[1-9][0-9]{0,8}$/;
 
 /**
  * `/api/checks` (Set A, testId) and `/api/scenarios` (Set B, scenarioId): compiled checks, their versions, the jobs
@@ -58,7 +49,7 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   guardPathIds(router, { id: 'check' });
 
   router.get('/', async (req, res) => {
-    const query = parse(checkListQuery, req.query);
+    const query = parse(listQuery, req.query);
     const repositoryId = query.repositoryId ?? query.projectId;
     // An id in another form names no repository of this organization: nothing to list (and nothing to query).
     const list = repositoryId !== undefined && !isCanonicalId(repositoryId) ? [] : await checks.list(principalOf(res), { repositoryId, limit: query.limit });
@@ -66,7 +57,7 @@ export function createChecksRouter(names: NamingSet, checks: CheckService): Rout
   });
 
   router.get('/:id/source', async (req, res) => {
-    const { version } = parse(checkSourceQuery, req.query);
+    const { version } = parse(sourceQuery, req.query);
     const found = await checks.source(principalOf(res), req.params.id, version);
     res.status(200);
     res.setHeader('content-type', 'text/plain; charset=utf-8');

@@ -68,4 +68,4 @@ export const opaqueJsonObject = z.custom<Record<string, unknown>>(
   else if (Buffer.byteLength(JSON.stringify(value), 'utf8') > JSON_MAX_BYTES) {
     context.addIssue({ code: 'custom', message: `may be at most ${JSON_MAX_BYTES} bytes as JSON` });
   }
-});
+}).meta({ type: 'object', description: `A JSON object, kept as sent: at most ${JSON_MAX_DEPTH} levels deep and ${JSON_MAX_BYTES} bytes as JSON` });

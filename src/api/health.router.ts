@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import type { DataSource } from 'typeorm';
+import { responseOf } from './respond.js';
+import { healthSchema, readinessSchema } from './schemas/health.js';
 
 /**
  * `GET /healthz`: the process is up. `GET /readyz`: the database answers and no migration is pending, so a load
@@ -8,18 +10,18 @@ import type { DataSource } from 'typeorm';
 export function createHealthRouter(dataSource: DataSource): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(responseOf(healthSchema, { status: 'ok' }));
   });
   router.get('/readyz', async (_req, res) => {
     try {
       await dataSource.query('SELECT 1');
       if (await dataSource.showMigrations()) {
-        res.status(503).json({ status: 'unavailable', reason: 'migrations pending' });
+        res.status(503).json(responseOf(readinessSchema, { status: 'unavailable', reason: 'migrations pending' }));
         return;
       }
-      res.json({ status: 'ready' });
+      res.json(responseOf(readinessSchema, { status: 'ready' }));
     } catch {
-      res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
+      res.status(503).json(responseOf(readinessSchema, { status: 'unavailable', reason: 'database unreachable' }));
     }
   });
   return router;

@@ -1,5 +1,4 @@
 import { Router, type Response } from 'express';
-import { z } from 'zod';
 import type { Principal } from '../core/principal.js';
 import type { IngestionReads } from '../repos/ingestion-reads.js';
 import type { IngestionEvent } from '../store/entities/ingestion-event.entity.js';
@@ -8,9 +7,8 @@ import { parse } from './error-mapper.js';
 import { guardPathIds, undecodablePathAsNotFound } from './ids.js';
 import { ingestionDetailBody } from './ingestion-bodies.js';
 import { iso, responseOf } from './respond.js';
+import { afterQuery } from './requests/ingestions.js';
 import { ingestionDetailSchema, ingestionEventSchema } from './schemas/ingestions.js';
-
-const afterQuery = z.strictObject({ after: z.coerce.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional() });
 
 const lineOf = (event: IngestionEvent) =>
   `${JSON.stringify(responseOf(ingestionEventSchema, { index: event.seq, type: event.type, at: iso(event.at), data: event.data as Record<string, unknown> }))}\n`;

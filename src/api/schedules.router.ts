@@ -1,88 +1,14 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { SET_A, SET_B, type NamingSet } from '../core/naming.js';
-import {
-  canonicalTimeZone,
-  cronProblem,
-  DEFAULT_TIME_ZONE,
-  MAX_INTERVAL_MINUTES,
-  MIN_INTERVAL_MINUTES,
-  normalizeCron,
-} from '../core/schedule.js';
-import type { CreateScheduleInput, ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
-import { columnLength } from '../store/column-limits.js';
+import type { ScheduleDetail, ScheduleService, ScheduleView } from '../jobs/schedule-service.js';
 import type { ScheduleFire } from '../store/entities/schedule-fire.entity.js';
-import { Schedule } from '../store/entities/schedule.entity.js';
 import { principalOf } from './auth.js';
 import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
-import { hostnameList, httpUrl } from './fields.js';
 import { assertIdShape, guardPathIds, undecodablePathAsNotFound } from './ids.js';
 import { iso, isoOrNull, responseOf } from './respond.js';
+import { createBody, listQuery, patchBody } from './requests/schedules.js';
 import { scheduleDetailSchema, scheduleListSchema, scheduleSchema } from './schemas/schedules.js';
-
-const id = z.string().min(1).max(64);
-
-const cron = z
-  .string()
-  .max(columnLength(Schedule, 'cron'))
-  .superRefine((expression, context) => {
-    // Validity does not depend on the clock: `from` only decides which run would be next.
-    const problem = cronProblem(expression, new Date(0));
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  })
-  .transform(normalizeCron);
-
-const timezone = z
-  .string()
-  .max(columnLength(Schedule, 'timezone'))
-  .transform((name, context) => {
-    const canonical = canonicalTimeZone(name);
-    if (canonical === undefined) {
-      context.addIssue({ code: 'custom', message: 'must be an IANA time zone name, such as Europe/Berlin or UTC' });
-      return z.NEVER;
-    }
-    return canonical;
-  })
-  .default(DEFAULT_TIME_ZONE);
-
-/** Unknown fields rejected; exactly one of testId/scenarioId and exactly one of cron/intervalMinutes. */
-export const createBody = z
-  .strictObject({
-    testId: id.optional(),
-    scenarioId: id.optional(),
-    cron: cron.optional(),
-    intervalMinutes: z.number().int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).optional(),
-    timezone,
-    baseUrl: httpUrl(columnLength(Schedule, 'baseUrl')),
-    networkAllowlist: hostnameList,
-    enabled: z.boolean().default(true),
-  })
-  .refine((body) => (body.testId === undefined) !== (body.scenarioId === undefined), {
-    message: 'give exactly one of testId and scenarioId',
-    path: ['testId'],
-  })
-  .refine((body) => (body.cron === undefined) !== (body.intervalMinutes === undefined), {
-    message: 'give exactly one of cron and intervalMinutes',
-    path: ['cron'],
-  })
-  .transform(
-    (body): CreateScheduleInput => ({
-      checkId: (body.testId ?? body.scenarioId)!,
-      namingSet: body.testId !== undefined ? 'A' : 'B',
-      cron: body.cron,
-      intervalMinutes: body.intervalMinutes,
-      timezone: body.timezone,
-      baseUrl: body.baseUrl,
-      networkAllowlist: body.networkAllowlist,
-      enabled: body.enabled,
-    }),
-  );
-
-/** PATCH: pause or resume; nothing else of a schedule changes (delete it and create another). */
-export const patchBody = z.strictObject({ enabled: z.boolean() });
-
-const listQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(100) });
 
 const namesOf = (set: 'A' | 'B'): NamingSet => (set === 'A' ? SET_A : SET_B);
 

@@ -1,5 +1,4 @@
 import { Router, type Response } from 'express';
-import { z } from 'zod';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { csrfTokenFor } from '../identity/secret-tokens.js';
 import type { ReadSession } from '../identity/session-reader.js';
@@ -8,12 +7,11 @@ import { parse } from './error-mapper.js';
 import { jsonBody } from './json-body.js';
 import type { PeopleDeps } from './people.js';
 import { responseOf } from './respond.js';
+import { organizationBody } from './requests/session.js';
 import { sessionSchema } from './schemas/people.js';
 
 const noSession = () =>
   new AppError({ kind: 'user', code: ErrorCode.AuthUnauthorized, status: 401, message: 'Not signed in: sign in at /auth/login' });
-
-const organizationBody = z.strictObject({ organizationId: z.string().min(1).max(64) });
 
 /** What `GET /api/session` answers; `csrfToken` goes in `x-csrf-token` on every state-changing request. */
 function sessionBody({ session, standing }: ReadSession) {

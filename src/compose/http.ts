@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import { createApp, type Mount } from '../api/app.js';
 import { authenticate } from '../api/auth.js';
 import { startHttpServer } from '../api/server.js';
@@ -10,6 +11,8 @@ import type { Services } from './services.js';
 export interface RunningHttp {
   /** The port bound (useful with PORT 0). */
   port: number;
+  /** The Express app it serves (the OpenAPI test reads its routes). */
+  app: Express;
   stop(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
   logger.info({ host: config.http.host, port: http.port }, 'listening');
   return {
     port: http.port,
+    app,
     async stop() {
       // Open streams would hold the server open (event streams until their jobs finish, update streams for good): cut
       // them (clients resume with ?after).

@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import type { Mount } from '../api/app.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -20,6 +21,8 @@ export interface RunningRole extends RunningService {
 export interface RunningHttpRole extends RunningRole {
   /** The port bound (useful with PORT 0). */
   port: number;
+  /** The Express app it serves (the OpenAPI test reads its routes). */
+  app: Express;
 }
 
 export interface HttpRoleOptions extends ComposeOverrides {
@@ -44,7 +47,7 @@ export async function startServe(config: Config, logger: Logger, options: HttpRo
     const http = await startHttp(services, options.mounts);
     started.push(http);
     await startChatSocket(services, started);
-    return { port: http.port };
+    return { port: http.port, app: http.app };
   });
 }
 
@@ -69,7 +72,7 @@ export async function startAll(config: Config, logger: Logger, options: HttpRole
     const http = await startHttp(services, options.mounts);
     started.push(http);
     await startChatSocket(services, started);
-    return { port: http.port };
+    return { port: http.port, app: http.app };
   });
 }
 

@@ -1,7 +1,8 @@
 import { checkBody } from '../api/checks.router.js';
 import { eventBody } from '../api/event-stream.js';
 import { assertIdShape, isCanonicalId } from '../api/ids.js';
-import { createBody, createdBody, viewBody } from '../api/jobs.router.js';
+import { createdBody, viewBody } from '../api/jobs.router.js';
+import { createBody } from '../api/requests/jobs.js';
 import { parse } from '../api/error-mapper.js';
 import { responseOf } from '../api/respond.js';
 import { checkSchemas } from '../api/schemas/checks.js';

@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { checkListQuery, checkSourceQuery } from '../api/checks.router.js';
-import { answersBody, jobRequestFields } from '../api/jobs.router.js';
+import { listQuery as checkListQuery, sourceQuery as checkSourceQuery } from '../api/requests/checks.js';
+import { answersBody, jobRequestFields } from '../api/requests/jobs.js';
 import { ErrorCode, isAppError, userError } from '../core/errors.js';
 import { createdText, jobReport, reportText } from './job-report.js';
 import type { CheckSummary, JobCreated, QaPort } from './port.js';

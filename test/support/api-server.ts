@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Express } from 'express';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../src/config.js';
 import type { Mount } from '../../src/api/app.js';
@@ -26,6 +27,8 @@ export interface TestApi {
   updates: JobUpdatesFeed;
   /** The job use cases behind the API, for a test that drives a handler the API composes. */
   jobs: JobService;
+  /** The Express app the service serves (to read its routes). */
+  app: Express;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export interface TestApiOptions {
   readAccess?: ReadAccess;
   /** IDENTITY_WEBHOOK_* settings (a signing secret mounts the identity receiver). */
   identityWebhooks?: Partial<Config['identityWebhooks']>;
+  /** CHAT_* settings (a signing secret mounts the chat receiver; a client id, secret and state secret the install routes). */
+  chat?: Partial<Config['chat']>;
 }
 
 /**
@@ -69,6 +74,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     identity: options.identity,
     http: { port: options.port ?? 0 },
     identityWebhooks: options.identityWebhooks,
+    chat: options.chat,
   });
   const api = await startServe(config, silentLogger(), {
     dataSource,
@@ -86,6 +92,7 @@ export async function startTestApi(dataSource: DataSource, options: TestApiOptio
     feed: api.services.feed,
     updates: api.services.updates,
     jobs: api.services.jobs,
+    app: api.app,
     close: () => api.stop(),
   };
 }

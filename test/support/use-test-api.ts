@@ -24,6 +24,7 @@ export function useTestApi(store: () => DataSource, options: TestApiOptions = {}
     get feed() { return running().feed; },
     get updates() { return running().updates; },
     get jobs() { return running().jobs; },
+    get app() { return running().app; },
     close: () => running().close(),
   };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { z } from 'zod';
 import { SET_A, SET_B } from '../../../src/core/naming.js';
-import { createBody as jobCreateBody } from '../../../src/api/jobs.router.js';
-import { connectBody } from '../../../src/api/repositories.router.js';
-import { createBody as scheduleCreateBody } from '../../../src/api/schedules.router.js';
+import { createBody as jobCreateBody } from '../../../src/api/requests/jobs.js';
+import { connectBody } from '../../../src/api/requests/repositories.js';
+import { createBody as scheduleCreateBody } from '../../../src/api/requests/schedules.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { Schedule } from '../../../src/store/entities/schedule.entity.js';

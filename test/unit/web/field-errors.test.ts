@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createBody, answersBody } from '../../../src/api/jobs.router.js';
+import { createBody, answersBody } from '../../../src/api/requests/jobs.js';
 import { validationError } from '../../../src/api/error-mapper.js';
 import { SET_A } from '../../../src/core/naming.js';
 import { ApiError } from '../../../web/src/api/client.js';

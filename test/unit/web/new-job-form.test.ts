@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createBody } from '../../../src/api/jobs.router.js';
+import { createBody } from '../../../src/api/requests/jobs.js';
 import { SET_A } from '../../../src/core/naming.js';
 import { createJobBody, formFieldOf, missingFields, parseAllowlist, type NewJobValues } from '../../../web/src/jobs/new-job-form.js';
 
