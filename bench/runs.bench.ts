@@ -43,7 +43,6 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import { isTerminalEvent } from '../src/core/job-lifecycle.js';
 import type { Principal } from '../src/core/principal.js';
 import { createApiKey } from '../src/identity/api-keys.js';
 import { createRulePlanner } from '../src/planner/rule-planner.js';
@@ -58,6 +57,7 @@ import { intFromEnv } from './support/config.js';
 import { addCpu, cpuBetween, NO_CPU, PROCESS_KINDS, sampleCpu, type CpuUse } from './support/cpu.js';
 import { canPin, onCpus } from './support/affinity.js';
 import { barePlaywrightThroughput, launchBare, signInJob, type BareLevel } from './support/bare-playwright.js';
+import { JobFinishes } from './support/job-finishes.js';
 import { startBenchWorker, type BenchWorker } from './support/run-worker.js';
 import { fmt, percentile, table } from './support/stats.js';
 
@@ -86,7 +86,6 @@ const GROUNDED_GOALS = { replayVsBare: 1.15, throughputVsBare: 0.9, planningMsPe
 /** Six steps: open /, open /login, fill Email, fill Password, click Sign in (lands on /products), check a text. */
 const TASK = 'Open the home page, sign in as the demo user, and check that the page shows "Desk Lamp"';
 const SECRETS: Record<string, string> = { QA_BENCH_DEMO_EMAIL: DEFAULT_ACCOUNT.email, QA_BENCH_DEMO_PASSWORD: DEFAULT_ACCOUNT.password };
-const TERMINAL = new Set(['passed', 'failed', 'errored', 'cancelled']);
 
 if (LEVELS.some((level) => !Number.isInteger(level) || level < 1)) throw new Error(`BENCH_LEVELS must be positive integers, got "${process.env.BENCH_LEVELS}"`);
 
@@ -98,35 +97,6 @@ watchdog.unref();
 
 // ---------------------------------------------------------------------------------------------------------------
 // Jobs and their ends
-
-/** Resolves a job's wait when the worker commits the event that ends it. */
-class Finishes {
-  private readonly waiting = new Map<string, (status: string) => void>();
-  constructor(private readonly dataSource: DataSource) {}
-
-  /**
-   * The worker's `eventsWritten` hook: the job's status is read after the commit that ends it, not after every commit
-   * (that would add the bench's own reads, about ten a replay, to the CPU it measures).
-   */
-  readonly written = (jobId: string, written: readonly string[]): void => {
-    if (this.waiting.has(jobId) && written.some(isTerminalEvent)) void this.check(jobId);
-  };
-
-  async wait(jobId: string): Promise<string> {
-    const ended = new Promise<string>((resolve) => this.waiting.set(jobId, resolve));
-    await this.check(jobId); // it may have ended before the wait was registered
-    return ended;
-  }
-
-  private async check(jobId: string): Promise<void> {
-    const job = await this.dataSource.getRepository(Job).findOne({ select: { id: true, status: true }, where: { id: jobId } });
-    const resolve = this.waiting.get(jobId);
-    if (job && TERMINAL.has(job.status) && resolve) {
-      this.waiting.delete(jobId);
-      resolve(job.status);
-    }
-  }
-}
 
 interface Setup {
   organizationId: string;
@@ -143,7 +113,7 @@ interface Timed {
   status: string;
 }
 
-async function runOne(worker: BenchWorker, finishes: Finishes, setup: Setup, checkId?: string): Promise<Timed> {
+async function runOne(worker: BenchWorker, finishes: JobFinishes, setup: Setup, checkId?: string): Promise<Timed> {
   const began = performance.now();
   const created = await worker.jobs.create(setup.principal, {
     repositoryId: setup.repositoryId,
@@ -219,7 +189,7 @@ function benchConfig(concurrency: number, artifactsDir: string): Config {
   );
 }
 
-async function withWorker<T>(config: Config, logger: Logger, dataSource: DataSource, finishes: Finishes, work: (worker: BenchWorker) => Promise<T>): Promise<T> {
+async function withWorker<T>(config: Config, logger: Logger, dataSource: DataSource, finishes: JobFinishes, work: (worker: BenchWorker) => Promise<T>): Promise<T> {
   const worker = await startBenchWorker(config, logger, dataSource, { readSecret: (name) => SECRETS[name], eventsWritten: finishes.written });
   try {
     return await work(worker);
@@ -239,7 +209,7 @@ interface LatencyResult {
   checkId: string;
 }
 
-async function latencyPhase(worker: BenchWorker, dataSource: DataSource, finishes: Finishes, setup: Setup): Promise<LatencyResult> {
+async function latencyPhase(worker: BenchWorker, dataSource: DataSource, finishes: JobFinishes, setup: Setup): Promise<LatencyResult> {
   const warmNl = await runOne(worker, finishes, setup);
   await assertPassed(dataSource, warmNl);
   const job = await dataSource.getRepository(Job).findOneByOrFail({ id: warmNl.jobId });
@@ -299,7 +269,7 @@ interface ThroughputResult {
 async function throughputLevel(
   worker: BenchWorker,
   dataSource: DataSource,
-  finishes: Finishes,
+  finishes: JobFinishes,
   setup: Setup,
   checkId: string,
   concurrency: number,
@@ -533,7 +503,7 @@ try {
   });
 
   const setup: Setup = { organizationId: organization.id, principal, repositoryId, demo, executablePath: benchConfig(1, artifactsDir).browser.executablePath };
-  const finishes = new Finishes(dataSource);
+  const finishes = new JobFinishes(dataSource);
   console.log('measuring…');
   const latency = await withWorker(benchConfig(4, artifactsDir), logger, dataSource, finishes, (worker) => latencyPhase(worker, dataSource, finishes, setup));
   // Rounds of every level of ours, then of bare Playwright's: drift on a shared machine hits both alike.

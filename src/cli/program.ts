@@ -27,10 +27,19 @@ import { processTerminal, type Terminal } from './terminal.js';
 
 /** Exit code of a run that failed: bad configuration, bad usage, or an error from the verb. */
 export const EXIT_FAILURE = 2;
-/** Exit code of a client verb whose job ended without passing (failed, errored, cancelled, review_required). */
+/**
+ * Exit code of a client verb whose job ended without passing (failed, errored, cancelled, review_required), or whose
+ * followed ingestion failed.
+ */
 export const EXIT_JOB_NOT_PASSED = 1;
 /** Exit code of `qa replay` when it ran out of time (or was stopped) before every replay finished. */
 export const EXIT_TIMED_OUT = 3;
+
+/**
+ * Errors that say the thing a verb followed ended without passing (a replay, an ingestion), not that the verb could
+ * not do its work: exit 1, as a job that did not pass.
+ */
+const NOT_PASSED: ReadonlySet<string> = new Set([ErrorCode.ReplayNotPassed, ErrorCode.IngestionNotSucceeded]);
 
 /** Every verb lives in its own file under ./commands and registers itself here. */
 export function createProgram(
@@ -80,7 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo = { env: process
   } catch (error) {
     // Commander has already printed its own usage errors and help.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_FAILURE;
-    if (error instanceof JobNotPassedError || (isAppError(error) && error.code === ErrorCode.ReplayNotPassed)) {
+    if (error instanceof JobNotPassedError || (isAppError(error) && NOT_PASSED.has(error.code))) {
       io.stderr.write(`${error.message}\n`);
       return EXIT_JOB_NOT_PASSED;
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiKey } from '../../src/identity/api-keys.js';
 import { Check } from '../../src/store/entities/check.entity.js';
+import { IngestionEvent } from '../../src/store/entities/ingestion-event.entity.js';
 import { IngestionRun } from '../../src/store/entities/ingestion-run.entity.js';
 import { Job } from '../../src/store/entities/job.entity.js';
 import { callApi, startTestApi, type TestApi } from '../support/api-server.js';
@@ -113,7 +114,7 @@ forEachDialect('onboarding through the API and qa repos', (dialect) => {
     ]);
   }, 60_000);
 
-  it('prints them with qa repos get, follow and coverage', async () => {
+  it('prints them with qa repos get, follow and coverage; follow exits 1 on a failed ingestion', async () => {
     const got = await cli(['repos', 'get', repositoryId]);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout).latestIngestion.counts.flows).toBe(3);
@@ -131,5 +132,24 @@ forEachDialect('onboarding through the API and qa repos', (dialect) => {
     const foreign = await cli(['repos', 'follow', '00000000-0000-4000-8000-000000000000']);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toMatch(/ingestion\.not_found/);
+
+    // A failed ingestion exits 1 (what was followed failed); 2 is for usage and service errors, as above. These are
+    // the rows the onboarding workflow leaves when its last attempt at a step fails (workflow.ts, recordFailure).
+    const failedId = '00000000-0000-4000-8000-0000000000fa';
+    const organizationId = (await store().getRepository(IngestionRun).findOneByOrFail({ id: ingestionId })).organizationId;
+    const failure = { step: 'fetch', code: 'repository.fetch_failed', message: 'The clone answered 404', attempt: 3 };
+    const at = new Date();
+    await store().getRepository(IngestionRun).insert({
+      id: failedId, organizationId, repositoryId, status: 'failed', step: 'fetch', errorCode: failure.code, errorMessage: failure.message, startedAt: at, finishedAt: at, updatedAt: at,
+    });
+    await store().getRepository(IngestionEvent).insert([
+      { ingestionRunId: failedId, seq: 0, type: 'ingestion.started', at, data: {} },
+      { ingestionRunId: failedId, seq: 1, type: 'ingestion.failed', at, data: failure },
+    ]);
+
+    const failed = await cli(['repos', 'follow', failedId]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout.trim().split('\n')).toEqual(['[0] ingestion.started', '[1] ingestion.failed step=fetch code=repository.fetch_failed message=The clone answered 404 attempt=3']);
+    expect(failed.stderr).toContain(`Ingestion ${failedId} failed: repository.fetch_failed: The clone answered 404`);
   }, 60_000);
 });

@@ -33,7 +33,7 @@ async function readRepositoryFile(path: string): Promise<Record<string, unknown>
  * `qa repos pull-requests <repositoryId> --file settings.json`: PATCH /api/repositories/:id with the file as
  * `pullRequests` (preview template, waiting for deployments, drafts, forks); prints the repository.
  * `qa repos get <id>`: the repository with its latest ingestion's state, step, commit and counts.
- * `qa repos follow <ingestionId>`: the ingestion's events, one line each, until it is over (exit 2 when it failed).
+ * `qa repos follow <ingestionId>`: the ingestion's events, one line each, until it is over (exit 1 when it failed).
  * `qa repos coverage <id>`: flows and edge cases, which checks cover each, the share covered. Client verbs.
  */
 export function registerRepos(program: Command, context: CliContext, terminal: Terminal): void {

@@ -82,40 +82,55 @@ export async function runReplays(deps: ReplayDeps, plan: ReplayPlan): Promise<Re
   });
   let next = 0;
 
-  async function replay(target: ReplayTarget): Promise<ReplayResult> {
+  /**
+   * Runs one replay until its job is finished, and resolves then with its result still being read: the job view is one
+   * more request, which runs beside the lane's next replay instead of before it (the slot is free once the job is).
+   */
+  async function replay(target: ReplayTarget): Promise<{ result: Promise<ReplayResult> }> {
     const started = now();
     let jobId: string | null = null;
+    const failed = (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      return unfinished(target, jobId, 'errored', now() - started, `Could not replay: ${message}`, client.apiUrl);
+    };
     try {
       const created = (await client.call('POST', '/api/jobs', {
         projectId: plan.repositoryId, testId: target.checkId, baseUrl: plan.baseUrl, trigger: 'cli',
         ...(plan.networkAllowlist.length > 0 ? { networkAllowlist: plan.networkAllowlist } : {}),
       })) as { jobId?: unknown; status?: unknown };
       if (typeof created?.jobId !== 'string') throw new Error('the API answered without a jobId');
-      jobId = created.jobId;
-      if (created.status === 'review_required') return await resultOf(client, target, jobId, now() - started);
-      const outcome = await Promise.race([followJob({ client, renderer: quiet }, SET_A, jobId), aborted]);
-      if (outcome === 'aborted') {
-        await client.call('POST', `/api/jobs/${encodeURIComponent(jobId)}/cancel`).catch(() => undefined);
-        return unfinished(target, jobId, 'timed_out', now() - started, 'The replay did not finish in time; it was cancelled', client.apiUrl);
+      const id = created.jobId;
+      jobId = id;
+      if (created.status !== 'review_required') {
+        const outcome = await Promise.race([followJob({ client, renderer: quiet }, SET_A, id), aborted]);
+        if (outcome === 'aborted') {
+          await client.call('POST', `/api/jobs/${encodeURIComponent(id)}/cancel`).catch(() => undefined);
+          const result = unfinished(target, id, 'timed_out', now() - started, 'The replay did not finish in time; it was cancelled', client.apiUrl);
+          return { result: Promise.resolve(result) };
+        }
+        if (!FINISHED.has(outcome.status)) throw new Error(`the job ended the stream ${outcome.status}`);
       }
-      if (!FINISHED.has(outcome.status)) throw new Error(`the job ended the stream ${outcome.status}`);
-      return await resultOf(client, target, jobId, now() - started);
+      const ended = now() - started;
+      return { result: resultOf(client, target, id, ended).catch(failed) };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return unfinished(target, jobId, 'errored', now() - started, `Could not replay: ${message}`, client.apiUrl);
+      return { result: Promise.resolve(failed(error)) };
     }
   }
 
+  const reads: Promise<void>[] = [];
   async function lane(): Promise<void> {
     while (!signal.aborted && next < plan.targets.length) {
       const target = plan.targets[next++]!;
-      const result = await replay(target);
-      results.set(target.checkId, result);
-      onResult(result);
+      const { result: read } = await replay(target);
+      reads.push(read.then((result) => {
+        results.set(target.checkId, result);
+        onResult(result);
+      }));
     }
   }
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.parallel, plan.targets.length)) }, lane));
+  await Promise.all(reads);
   return plan.targets.map(
     (target) => results.get(target.checkId) ?? unfinished(target, null, 'timed_out', 0, 'Not started: the replay ran out of time first', client.apiUrl),
   );
