@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       catalog: DEFAULT_CATALOG,
       onboardingFetch: NO_ONBOARDING_FETCH,
       identity: NO_IDENTITY,
+      metrics: { enabled: true, port: undefined, token: undefined, organizationLabel: false },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
