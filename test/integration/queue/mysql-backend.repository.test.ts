@@ -19,9 +19,12 @@ forEachDialect('MySqlBackend repository', (dialect) => {
   const store = useTestStore(dialect);
   let repo: SqlJobRepository;
   let backend: MySqlBackend;
+  /** What the backend said of each job it locked (its `onClaim`). */
+  let claims: { jobName: string; takeover: boolean }[];
 
   beforeEach(async () => {
-    backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false });
+    claims = [];
+    backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false, onClaim: (claim) => claims.push(claim) });
     await backend.connect();
     repo = backend.repository;
   });
@@ -344,6 +347,8 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       const waiting = await repo.saveJob(job({ name: 'backlog', nextRunAt: ago(30 * minute) }), undefined);
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: running._id, lastModifiedBy: 'rescuer' });
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: waiting._id });
+      // The metrics' claims and takeovers: only the claim of the expired lock is a takeover.
+      expect(claims).toEqual([false, true, false].map((takeover) => ({ jobName: 'backlog', takeover })));
     });
 
     it('claims a scan of several kinds after one read that finds the kinds with work, and only those', async () => {
