@@ -30,8 +30,6 @@ export interface PrometheusTelemetry {
 /** Seconds: from a fast API answer to a long browser run. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const RUN_BUCKETS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
-/** Gauges collected within this long of each other share one read of the store (one scrape). */
-const SCRAPE_WINDOW_MS = 1_000;
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
@@ -64,14 +62,10 @@ export function createPrometheusTelemetry({ readBacklog, organizationSlug }: Pro
   const launches = new Counter({ name: 'qa_browser_launches_total', help: "Launches of (or connections to) this worker's browser, by outcome", labelNames: ['outcome'], registers });
   const contexts = new Gauge({ name: 'qa_browser_contexts_open', help: 'Browser contexts open in this process (runs, and the one kept ready)', registers });
 
-  // Both queue gauges come from one read per scrape: the first of them to be collected makes it.
-  let backlog: { at: number; read: Promise<readonly QueueBacklog[]> } | undefined;
-  const readOnce = (): Promise<readonly QueueBacklog[]> => {
-    if (!backlog || performance.now() - backlog.at > SCRAPE_WINDOW_MS) {
-      backlog = { at: performance.now(), read: readBacklog ? readBacklog().catch(() => []) : Promise.resolve([]) };
-    }
-    return backlog.read;
-  };
+  // Both queue gauges come from one read per scrape: `render` makes it before the gauges are collected.
+  const readFresh = (): Promise<readonly QueueBacklog[]> => (readBacklog ? readBacklog().catch(() => []) : Promise.resolve([]));
+  let scrape: Promise<readonly QueueBacklog[]> | undefined;
+  const readOnce = (): Promise<readonly QueueBacklog[]> => scrape ?? readFresh();
   new Gauge({
     name: 'qa_queue_depth', help: 'Queue jobs due and waiting for a worker, by kind (read at scrape time)', labelNames: ['kind'], registers,
     async collect() {
@@ -125,5 +119,14 @@ export function createPrometheusTelemetry({ readBacklog, organizationSlug }: Pro
     browserLaunch: (outcome) => launches.inc({ outcome }),
     browserContexts: (change) => contexts.inc(change),
   };
-  return { telemetry, registry, render: () => registry.metrics(), contentType: registry.contentType };
+  const render = async (): Promise<string> => {
+    const read = readFresh();
+    scrape = read;
+    try {
+      return await registry.metrics();
+    } finally {
+      if (scrape === read) scrape = undefined;
+    }
+  };
+  return { telemetry, registry, render, contentType: registry.contentType };
 }
