@@ -89,6 +89,8 @@ const ZONES = {
     path: 'src/mcp', may: ['core', 'jobs', 'api', 'api/schemas', 'logger'], io: ['agent protocol', 'http server'],
     types: ['database'], why: 'its tools call the API or the use cases through the port in src/mcp/port.ts',
   },
+  // Prometheus metrics: the Telemetry port of src/core on a prom-client registry; the composition root feeds it reads.
+  metrics: { path: 'src/metrics', may: ['core'], io: [], why: 'the composition root gives it what it reads at scrape time' },
   // The API's response schemas are shared with the dashboard: zod, src/core and each other.
   'api/schemas': { path: 'src/api/schemas', may: ['core'], io: [], why: 'it is shared with the dashboard' },
   cli: { path: 'src/cli', may: ['*'], io: ALL_IO },

@@ -190,6 +190,18 @@ export interface CatalogConfig {
   readonly pollMs: number;
 }
 
+/** Prometheus metrics (docs/operations.md, "Metrics"). */
+export interface MetricsConfig {
+  /** `GET /metrics` on the HTTP port of `serve` and `start`, and on `port` of a `qa worker`. */
+  readonly enabled: boolean;
+  /** Where a `qa worker` (which has no HTTP port) answers /metrics, /healthz and /readyz; unset: it does not. */
+  readonly port: number | undefined;
+  /** When set, /metrics asks for `Authorization: Bearer <token>`. */
+  readonly token: string | undefined;
+  /** Label job counts by organization slug (tenants' names in the metrics: off by default). */
+  readonly organizationLabel: boolean;
+}
+
 export interface Config {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
@@ -210,6 +222,7 @@ export interface Config {
   readonly identity: IdentityConfig;
   readonly catalog: CatalogConfig;
   readonly onboardingFetch: OnboardingFetchConfig;
+  readonly metrics: MetricsConfig;
 }
 
 export interface LoadConfigOptions {
@@ -342,6 +355,11 @@ const envSchema = z.object({
   // A lease shorter than a second would expire under a healthy worker between its claim and its first statement.
   WEBHOOK_LEASE_MS: integer(1_000, 86_400_000).default(600_000),
   WEBHOOK_SWEEP_INTERVAL_MS: integer(100, 3_600_000).default(60_000),
+  METRICS_ENABLED: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('1'),
+  METRICS_PORT: integer(1, 65535).optional(),
+  // Compared in constant time with the request's bearer token; never echoed in a config error.
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  METRICS_ORG_LABEL: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   CATALOG_MAX_BUILDS: integer(0, 1_000).default(10),
   CATALOG_MAX_CONCURRENCY: integer(1, 100).default(2),
   ONBOARDING_POLL_MS: integer(50, 600_000).default(5_000),
@@ -380,6 +398,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set<EnvName>([
   'CHAT_APP_TOKEN',
   'CHAT_CLIENT_SECRET',
   'CHAT_STATE_SECRET',
+  'METRICS_TOKEN',
   'CHAT_TOKEN_KEY',
   'IDENTITY_CLIENT_SECRET',
 ]);
@@ -486,6 +505,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     identityWebhooks: { signingSecret: vars.IDENTITY_WEBHOOK_SIGNING_SECRET, previousSigningSecret: vars.IDENTITY_WEBHOOK_SECRET_PREVIOUS },
     webhooks: { leaseMs: vars.WEBHOOK_LEASE_MS, sweepIntervalMs: vars.WEBHOOK_SWEEP_INTERVAL_MS },
+    metrics: {
+      enabled: vars.METRICS_ENABLED === '1',
+      port: vars.METRICS_PORT,
+      token: vars.METRICS_TOKEN,
+      organizationLabel: vars.METRICS_ORG_LABEL === '1',
+    },
     catalog: { maxBuilds: vars.CATALOG_MAX_BUILDS, maxConcurrency: vars.CATALOG_MAX_CONCURRENCY, pollMs: vars.ONBOARDING_POLL_MS },
     onboardingFetch: {
       extraCaFile: vars.NODE_EXTRA_CA_CERTS,

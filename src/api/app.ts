@@ -17,8 +17,11 @@ import { createSessionRouter } from './session.router.js';
 import { createWebApp } from './web-app.router.js';
 import { createChecksRouter } from './checks.router.js';
 import { errorMapper } from './error-mapper.js';
-import { createHealthRouter } from './health.router.js';
+import { createHealthRouter, databaseReadiness, type ReadinessCheck } from './health.router.js';
+import { recordRequests } from './http-metrics.js';
+import { createMetricsRouter, type MetricsEndpoint } from './metrics.router.js';
 import { createOpenApiRouter } from './openapi.router.js';
+import type { Telemetry } from '../core/telemetry.js';
 import { createJobsRouter } from './jobs.router.js';
 import { createRepositoriesRouter } from './repositories.router.js';
 import { createIngestionsRouter } from './ingestions.router.js';
@@ -42,6 +45,12 @@ export interface AppDeps {
   people?: PeopleDeps;
   /** The dashboard's build (dist/web), served at `/`. */
   webDir: string;
+  /** Counts every request by route pattern (default: nothing). */
+  telemetry?: Telemetry;
+  /** `GET /metrics`, when metrics are on (METRICS_ENABLED). */
+  metrics?: MetricsEndpoint;
+  /** What `/readyz` checks after the database (the queue). */
+  readiness?: readonly ReadinessCheck[];
 }
 
 /** A router of its own at `path`, such as a chat receiver or a webhook route. */
@@ -82,10 +91,12 @@ export function organizationRoutes({ dataSource, jobs, feed, updates, repositori
  * The Express app. Bodies are parsed per router, never globally: signature-checked routes (`mounts`) must see the
  * raw bytes.
  */
-export function createApp({ dataSource, jobs, feed, updates, repositories, checks, schedules, logger, people, webDir }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
+export function createApp({ dataSource, jobs, feed, updates, repositories, checks, schedules, logger, people, webDir, telemetry, metrics, readiness = [] }: AppDeps, { mounts = [] }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(createHealthRouter(dataSource));
+  if (telemetry) app.use(recordRequests(telemetry));
+  app.use(createHealthRouter([databaseReadiness(dataSource), ...readiness]));
+  if (metrics) app.use(createMetricsRouter(metrics));
   app.use(createOpenApiRouter());
   for (const { path, router } of mounts) app.use(path, router);
   if (people) {

@@ -19,7 +19,7 @@ export const DASHBOARD_CSP = [
 ].join('; ');
 
 /** Paths the single-page app never answers: the API, sign-in, the trace viewer and the probes keep their own 404s. */
-const NOT_PAGES = /^\/(api|auth|trace|assets)(\/|$)|^\/(healthz|readyz)$/;
+const NOT_PAGES = /^\/(api|auth|trace|assets)(\/|$)|^\/(healthz|readyz|metrics)$/;
 
 export interface WebAppOptions {
   /** The dashboard's build (`npm run build` writes dist/web). */

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, BrowserType, Page } from 'playwright';
 import { ErrorCode, operationalError } from '../core/errors.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import type { Logger } from '../logger.js';
 import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-proxy.js';
 import { createForbiddenOrigins, withoutForbidden } from './forbidden-origins.js';
@@ -109,6 +110,11 @@ export interface BrowserSession {
 
 export interface BrowserPool {
   openSession(allowlist: HostAllowlist): Promise<BrowserSession>;
+  /**
+   * Why this pool cannot give a run a browser now (its last launch or connection failed, or it is closed); undefined
+   * when it can, including before its first launch (it launches on first use).
+   */
+  unready(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -136,24 +142,31 @@ export function endpointForLogs(wsEndpoint: string): string {
  * renderer process (0.2–0.3 s), which then happens while the current run is still going. A context only ever
  * serves one run; an unused one is closed after SPARE_IDLE_MS.
  */
-export function createBrowserPool(config: BrowserConfig, logger: Logger): BrowserPool {
+export function createBrowserPool(config: BrowserConfig, logger: Logger, telemetry: Telemetry = NO_TELEMETRY): BrowserPool {
   let browser: Promise<Browser> | undefined;
   let proxy: Promise<EgressProxy> | undefined;
   let spare: Promise<Prepared | undefined> | undefined;
   let spareTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** Why the last launch (or connection) failed, until one succeeds. */
+  let failure: string | undefined;
   const remote = config.wsEndpoint !== undefined;
   const forbidden = createForbiddenOrigins(config.forbiddenOrigins ?? []);
 
   function start(): Promise<Browser> {
     const starting = remote ? connect(config.wsEndpoint!) : launch();
     starting.then(
-      (started) =>
+      (started) => {
+        failure = undefined;
+        telemetry.browserLaunch('ok');
         started.on('disconnected', () => {
           if (browser === starting) browser = undefined;
           if (!closed) logger.warn(remote ? 'remote browser disconnected; the next run connects again' : 'browser disconnected; the next run launches a new one');
-        }),
-      () => {
+        });
+      },
+      (error: unknown) => {
+        failure = error instanceof Error ? error.message : String(error);
+        telemetry.browserLaunch('failed');
         if (browser === starting) browser = undefined;
       },
     );
@@ -199,6 +212,8 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
     const grant = await (await proxy).grant(NOTHING_ALLOWED, () => undefined);
     try {
       const context = await current.newContext({ proxy: grant.proxy, serviceWorkers: 'block', acceptDownloads: false });
+      telemetry.browserContexts(1);
+      context.once('close', () => telemetry.browserContexts(-1));
       try {
         return { browser: current, context, page: await context.newPage(), grant };
       } catch (error) {
@@ -270,6 +285,11 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger): Browse
           }
         },
       };
+    },
+
+    unready() {
+      if (closed) return 'the browser pool is closed';
+      return failure;
     },
 
     async close() {

@@ -323,6 +323,31 @@ export const CONFIG_REFERENCE: readonly ConfigReferenceGroup[] = [
     ],
   },
   {
+    title: 'Metrics',
+    entries: [
+      {
+        names: ['METRICS_ENABLED'],
+        meaning:
+          '`1` (default): `GET /metrics` answers in the Prometheus text format on the HTTP port of `qa serve` and `qa start`, and on `METRICS_PORT` of a `qa worker`; `0`: nowhere. See [Operations](operations.md#metrics).',
+      },
+      {
+        names: ['METRICS_PORT'],
+        meaning:
+          'The port (1–65535, on `HOST`) where a `qa worker`, which has no HTTP port of its own, answers `/metrics`, `/healthz` and `/readyz`. Unset: a worker serves none of them. `serve` and `start` answer on `PORT`.',
+      },
+      {
+        names: ['METRICS_TOKEN'],
+        meaning:
+          'When set (16 characters or more), `/metrics` answers only requests with `Authorization: Bearer <token>` (compared in constant time), and 401 `metrics.unauthorized` otherwise. Never echoed.',
+      },
+      {
+        names: ['METRICS_ORG_LABEL'],
+        meaning:
+          '`1`: job counts also carry an `organization` label (the organization\'s slug). Off by default: tenants\' names stay out of the metrics, and the number of series does not grow with the number of organizations.',
+      },
+    ],
+  },
+  {
     title: 'Identity: webhooks and sign-in',
     entries: [
       {

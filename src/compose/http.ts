@@ -4,7 +4,9 @@ import { authenticate } from '../api/auth.js';
 import { startHttpServer } from '../api/server.js';
 import { createMcpRouter } from '../mcp/http.router.js';
 import { QA_MCP_SERVER } from '../mcp/tools.js';
+import type { ReadinessCheck } from '../api/health.router.js';
 import { composePeople } from './people.js';
+import { queueReadiness } from './readiness.js';
 import { dashboardBuildDir } from './web-dir.js';
 import type { Services } from './services.js';
 
@@ -18,9 +20,10 @@ export interface RunningHttp {
 
 /**
  * The HTTP side on the graph's services: the API, and raw-body receivers in front of its JSON routers (the chat
- * receiver and install routes when chat is configured, the code-host receiver when its secret is, then `mounts`).
+ * receiver and install routes when chat is configured, the code-host receiver when its secret is, then `mounts`),
+ * `/metrics` when metrics are on, and `/readyz` over the database and `readiness` (default: the queue's table).
  */
-export async function startHttp(services: Services, mounts: readonly Mount[] = []): Promise<RunningHttp> {
+export async function startHttp(services: Services, mounts: readonly Mount[] = [], readiness: readonly ReadinessCheck[] = [queueReadiness(services.dataSource)]): Promise<RunningHttp> {
   const { config, logger, feed, updates } = services;
   const people = composePeople(config, services.dataSource, services.overrides.readAccess);
   // The MCP tools for coding agents (docs/mcp.md), behind the API's own authentication.
@@ -47,6 +50,9 @@ export async function startHttp(services: Services, mounts: readonly Mount[] = [
       logger,
       people,
       webDir: dashboardBuildDir(),
+      telemetry: services.metrics.endpoint && services.metrics.telemetry,
+      metrics: services.metrics.endpoint,
+      readiness,
     },
     { mounts: [...(services.chat?.mounts ?? []), ...services.webhooks.mounts, mcp, ...mounts] },
   );

@@ -8,6 +8,8 @@ import type { QaRunDeps } from '../workflows/qa-run.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import { workerJobs } from '../workflows/registry.js';
 import { createOnboardingPorts } from './onboarding.js';
+import { browserReadiness, queueReadiness } from './readiness.js';
+import type { ReadinessCheck } from '../api/health.router.js';
 import type { Services } from './services.js';
 
 /**
@@ -15,12 +17,18 @@ import type { Services } from './services.js';
  * of src/workflows/registry.ts this process has the parts for; schedules' fires create their replays with the graph's
  * job service as the API does.
  */
-export async function startProcessors(services: Services): Promise<Worker> {
+/** The started processors, and what `/readyz` checks of them: the queue (they are running) and the browser. */
+export interface RunningProcessors extends Worker {
+  readiness: ReadinessCheck[];
+}
+
+export async function startProcessors(services: Services): Promise<RunningProcessors> {
   const { config, logger, overrides, dataSource, queue, feed } = services;
   // A run never reaches the service itself, whatever its allowlist says (in `qa worker` too: HOST and PORT are the
   // address the serving processes of the same configuration listen on).
   const forbiddenOrigins = [serviceOrigin(config.http), ...(overrides.forbiddenOrigins ?? [])];
-  const browsers = createBrowserPool({ ...config.browser, forbiddenOrigins }, logger.child({ component: 'browser' }));
+  const { telemetry } = services.metrics;
+  const browsers = createBrowserPool({ ...config.browser, forbiddenOrigins }, logger.child({ component: 'browser' }), telemetry);
   const repeats = createScheduleRepeats(queue.agenda);
   const runs: QaRunDeps = {
     dataSource,
@@ -42,14 +50,15 @@ export async function startProcessors(services: Services): Promise<Worker> {
     cancelPollMs: overrides.cancelPollMs,
     retry: overrides.retry,
     generateSource: (input) => generatePlaywrightSource({ ...input, stepTimeoutMs: config.browser.stepTimeoutMs }),
+    telemetry,
   };
   const jobs = workerJobs({
     runs,
     schedules: { createJob: (organizationId, input) => services.jobs.create(organizationId, input), removeRepeat: (scheduleId) => repeats.remove(scheduleId) },
     // Progress deliveries run where their channel's sink is; a worker without any leaves them queued for one that has it.
-    deliveries: Object.keys(services.progressSinks).length > 0 ? { sinks: services.progressSinks, settings: config.notify, logger } : undefined,
+    deliveries: Object.keys(services.progressSinks).length > 0 ? { sinks: services.progressSinks, settings: config.notify, logger, telemetry } : undefined,
     chat: services.chat && { handleEvent: services.chat.handleEvent, receiptRetentionHours: config.chat.receiptRetentionHours },
-    webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs },
+    webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs, telemetry },
     // Onboarding: its steps fetch with git, index, and crawl in this process's browser (tests may give their own).
     onboarding: {
       ports: overrides.onboardingPorts ?? createOnboardingPorts({ config, logger, browsers, codehost: services.webhooks.codehost }),
@@ -62,6 +71,8 @@ export async function startProcessors(services: Services): Promise<Worker> {
   await worker.start();
   return {
     start: () => worker.start(),
+    unready: () => worker.unready(),
+    readiness: [queueReadiness(dataSource, worker), browserReadiness(browsers)],
     async stop() {
       // Runs first (they hold contexts), then the browser.
       await worker.stop();

@@ -2,7 +2,9 @@ import type { Express } from 'express';
 import type { Mount } from '../api/app.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { databaseReadiness } from '../api/health.router.js';
 import { startHttp } from './http.js';
+import { startOpsServer } from './ops-server.js';
 import type { ComposeOverrides } from './overrides.js';
 import { startProcessors } from './processors.js';
 import { composeServices, type Services } from './services.js';
@@ -51,12 +53,19 @@ export async function startServe(config: Config, logger: Logger, options: HttpRo
   });
 }
 
-/** `qa worker`: runs queued work until stopped. Scale out by running more of these against one MySQL. */
-export async function startWorker(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<RunningRole> {
+/**
+ * `qa worker`: runs queued work until stopped. Scale out by running more of these against one MySQL. With
+ * METRICS_PORT it answers /metrics, /healthz and /readyz there (`metricsPort`: the port bound).
+ */
+export async function startWorker(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<RunningRole & { metricsPort?: number }> {
   const services = await composeServices(config, logger, overrides);
   return startParts(services, async (started) => {
-    started.push(await startProcessors(services));
-    return {};
+    const processors = await startProcessors(services);
+    started.push(processors);
+    const ops = await startOpsServer(services, [databaseReadiness(services.dataSource), ...processors.readiness]);
+    if (!ops) return {};
+    started.push(ops);
+    return { metricsPort: ops.port };
   });
 }
 
@@ -68,8 +77,9 @@ export async function startWorker(config: Config, logger: Logger, overrides: Com
 export async function startAll(config: Config, logger: Logger, options: HttpRoleOptions = {}): Promise<RunningHttpRole> {
   const services = await composeServices(config, logger, options);
   return startParts(services, async (started) => {
-    started.push(await startProcessors(services));
-    const http = await startHttp(services, options.mounts);
+    const processors = await startProcessors(services);
+    started.push(processors);
+    const http = await startHttp(services, options.mounts, processors.readiness);
     started.push(http);
     await startChatSocket(services, started);
     return { port: http.port, app: http.app };

@@ -27,6 +27,7 @@ import { qaRunStarter } from '../workflows/run-starter.js';
 import { createScheduleRepeats } from '../workflows/schedule-fire.js';
 import type { ReadSecret } from '../workflows/test-values.js';
 import type { ChatParts, composeChat } from './chat.js';
+import { composeMetrics, type MetricsParts } from './metrics.js';
 import { composeWebhooks, type WebhookParts } from './webhooks.js';
 import type { ComposeOverrides } from './overrides.js';
 
@@ -64,6 +65,8 @@ export interface Services {
   feed: EventFeed;
   /** Shared pollers behind GET /api/jobs/updates: one read per organization per tick, whatever the number of streams. */
   updates: JobUpdatesFeed;
+  /** This process's metrics: what every part records into, and `GET /metrics` (compose/metrics.ts). */
+  metrics: MetricsParts;
   /** Closes what this graph opened: the feed, the write batch's pool, the queue's connections, the store unless given. */
   close(): Promise<void>;
 }
@@ -89,13 +92,16 @@ export async function composeServices(config: Config, logger: Logger, overrides:
 }
 
 function buildServices(config: Config, logger: Logger, overrides: ComposeOverrides, dataSource: DataSource, composeChat: ComposeChat | undefined): Services {
+  const metrics = composeMetrics(config, dataSource);
+  const { telemetry } = metrics;
   const queue = createQueue(
     dataSource,
     { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
     createNotificationChannel(config.queue.redisUrl),
+    telemetry,
   );
   const writes = createWriteBatch(dataSource);
-  const planner = overrides.planner ?? createPlanner(config.planner);
+  const planner = overrides.planner ?? createPlanner(config.planner, telemetry);
   const artifacts = overrides.artifacts ?? createFileArtifactStorage(config.artifacts.dir);
   const environment = overrides.readSecret ? undefined : processEnvironment();
   const readSecret: ReadSecret = overrides.readSecret ?? ((name) => environment![name]);
@@ -106,13 +112,13 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     logger: logger.child({ component: 'job-updates-feed' }),
     ...overrides.updatesTimings,
   });
-  const jobs = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue) });
+  const jobs = createJobService({ dataSource, planner, runs: qaRunStarter(queue), artifacts, writes, notifications: notifyDeliveryStarter(queue), telemetry });
   const checks = createCheckService(dataSource);
   const notifications = createNotificationOutbox(dataSource);
   const chat = composeChat?.({ config, logger, dataSource, queue, writes, jobs, checks, notifications });
   const ingestionReads = createIngestionReads(dataSource);
   const startIngestion = createIngestionStarter({ dataSource, onboarding: onboardingStarter(queue) });
-  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, handlers: overrides.webhookHandlers, coverage: overrides.coverage ?? { coverageOf: async (scope) => selectionCoverageOf(await ingestionReads.repositoryCoverage(scope)) },
+  const webhooks = composeWebhooks({ config, logger, dataSource, queue, writes, jobs, checks, notifications, telemetry, handlers: overrides.webhookHandlers, coverage: overrides.coverage ?? { coverageOf: async (scope) => selectionCoverageOf(await ingestionReads.repositoryCoverage(scope)) },
     // A push to the default branch re-indexes from that commit (incrementally: unchanged files are not read again).
     reindexer: overrides.reindexer ?? { reindex: async (organizationId, repositoryId, commitSha) => void (await startIngestion(organizationId, repositoryId, commitSha)) },
   });
@@ -136,6 +142,7 @@ function buildServices(config: Config, logger: Logger, overrides: ComposeOverrid
     writes,
     feed,
     updates,
+    metrics,
     async close() {
       feed.close();
       updates.close();

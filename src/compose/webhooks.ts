@@ -28,6 +28,8 @@ import { pushEventHandler, type Reindexer } from '../webhooks/codehost/push-hand
 import { createSelectionNotice } from '../notify/codehost/selection-notice.js';
 import { composeCodehostSink } from './codehost-sink.js';
 import type { DeliveryHandlers } from '../workflows/webhook-delivery.js';
+import type { DeliveryRecorder } from '../webhooks/delivery-intake.js';
+import type { Telemetry } from '../core/telemetry.js';
 import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 
 /** Code-host payloads can be large (a push with many commits); GitHub caps deliveries at 25 MB, we take 1 MB. */
@@ -67,21 +69,31 @@ export function composeWebhooks(deps: {
   coverage?: CoverageSource;
   /** Starts a re-index when the default branch moves; absent, `push` deliveries are completed without effect. */
   reindexer?: Reindexer;
+  /** Counts the receipts by provider and outcome. */
+  telemetry: Telemetry;
 }): WebhookParts {
   const { config, logger } = deps;
   const { leaseMs } = config.webhooks;
   const receipts = createWebhookReceipts({ dataSource: deps.dataSource, writes: deps.writes, starter: webhookDeliveryStarter(deps.queue), leaseMs });
   const log = logger.child({ component: 'webhooks' });
+  // What the receivers store through: the receipts, counted by provider and what each delivery came to.
+  const recorder: DeliveryRecorder = {
+    async record(delivery) {
+      const recorded = await receipts.record(delivery);
+      deps.telemetry.webhookReceipt(delivery.provider, recorded.outcome);
+      return recorded;
+    },
+  };
   const mounts: Mount[] = [];
   const { webhookSecret, previousWebhookSecret } = config.codehost;
   if (webhookSecret) {
     const secrets: [string, ...string[]] = previousWebhookSecret ? [webhookSecret, previousWebhookSecret] : [webhookSecret];
-    mounts.push({ path: '/api/webhooks/codehost', router: codehostReceiver(receipts, { secrets, bodyLimit: CODEHOST_BODY_LIMIT, logger: log }) });
+    mounts.push({ path: '/api/webhooks/codehost', router: codehostReceiver(recorder, { secrets, bodyLimit: CODEHOST_BODY_LIMIT, logger: log }) });
   }
   const { signingSecret, previousSigningSecret } = config.identityWebhooks;
   if (signingSecret) {
     const secrets: [string, ...string[]] = previousSigningSecret ? [signingSecret, previousSigningSecret] : [signingSecret];
-    mounts.push({ path: '/api/webhooks/identity', router: identityReceiver(receipts, { secrets, bodyLimit: IDENTITY_BODY_LIMIT, logger: log }) });
+    mounts.push({ path: '/api/webhooks/identity', router: identityReceiver(recorder, { secrets, bodyLimit: IDENTITY_BODY_LIMIT, logger: log }) });
   }
   // The code host's installation reports are recorded under the provider name `qa installations connect` uses.
   const installations = createInstallationRecords({ dataSource: deps.dataSource, provider: 'codehost' });

@@ -38,6 +38,7 @@ export const ERROR_CATALOGUE = {
   RequestInvalidCursor: { code: 'request.invalid_cursor', kind: 'user', status: 400, meaning: "A list's `cursor` or the updates stream's `after` that is not one this list or stream handed out" },
   RouteNotFound: { code: 'route.not_found', kind: 'user', status: 404, meaning: 'No endpoint at that method and path' },
   McpMethodNotAllowed: { code: 'mcp.method_not_allowed', kind: 'user', status: 405, meaning: 'The MCP endpoint (/mcp) is stateless: POST only, with no server-sent stream to open (GET) and no session to end (DELETE)' },
+  MetricsUnauthorized: { code: 'metrics.unauthorized', kind: 'user', status: 401, meaning: 'METRICS_TOKEN is set and the request to /metrics has no matching Authorization: Bearer token' },
   InternalUnexpected: { code: 'internal.unexpected', kind: 'unexpected', status: 500, meaning: 'Anything thrown that is not an AppError: a bug' },
   InternalResponseMismatch: { code: 'internal.response_mismatch', kind: 'unexpected', status: 500, meaning: 'An answer does not fit its response schema' },
 

@@ -2,6 +2,7 @@ import { In, Like, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, ErrorCode, notFoundError as notFound } from '../core/errors.js';
 import { CANCELLABLE } from '../core/job-lifecycle.js';
 import type { Principal } from '../core/principal.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import { Job } from '../store/entities/job.entity.js';
 import { appendJobEvent } from './job-events.js';
 import { checkSourceKey } from './job-records.js';
@@ -20,22 +21,29 @@ export interface CancelJobDeps {
   dataSource: DataSource;
   /** Wakes a cancelled job's progress message, which then says cancelled (none: the job reports nowhere). */
   notifications?: NotificationStarter;
+  /** Counts the jobs cancelled (default: nothing). */
+  telemetry?: Telemetry;
 }
 
 /** The cancel use case: by a caller, or by the service for its own reason (a pull request closed or pushed again). */
-export function cancelJobUseCase({ dataSource, notifications }: CancelJobDeps) {
+export function cancelJobUseCase({ dataSource, notifications, telemetry = NO_TELEMETRY }: CancelJobDeps) {
   /**
    * In `manager`'s transaction: the job cancelled if it had not finished, with its `job.cancelled` event (`data`), and
-   * the wake-up of its notification's delivery to call after the commit (undefined when it reports nowhere); false
-   * when it is not the organization's or has finished.
+   * what to call after the commit (the wake-up of its notification's delivery, the count); false when it is not the
+   * organization's or has finished.
    */
-  async function cancelIn(manager: EntityManager, organizationId: string, jobId: string, data: Record<string, unknown>): Promise<(() => Promise<void>) | undefined | false> {
+  async function cancelIn(manager: EntityManager, organizationId: string, jobId: string, data: Record<string, unknown>): Promise<(() => Promise<void>) | false> {
     const now = new Date();
     const result = await manager.update(Job, { id: jobId, organizationId, status: In([...CANCELLABLE]) }, { status: 'cancelled', finishedAt: now, updatedAt: now });
     if (result.affected === 0) return false;
     await appendJobEvent(manager, jobId, 'job.cancelled', data);
+    const { trigger } = await manager.findOneOrFail(Job, { select: { id: true, trigger: true }, where: { id: jobId } });
     // A review_required job's message was final; it now says cancelled.
-    return notifications ? reopenNotification(manager, notifications, jobId) : undefined;
+    const wake = notifications ? await reopenNotification(manager, notifications, jobId) : undefined;
+    return async () => {
+      telemetry.jobFinished(trigger, 'cancelled', organizationId);
+      await wake?.();
+    };
   }
 
   return {
@@ -54,7 +62,7 @@ export function cancelJobUseCase({ dataSource, notifications }: CancelJobDeps) {
         }
         return cancelled;
       });
-      await wake?.();
+      await wake();
       return { jobId, status: 'cancelled' };
     },
 
@@ -84,7 +92,7 @@ export function cancelJobUseCase({ dataSource, notifications }: CancelJobDeps) {
         });
         if (wake === false) continue;
         cancelled.push(job.id);
-        await wake?.();
+        await wake();
       }
       return cancelled;
     },

@@ -5,6 +5,7 @@ import { pausedError, type Capability } from '../core/execution.js';
 import { PlannerFailure, type Interpretation, type PlannerCall } from '../core/interpretation.js';
 import type { JobTrigger, Resolution } from '../core/job.js';
 import type { JobEventType, JobStatus } from '../core/job-lifecycle.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import type { Planner } from '../planner/planner.js';
 import { Check } from '../store/entities/check.entity.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
@@ -64,6 +65,8 @@ export interface JobRecordsDeps {
    * other parts) such jobs are recorded with no outbox row and report nowhere.
    */
   notifications?: NotificationStarter;
+  /** Counts the jobs created (and those created errored); default: nothing. */
+  telemetry?: Telemetry;
 }
 
 /** How a new job comes to be: the port the create and answer use cases share. */
@@ -127,7 +130,7 @@ function callEvents(calls: PlannerCall[]): FirstEvent[] {
   return calls.map((call) => ({ type: 'planner.called', data: { ...call } }));
 }
 
-export function createJobRecords({ dataSource, planner, runs, writes, notifications }: JobRecordsDeps): JobRecords {
+export function createJobRecords({ dataSource, planner, runs, writes, notifications, telemetry = NO_TELEMETRY }: JobRecordsDeps): JobRecords {
   /** The repository's names and the operator's pauses; 404 for a repository of another organization, 503 when paused. */
   async function admit(organizationId: string, repositoryId: string, needed: Capability[]): Promise<JobCreationContext> {
     const context = await readJobCreationContext(dataSource, organizationId, repositoryId);
@@ -201,6 +204,8 @@ export function createJobRecords({ dataSource, planner, runs, writes, notificati
       ...(notification?.statements ?? []),
     ]);
     if (earlier) return earlier.jobId;
+    telemetry.jobCreated(input.trigger, organizationId);
+    telemetry.jobFinished(input.trigger, 'errored', organizationId);
     await notification?.announce();
     return jobId;
   }
@@ -259,6 +264,7 @@ export function createJobRecords({ dataSource, planner, runs, writes, notificati
     // The outbox row refers to the job row, so it follows it.
     const earlier = await commitOnce(organizationId, input.sourceKey, [...statements, ...(notification?.statements ?? [])]);
     if (earlier) return earlier;
+    telemetry.jobCreated(input.trigger, organizationId);
     await notification?.announce();
     if (resolution) return { kind: 'review_required', jobId, resolution, parentJobId };
     await run!.announce();

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ArtifactStorage } from '../artifacts/artifact-storage.js';
+import type { Telemetry } from '../core/telemetry.js';
 import type { Planner } from '../planner/planner.js';
 import type { WriteBatch } from '../store/write-batch.js';
 import { answerJobUseCase } from './answer-job.js';
@@ -31,6 +32,8 @@ export interface JobServiceDeps {
    * other parts) such jobs are recorded with no outbox row and report nowhere.
    */
   notifications?: NotificationStarter;
+  /** Counts jobs created and those cancelled (default: nothing). */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -39,8 +42,8 @@ export interface JobServiceDeps {
  * list-jobs, finding-disputes), so a new door can take only what it uses. Every read and write is scoped by the caller's
  * organization; another organization's ids are "not found", never "forbidden", so existence is not revealed.
  */
-export function createJobService({ dataSource, planner, runs, artifacts, writes, notifications }: JobServiceDeps) {
-  const records = createJobRecords({ dataSource, planner, runs, writes, notifications });
+export function createJobService({ dataSource, planner, runs, artifacts, writes, notifications, telemetry }: JobServiceDeps) {
+  const records = createJobRecords({ dataSource, planner, runs, writes, notifications, telemetry });
   return {
     ...createJobUseCase({ dataSource, records }),
     ...answerJobUseCase({ dataSource, records, notifications }),
@@ -48,7 +51,7 @@ export function createJobService({ dataSource, planner, runs, artifacts, writes,
     /** `list(principal, { filter, after, limit })`: the organization's jobs, newest first, a page at a time. */
     ...listJobsUseCase({ dataSource }),
     ...followJobUseCase({ dataSource }),
-    ...cancelJobUseCase({ dataSource, notifications }),
+    ...cancelJobUseCase({ dataSource, notifications, telemetry }),
     /** `disputeFindings(principal, jobId, { by, reason, findingIds? })`: "not a bug" (finding-disputes.ts). */
     ...createFindingDisputes(dataSource),
   };

@@ -1,5 +1,6 @@
 import type { JobForNotification } from '../jobs/job-for-notification.js';
 import type { NotificationOutbox, NotificationState } from '../jobs/notification-outbox.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import type { Logger } from '../logger.js';
 import { DeliveryFailed } from './errors.js';
 import type { DeliveryTarget, ProgressSink, ProgressSinks } from './progress-sink.js';
@@ -26,6 +27,8 @@ export interface ProgressDeliveryDeps {
   settings: DeliverySettings;
   logger: Logger;
   now?: () => Date;
+  /** Counts deliveries and retries by channel (default: nothing). */
+  telemetry?: Telemetry;
 }
 
 /** What the queue does next with a job's delivery: run it again at a time, or nothing (the final state is out). */
@@ -64,7 +67,7 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number): numb
  * - A failure never reaches the job: retryable ones run again after Retry-After or back-off (capped); a permanent
  *   one records `last_error` and stops.
  */
-export function createProgressDelivery({ outbox, read, sinks, settings, logger, now = () => new Date() }: ProgressDeliveryDeps) {
+export function createProgressDelivery({ outbox, read, sinks, settings, logger, now = () => new Date(), telemetry = NO_TELEMETRY }: ProgressDeliveryDeps) {
   const baseBackoff = settings.baseBackoffMs ?? DEFAULT_BASE_BACKOFF_MS;
   const maxBackoff = settings.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const maxAttempts = settings.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -88,9 +91,11 @@ export function createProgressDelivery({ outbox, read, sinks, settings, logger, 
     const givingUp = failure.retryable && attempts >= maxAttempts;
     await outbox.recordFailure(state.jobId, `${failure.code}: ${failure.message}${givingUp ? ` (gave up after ${attempts} attempts)` : ''}`);
     if (!failure.retryable || givingUp) {
+      telemetry.progressDelivery(state.channel, givingUp ? 'given_up' : 'refused');
       log.warn({ err: failure, attempts }, 'progress delivery stopped');
       return 'done';
     }
+    telemetry.progressDelivery(state.channel, 'retry');
     const delay = Math.min(maxBackoff, failure.retryAfterMs ?? backoffMs(attempts, baseBackoff, maxBackoff));
     log.info({ code: failure.code, attempts, delayMs: delay }, 'progress delivery failed; retrying');
     return later(delay);
@@ -128,6 +133,7 @@ export function createProgressDelivery({ outbox, read, sinks, settings, logger, 
       } catch (error) {
         return failed(state, error, log);
       }
+      telemetry.progressDelivery(state.channel, 'delivered');
       await outbox.recordDelivery(jobId, { handle, deliveredSeq: view.lastSeq, final: view.finished, at: now() });
       return view.finished ? 'done' : later(settings.minIntervalMs);
     },

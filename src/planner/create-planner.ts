@@ -1,5 +1,6 @@
 /** The planner `PLANNER` chooses: the built-in rule planner, or an OpenAI-compatible model behind the same policy. */
 import { createOpenAiPlanner } from './openai-planner.js';
+import type { Telemetry } from '../core/telemetry.js';
 import type { Planner } from './planner.js';
 import { createRulePlanner } from './rule-planner.js';
 
@@ -17,7 +18,7 @@ export type PlannerSettings =
       readonly timeoutMs: number;
     };
 
-export function createPlanner(config: PlannerSettings): Planner {
+export function createPlanner(config: PlannerSettings, telemetry?: Telemetry): Planner {
   if (config.kind === 'rule') return createRulePlanner();
-  return createOpenAiPlanner({ url: config.url, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
+  return createOpenAiPlanner({ url: config.url, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs, telemetry });
 }

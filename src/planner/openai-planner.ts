@@ -23,6 +23,8 @@ import { createAsker, type Reading } from './openai-ask.js';
 import { createChatClient } from './openai-client.js';
 import { createPageStepSession, PAGE_STEP_TIMEOUT_MS, PAGE_STEPS_PER_RUN } from './openai-page-steps.js';
 import { chatRequest } from './openai-prompt.js';
+import { countedCalls } from './counted-calls.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import type { Planner, PlannerContext } from './planner.js';
 import { allowedKinds, clarificationPolicy, OTHER_SIDE_EFFECTS_ASSUMPTION, READ_ONLY_ASSUMPTION } from './rule-planner.js';
 import { SIDE_EFFECTS } from './side-effects.js';
@@ -40,12 +42,15 @@ export interface OpenAiPlannerOptions {
   now?: () => number;
   /** Waits before the retry after a 429, 5xx or network failure (default: Retry-After, else 500 ms; at most 5 s). */
   sleep?: (ms: number) => Promise<void>;
+  /** Counts each request to the model, by outcome, and its tokens (default: nothing). */
+  telemetry?: Telemetry;
 }
 
 export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
-  const client = createChatClient(options);
+  const telemetry = options.telemetry ?? NO_TELEMETRY;
+  const client = countedCalls(createChatClient(options), telemetry);
   // A page question waits less than a plan: a run is waiting on it, step by step.
-  const pageClient = createChatClient({ ...options, timeoutMs: Math.min(options.timeoutMs, PAGE_STEP_TIMEOUT_MS) });
+  const pageClient = countedCalls(createChatClient({ ...options, timeoutMs: Math.min(options.timeoutMs, PAGE_STEP_TIMEOUT_MS) }), telemetry);
   // Defence in depth: reasons are built from fixed words, but nothing that leaves here may hold the key.
   const withoutKey = (text: string) => (options.apiKey.length >= 3 ? text.split(options.apiKey).join('[key]') : text);
   const asker = createAsker({

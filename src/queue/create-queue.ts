@@ -1,6 +1,7 @@
 import { Agenda, type NotificationChannel } from 'agenda';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import { MySqlBackend } from './mysql-backend/index.js';
 
 export interface QueueSettings {
@@ -27,15 +28,21 @@ export interface Queue {
   owner: string;
   /** The slots light jobs have beyond the worker's concurrency. */
   lightSlots: number;
+  /** Where claims, takeovers and hand-backs are counted. */
+  telemetry: Telemetry;
 }
 
 /**
  * Agenda on the project's MySQL backend over the store's DataSource. The table is created by migrations, so the
  * backend does not create schema; the DataSource is the store's, so Agenda never closes it.
  */
-export function createQueue(dataSource: DataSource, settings: QueueSettings, notificationChannel: NotificationChannel): Queue {
+export function createQueue(dataSource: DataSource, settings: QueueSettings, notificationChannel: NotificationChannel, telemetry: Telemetry = NO_TELEMETRY): Queue {
   const owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const backend = new MySqlBackend({ dataSource }, { ensureSchema: false, notificationChannel });
+  const backend = new MySqlBackend({ dataSource }, {
+    ensureSchema: false,
+    notificationChannel,
+    onClaim: ({ jobName, takeover }) => telemetry.queueClaim(jobName, takeover),
+  });
   const total = settings.concurrency + (settings.lightSlots ?? LIGHT_JOB_SLOTS);
   const agenda = new Agenda({
     backend,
@@ -51,5 +58,5 @@ export function createQueue(dataSource: DataSource, settings: QueueSettings, not
     defaultLockLimit: settings.concurrency,
     defaultLockLifetime: settings.lockLifetimeMs,
   });
-  return { agenda, backend, owner, lightSlots: settings.lightSlots ?? LIGHT_JOB_SLOTS };
+  return { agenda, backend, owner, lightSlots: settings.lightSlots ?? LIGHT_JOB_SLOTS, telemetry };
 }

@@ -56,6 +56,7 @@ export function registerJob(
       const log = logger.child({ job: definition.name, jobId, attempt });
       if (worker.stopping) {
         await backend.repository.handBack(jobId, owner);
+        queue.telemetry.queueHandBack(definition.name);
         throw new RunGivenUp('claimed as the worker began to stop; handed back');
       }
       const parsed = definition.payload.safeParse(job.attrs.data);
@@ -109,6 +110,7 @@ export function registerJob(
           log.warn('another worker took this run over; stopped without writing');
         } else {
           const held = await backend.repository.handBack(jobId, owner);
+          queue.telemetry.queueHandBack(definition.name);
           log.info({ held }, 'run handed back for another worker to resume');
         }
         throw new RunGivenUp(String(controller.signal.reason));

@@ -6,6 +6,8 @@ import { registerJob, STOP_SHUTDOWN, type RunningJobs } from './register-job.js'
 
 export interface Worker {
   start(): Promise<void>;
+  /** Why this worker takes no jobs now (not started yet, stopping), or undefined while it runs them. */
+  unready(): string | undefined;
   /**
    * Stops taking jobs, waits up to the grace period for running ones (their browsers stay up: see browser-pool.ts),
    * then stops what is left and hands it back, and releases every lock this process still holds: another worker
@@ -23,7 +25,7 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
   const { agenda } = queue;
   const running: RunningJobs = new Map();
   const log = logger.child({ component: 'worker', owner: queue.owner });
-  const state = { stopping: false };
+  const state = { stopping: false, started: false };
   let stopped: Promise<void> | undefined;
 
   // Runs in flight, from Agenda's 'start' (after its first write) to 'complete' (after its last write). Agenda's
@@ -59,7 +61,12 @@ export function createWorker(queue: Queue, definitions: QueueJobDefinition[], lo
         // Without skipImmediate: a new row is due now, and the single job's upsert keeps an existing row's next run.
         if (repeatEveryMs !== undefined) await agenda.every(repeatEveryMs, name, {});
       }
+      state.started = true;
       log.info({ jobs: definitions.map((d) => d.name) }, 'worker started');
+    },
+    unready() {
+      if (state.stopping) return 'the worker is stopping';
+      return state.started ? undefined : 'the worker has not started';
     },
     stop() {
       stopped ??= (async () => {

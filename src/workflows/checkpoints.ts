@@ -13,9 +13,9 @@ export interface StepOutcome<Result extends object> {
  * is skipped and its stored result returned; otherwise `work` runs, and its records and the checkpoint are written
  * in one commit of the run's recorder. A worker that dies mid-step leaves nothing of that step behind, and two
  * attempts racing on the same step cannot both commit: the recorder fences out the older one, and the checkpoint's
- * `(job_id, step)` key refuses a second.
+ * `(job_id, step)` key refuses a second. `stepDone` hears how long each step that did its work took (work and commit).
  */
-export function createStepRunner(dataSource: DataSource, recorder: RunRecorder) {
+export function createStepRunner(dataSource: DataSource, recorder: RunRecorder, stepDone: (step: string, seconds: number) => void = () => undefined) {
   const jobId = recorder.jobId;
   return {
     async completed(step: string): Promise<object | undefined> {
@@ -26,11 +26,13 @@ export function createStepRunner(dataSource: DataSource, recorder: RunRecorder) 
     async run<Result extends object>(step: string, work: () => Promise<StepOutcome<Result>>): Promise<Result> {
       const done = await this.completed(step);
       if (done !== undefined) return done as Result;
+      const began = performance.now();
       const outcome = await work();
       await recorder.commit(async (writes) => {
         await outcome.record(writes);
         await writes.checkpoint(step, outcome.result);
       });
+      stepDone(step, (performance.now() - began) / 1000);
       return outcome.result;
     },
   };

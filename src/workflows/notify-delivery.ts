@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { readJobForNotification } from '../jobs/job-for-notification.js';
 import { createNotificationOutbox } from '../jobs/notification-outbox.js';
+import type { Telemetry } from '../core/telemetry.js';
 import type { Logger } from '../logger.js';
 import { createProgressDelivery, type DeliverySettings } from '../notify/deliver-progress.js';
 import type { ProgressSinks } from '../notify/progress-sink.js';
@@ -12,6 +13,7 @@ export interface NotifyDeliveryJobDeps {
   sinks: ProgressSinks;
   settings: DeliverySettings;
   logger: Logger;
+  telemetry?: Telemetry;
 }
 
 /**
@@ -20,13 +22,14 @@ export interface NotifyDeliveryJobDeps {
  * failure to deliver is the handler's outcome, never a failed queue job, so the queue's own retries are left for
  * the database being away.
  */
-export function notifyDeliveryJob({ dataSource, sinks, settings, logger }: NotifyDeliveryJobDeps): QueueJobDefinition {
+export function notifyDeliveryJob({ dataSource, sinks, settings, logger, telemetry }: NotifyDeliveryJobDeps): QueueJobDefinition {
   const delivery = createProgressDelivery({
     outbox: createNotificationOutbox(dataSource),
     read: (jobId) => readJobForNotification(dataSource, jobId),
     sinks,
     settings,
     logger: logger.child({ component: 'notify' }),
+    telemetry,
   });
   return defineQueueJob({
     name: NOTIFY_DELIVERY_JOB,

@@ -1,6 +1,8 @@
 import { ErrorCode, userError } from '../core/errors.js';
 import type { DisputedFingerprints } from '../core/finding-disputes.js';
-import { isRunnable } from '../core/job-lifecycle.js';
+import { isRunnable, isTerminalEvent, statusNamedBy } from '../core/job-lifecycle.js';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
+import type { JobEventType } from '../core/job-lifecycle.js';
 import { createScrubber } from '../core/secrets.js';
 import { defineQueueJob, type QueueRunContext, type QueueJobDefinition } from '../queue/index.js';
 import { ConnectedRepository } from '../store/entities/connected-repository.entity.js';
@@ -30,6 +32,7 @@ export type { QaRunDeps, SourceInput } from './qa-run/types.js';
  */
 export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunPayload> {
   const retry = deps.retry ?? QA_RUN_RETRY;
+  const telemetry = deps.telemetry ?? NO_TELEMETRY;
   return defineQueueJob({
     name: QA_RUN_JOB,
     payload: qaRunPayload,
@@ -41,9 +44,18 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
         context.logger.info({ status: job.status }, 'job is not runnable any more; nothing to do');
         return;
       }
+      const began = performance.now();
+      const attemptOver = (outcome: string) => telemetry.runAttempt(outcome, (performance.now() - began) / 1000);
+      let ended: string | undefined;
+      const afterCommit = (written: readonly JobEventType[]) => {
+        // The commit that wrote the job's verdict (or its error) is the one that finished it, whichever attempt.
+        const status = written.filter((type) => isTerminalEvent(type)).map((type) => statusNamedBy(type))[0];
+        if (status) telemetry.jobFinished(job.trigger, (ended = status), job.organizationId);
+        deps.eventsWritten?.(job.id, written);
+      };
       const recorderOf = (attempt: number, secrets?: RunSecrets, disputes?: DisputedFingerprints): RunRecorder =>
         // Before the secrets were read there are none to scrub (only the failure record is written then).
-        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), disputes, afterCommit: (written) => deps.eventsWritten?.(job.id, written) });
+        createRunRecorder(deps.dataSource, { jobId: job.id, organizationId: job.organizationId, attempt, scrubber: secrets?.scrubber ?? createScrubber([]), disputes, afterCommit });
       let attempt: number | undefined;
       let recorder: RunRecorder | undefined;
       try {
@@ -52,16 +64,25 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
         const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
         const secrets = runSecrets(repository, deps.readSecret);
         recorder = recorderOf(attempt, secrets, await checkDisputesOf(deps.dataSource, job));
-        await runSteps(deps, job, recorder, secrets, context);
+        await runSteps(deps, job, recorder, secrets, context, telemetry);
+        attemptOver(ended ?? 'cancelled');
       } catch (error) {
-        if (stoppedQuietly(error, context)) return;
+        if (stoppedQuietly(error, context)) {
+          attemptOver('stopped');
+          return;
+        }
         const final = isFinalFailure(error, context, retry);
         try {
           await recordFailure(recorder ?? (attempt === undefined ? undefined : recorderOf(attempt)), error, final, context);
         } catch (recordError) {
-          if (stoppedQuietly(recordError, context)) return;
+          if (stoppedQuietly(recordError, context)) {
+            attemptOver('stopped');
+            return;
+          }
+          attemptOver(final ? 'errored' : 'retry');
           throw recordError;
         }
+        attemptOver(final ? 'errored' : 'retry');
         if (!final) throw error;
       }
     },
@@ -69,8 +90,8 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
 }
 
 /** The workflow as a list of named steps; each runs once per job, whatever attempt gets there. */
-async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: QueueRunContext): Promise<void> {
-  const steps = createStepRunner(deps.dataSource, recorder);
+async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: QueueRunContext, telemetry: Telemetry): Promise<void> {
+  const steps = createStepRunner(deps.dataSource, recorder, (step, seconds) => telemetry.workflowStep(QA_RUN_JOB, step, seconds));
   const resumed = (await steps.completed('start')) !== undefined;
   if (resumed) await recordResume(recorder);
   await steps.run('start', async () => startStep(job, recorder.attempt));

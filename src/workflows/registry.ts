@@ -1,3 +1,4 @@
+import type { Telemetry } from '../core/telemetry.js';
 import type { QueueJobDefinition } from '../queue/index.js';
 import { CHAT_EVENT_JOB } from './chat-event-starter.js';
 import { chatEventJob, type ChatEventHandler } from './chat-event.js';
@@ -30,7 +31,7 @@ export interface WorkerJobsDeps {
   /** The chat bot's conversation, when CHAT_* is configured. */
   chat?: { handleEvent: ChatEventHandler; receiptRetentionHours: number };
   /** Signed webhooks: the durable receipts, each provider's handler, and how often the sweep runs. */
-  webhooks?: { receipts: WebhookReceipts; handlers: DeliveryHandlers; sweepEveryMs?: number };
+  webhooks?: { receipts: WebhookReceipts; handlers: DeliveryHandlers; sweepEveryMs?: number; telemetry?: Telemetry };
   /** Repository onboarding: the steps' implementations (ports), the job service's create and the catalog bounds. */
   onboarding?: Omit<OnboardingDeps, 'dataSource'>;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
 import type { WebhookProvider } from '../core/webhook-receipt.js';
 import { defineQueueJob, type QueueJobDefinition, type QueueRunContext } from '../queue/index.js';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryPayload } from './webhook-delivery-starter.js';
@@ -29,7 +30,7 @@ function leaseOwner(): string {
  * provider's handler, completes it. A handler's failure is recorded on the receipt (`failed` with a back-off, then
  * `dead`), not thrown: the sweep retries receipts, so a queue retry would only run it twice.
  */
-export function webhookDeliveryJob({ receipts, handlers }: { receipts: WebhookReceipts; handlers: DeliveryHandlers }): QueueJobDefinition<typeof webhookDeliveryPayload> {
+export function webhookDeliveryJob({ receipts, handlers, telemetry = NO_TELEMETRY }: { receipts: WebhookReceipts; handlers: DeliveryHandlers; telemetry?: Telemetry }): QueueJobDefinition<typeof webhookDeliveryPayload> {
   return defineQueueJob({
     name: WEBHOOK_DELIVERY_JOB,
     payload: webhookDeliveryPayload,
@@ -48,6 +49,7 @@ export function webhookDeliveryJob({ receipts, handlers }: { receipts: WebhookRe
         else logger.warn('no handler for this provider in this process; the delivery is recorded and completed');
       } catch (error) {
         const state = await receipts.fail(receipt.id, owner, error instanceof Error ? error.message : String(error));
+        if (state !== 'lost') telemetry.webhookFailure(receipt.provider, state === 'dead');
         logger.warn({ err: error, state }, state === 'dead' ? 'webhook delivery failed for the last time; left for an operator (qa webhooks list --failed)' : 'webhook delivery failed; it will be retried');
         return;
       }

@@ -138,7 +138,8 @@ describe('qa serve (the real process)', () => {
 
         // The worker takes the waiting job as it starts, then polls only once a minute: a job created afterwards
         // reaches it within this test only through serve's announcement on Redis.
-        const worker = await start('worker', { ...shared, QUEUE_POLL_INTERVAL_MS: '60000' });
+        const metricsPort = await freePort();
+        const worker = await start('worker', { ...shared, QUEUE_POLL_INTERVAL_MS: '60000', METRICS_PORT: String(metricsPort) });
         const first = await finished(base, key, waiting.body.jobId as string);
         expect(first.job.status).toBe('passed');
         const announced = await createJob(base, key, repositoryId);
@@ -151,6 +152,13 @@ describe('qa serve (the real process)', () => {
         expect(artifacts.length).toBeGreaterThan(0);
         const download = await fetch(`${base}${artifacts[0]!.downloadPath}`, { headers: { authorization: `Bearer ${key}` } });
         expect([download.status, (await download.arrayBuffer()).byteLength]).toEqual([200, artifacts[0]!.sizeBytes]);
+
+        // Each role counts its own part: serve created both jobs, the worker (on METRICS_PORT, it has no API) ran them.
+        const metricsOf = async (at: string) => (await (await fetch(`${at}/metrics`)).text()).split('\n');
+        expect(await metricsOf(base)).toContain('qa_jobs_created_total{trigger="cli"} 2');
+        const workerBase = `http://127.0.0.1:${metricsPort}`;
+        expect(await metricsOf(workerBase)).toEqual(expect.arrayContaining(['qa_jobs_finished_total{trigger="cli",outcome="passed"} 2', 'qa_queue_claims_total{kind="qa-run"} 2', 'qa_browser_launches_total{outcome="ok"} 1']));
+        expect((await call(workerBase, key, '/readyz')).body).toEqual({ status: 'ready' });
 
         await stop(worker);
         await stop(serve);

@@ -83,5 +83,6 @@ export function testConfig(groups: Groups = {}): Config {
     identity: { ...NO_IDENTITY, ...groups.identity },
     catalog: { ...DEFAULT_CATALOG, ...groups.catalog },
     onboardingFetch: { ...NO_ONBOARDING_FETCH, ...groups.onboardingFetch },
+    metrics: { enabled: true, port: undefined, token: undefined, organizationLabel: false, ...groups.metrics },
   };
 }

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       catalog: DEFAULT_CATALOG,
       onboardingFetch: NO_ONBOARDING_FETCH,
       identity: NO_IDENTITY,
+      metrics: { enabled: true, port: undefined, token: undefined, organizationLabel: false },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -88,6 +89,10 @@ describe('loadConfig', () => {
         IDENTITY_WEBHOOK_SECRET_PREVIOUS: 'identity-secret-old',
         WEBHOOK_LEASE_MS: '5000',
         WEBHOOK_SWEEP_INTERVAL_MS: '250',
+        METRICS_ENABLED: '0',
+        METRICS_PORT: '9464',
+        METRICS_TOKEN: 'metrics-token-0123456789',
+        METRICS_ORG_LABEL: '1',
       },
       { isTTY: true },
     );
@@ -125,7 +130,16 @@ describe('loadConfig', () => {
       catalog: { maxBuilds: 10, maxConcurrency: 2, pollMs: 5_000 },
       onboardingFetch: NO_ONBOARDING_FETCH,
       identity: { ...NO_IDENTITY, publicBaseUrl: 'https://qa.example.com/service' },
+      metrics: { enabled: false, port: 9464, token: 'metrics-token-0123456789', organizationLabel: true },
     });
+  });
+
+  it('refuses metrics settings out of their range, and never echoes the token', () => {
+    const problems = configError({ METRICS_ENABLED: 'yes', METRICS_PORT: '0', METRICS_TOKEN: 'short-secret', METRICS_ORG_LABEL: 'true' });
+    for (const expected of ['METRICS_ENABLED must be 0 or 1', 'METRICS_PORT must be an integer between 1 and 65535', 'METRICS_TOKEN must be at least 16 characters', 'METRICS_ORG_LABEL must be 0 or 1']) {
+      expect(problems).toContain(expected);
+    }
+    expect(problems).not.toContain('short-secret');
   });
 
   it('reads sign-in settings, wants the issuer and its client together, and https unless the issuer is on loopback', () => {

@@ -6,7 +6,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { InProcessNotificationChannel } from './in-process-channel.js';
 import { MySqlExecutor } from './mysql-executor.js';
 import type { ClaimOrder } from './claim.js';
-import { SqlJobRepository, type StagedInsert } from './repository.js';
+import { SqlJobRepository, type ClaimListener, type StagedInsert } from './repository.js';
 import { assertSafeTableName, DEFAULT_TABLE_NAME, ensureAgendaJobsTable } from './schema.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { SqliteExecutor } from './sqlite-executor.js';
@@ -31,6 +31,8 @@ export interface MySqlBackendOptions {
    * share a process, or a shared channel (e.g. Agenda's Redis channel) across processes.
    */
   notificationChannel?: NotificationChannel | 'in-process';
+  /** Told of every job locked for a worker, and whether it was taken over from an expired lock (for metrics). */
+  onClaim?: ClaimListener;
 }
 
 /**
@@ -55,7 +57,7 @@ export class MySqlBackend implements AgendaBackend {
     this.name = this.dataSource.options.type === 'better-sqlite3' ? 'SQLite' : 'MySQL';
     this.notificationChannel =
       options.notificationChannel === 'in-process' ? new InProcessNotificationChannel() : options.notificationChannel;
-    this.repository = new SqlJobRepository(() => this.openExecutor(), this.table, options.sort);
+    this.repository = new SqlJobRepository(() => this.openExecutor(), this.table, options.sort, options.onClaim);
   }
 
   /**

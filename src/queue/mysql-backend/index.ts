@@ -5,7 +5,7 @@
  */
 export { MySqlBackend, type MySqlBackendConnection, type MySqlBackendOptions } from './backend.js';
 export { InProcessNotificationChannel } from './in-process-channel.js';
-export { SqlJobRepository, type StagedInsert } from './repository.js';
+export { SqlJobRepository, type ClaimListener, type StagedInsert } from './repository.js';
 export type { Statement } from './sql-executor.js';
 export type { ClaimOrder } from './claim.js';
 export { AgendaJobEntity } from './agenda-job.entity.js';

@@ -1,7 +1,7 @@
 import type { Pool, PoolConnection } from 'mysql2/promise';
 import { CLAIMABLE, candidateReads, orderBy, type ClaimSpec } from './claim.js';
 import { SELECT_COLUMNS, type JobRow } from './job-row.js';
-import { DuplicateKeyError, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
+import { DuplicateKeyError, type ClaimedRow, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
 
 const ER_DUP_ENTRY = 1062;
 const ER_LOCK_DEADLOCK = 1213;
@@ -61,7 +61,7 @@ export class MySqlExecutor implements SqlExecutor {
    * The claim as one batch (`claimStatements`), one round trip. A statement that fails stops the batch with the
    * transaction open, so the connection is rolled back before it goes back to the pool.
    */
-  async claim(spec: ClaimSpec): Promise<JobRow | undefined> {
+  async claim(spec: ClaimSpec): Promise<ClaimedRow | undefined> {
     const statements = claimStatements(spec);
     const params = statements.flatMap((statement) => statement.params);
     for (let attempt = 1; ; attempt++) {
@@ -71,7 +71,10 @@ export class MySqlExecutor implements SqlExecutor {
         const [results] = await connection.query({ sql: this.claimBatch(spec, statements), values: params, ...readOptions });
         connection.release();
         const sets = results as unknown[];
-        return (sets[sets.length - 1] as JobRow[])[0];
+        const claimed = (sets[sets.length - 1] as (JobRow & { taken_over: number | string })[])[0];
+        if (!claimed) return undefined;
+        const { taken_over: takenOver, ...row } = claimed;
+        return { row, takeover: Number(takenOver) === 1 };
       } catch (error) {
         try {
           await connection.query('ROLLBACK');
@@ -181,6 +184,6 @@ export function claimStatements(spec: ClaimSpec): Statement[] {
        ELSE @due_id END`),
     { sql: `UPDATE \`${spec.table}\` SET locked_at = ?, last_modified_by = ? WHERE id = @claimed`, params: [spec.lockedAt, spec.lastModifiedBy] },
     plain('COMMIT'),
-    plain(`SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = @claimed`),
+    plain(`SELECT ${SELECT_COLUMNS}, (@claimed <=> @exp_id) AS taken_over FROM \`${spec.table}\` WHERE id = @claimed`),
   ];
 }

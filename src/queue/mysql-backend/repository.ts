@@ -37,6 +37,12 @@ export interface StagedInsert {
 }
 
 /** How many times an upsert re-reads after losing an insert race on the unique index (one loss is the norm). */
+/**
+ * Told of every job this repository locked for a worker: claimed as due (or by the notification path), or taken over
+ * from a lock that had expired (`takeover`: its worker is presumed dead). For counting; it must not throw.
+ */
+export type ClaimListener = (claim: { jobName: string; takeover: boolean }) => void;
+
 const UPSERT_ATTEMPTS = 5;
 
 /**
@@ -48,6 +54,7 @@ export class SqlJobRepository implements JobRepository {
     private readonly connectExecutor: () => Promise<SqlExecutor>,
     private readonly table: string,
     private readonly order: ClaimOrder = {},
+    private readonly onClaim?: ClaimListener,
   ) {}
 
   private executor: SqlExecutor | undefined;
@@ -258,6 +265,7 @@ export class SqlJobRepository implements JobRepository {
       [toSqlDate(new Date()), owner, String(job._id), job.name, toSqlDate(job.nextRunAt)],
     ));
     if (locked !== 1) return undefined;
+    this.onClaim?.({ jobName: job.name, takeover: false });
     return (await this.getJobById(String(job._id))) ?? undefined;
   }
 
@@ -282,7 +290,9 @@ export class SqlJobRepository implements JobRepository {
       if (!(await this.probe.claimable(ask)) || (owner !== null && this.stoppedOwners.has(owner))) return undefined;
       return this.sql.claim({ table: this.table, ...ask, lockedAt: toSqlDate(now ?? new Date())!, lastModifiedBy: owner, order: this.order });
     });
-    return row ? rowToJob(row) : undefined;
+    if (!row) return undefined;
+    this.onClaim?.({ jobName, takeover: row.takeover });
+    return rowToJob(row.row);
   }
 
   /**

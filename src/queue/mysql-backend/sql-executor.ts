@@ -33,8 +33,11 @@ export interface SqlExecutor {
   atomically<T>(reads: Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T>;
   /** The suffix that row-locks a read inside `atomically`: `FOR UPDATE [SKIP LOCKED]` on MySQL, nothing on SQLite. */
   lockClause(mode: 'wait' | 'skip-locked'): string;
-  /** Claims one job as `ClaimSpec` says, in one short transaction; resolves with its row after the lock. */
-  claim(spec: ClaimSpec): Promise<JobRow | undefined>;
+  /**
+   * Claims one job as `ClaimSpec` says, in one short transaction; resolves with its row after the lock, and whether
+   * the job was taken from an expired lock (its worker presumed dead) rather than claimed as due.
+   */
+  claim(spec: ClaimSpec): Promise<ClaimedRow | undefined>;
   /** Releases what the executor itself opened (not the DataSource). */
   close(): Promise<void>;
 }
@@ -80,4 +83,10 @@ export function updateStatement(table: string, values: Record<string, unknown>, 
     }
   }
   return { sql: `UPDATE \`${table}\` SET ${assignments.join(', ')} WHERE ${where.sql}`, params: [...params, ...where.params] };
+}
+
+/** A claimed job's row, and whether it was taken over from an expired lock. */
+export interface ClaimedRow {
+  row: JobRow;
+  takeover: boolean;
 }

@@ -2,7 +2,7 @@ import type { Database, Statement as Prepared } from 'better-sqlite3';
 import { jsonContainsText } from './json-contains.js';
 import { candidateReads, earlier, type ClaimCandidate, type ClaimSpec } from './claim.js';
 import { SELECT_COLUMNS, type JobRow } from './job-row.js';
-import { DuplicateKeyError, updateStatement, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
+import { DuplicateKeyError, updateStatement, type ClaimedRow, type Decision, type SqlExecutor, type Statement } from './sql-executor.js';
 
 const FOREIGN_TRANSACTION_WAIT_MS = 10_000;
 
@@ -38,9 +38,9 @@ export class SqliteExecutor implements SqlExecutor {
   }
 
   /** Both candidate reads, the choice and the lock in one synchronous BEGIN IMMEDIATE transaction. */
-  async claim(spec: ClaimSpec): Promise<JobRow | undefined> {
+  async claim(spec: ClaimSpec): Promise<ClaimedRow | undefined> {
     const { due, expired } = candidateReads(spec, '');
-    const id = await this.atomically(
+    const claimed = await this.atomically<{ id: string; takeover: boolean } | undefined>(
       [
         { sql: due, params: [spec.jobName, spec.nextScanAt] },
         { sql: expired, params: [spec.jobName, spec.lockDeadline] },
@@ -52,12 +52,12 @@ export class SqliteExecutor implements SqlExecutor {
           sql: 'id = ?',
           params: [chosen.id],
         });
-        return { writes: [lock], result: chosen.id };
+        return { writes: [lock], result: { id: chosen.id, takeover: chosen === (expiredRows as ClaimCandidate[])[0] } };
       },
     );
-    if (id === undefined) return undefined;
-    const [row] = await this.select<JobRow>(`SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = ?`, [id]);
-    return row;
+    if (claimed === undefined) return undefined;
+    const [row] = await this.select<JobRow>(`SELECT ${SELECT_COLUMNS} FROM \`${spec.table}\` WHERE id = ?`, [claimed.id]);
+    return row && { row, takeover: claimed.takeover };
   }
 
   async close(): Promise<void> {

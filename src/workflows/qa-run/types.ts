@@ -9,6 +9,7 @@ import type { RetryPolicy } from '../../queue/index.js';
 import type { Planner } from '../../planner/planner.js';
 import type { EvidenceProbeRef } from '../../store/entities/connected-repository.entity.js';
 import type { ReadSecret } from '../test-values.js';
+import type { Telemetry } from '../../core/telemetry.js';
 
 /** What the Playwright source of a compiled check is made from: names of secrets only, never values. */
 export interface SourceInput {
@@ -48,6 +49,8 @@ export interface QaRunDeps {
    * shows it a target the rule grounding could not resolve. Replays never ask it.
    */
   planner?: Pick<Planner, 'openPageSteps'>;
+  /** Counts attempts, steps and finished jobs (default: nothing). */
+  telemetry?: Telemetry;
 }
 
 /** What the browser step of a run came to (a visit of the target, or a plan's steps). */

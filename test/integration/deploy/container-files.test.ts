@@ -77,6 +77,10 @@ describe('compose.yaml', () => {
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(['artifacts', 'database']));
     const serveConfig = loadConfig({ ...imageEnvironment(), ...serve!.environment }, { isTTY: false });
     expect(serveConfig.http).toEqual({ host: '0.0.0.0', port: 3000 });
+    // A worker has no API: its health and metrics answer on METRICS_PORT, where its healthcheck asks.
+    const workerConfig = loadConfig({ ...imageEnvironment(), ...worker!.environment }, { isTTY: false });
+    expect(workerConfig.metrics.port).toBe(9464);
+    expect(worker!.healthcheck?.test?.join(' ')).toContain(`:${workerConfig.metrics.port}/readyz`);
   });
 
   it("starts only qa's own verbs", () => {

@@ -5,6 +5,7 @@ import type { ClaimSpec } from '../../../src/queue/mysql-backend/claim.js';
 import { claimStatements } from '../../../src/queue/mysql-backend/mysql-executor.js';
 import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
 import type { SqlExecutor } from '../../../src/queue/mysql-backend/sql-executor.js';
+import { readQueueDepth } from '../../../src/queue/queue-depth.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 
 const minute = 60_000;
@@ -19,9 +20,12 @@ forEachDialect('MySqlBackend repository', (dialect) => {
   const store = useTestStore(dialect);
   let repo: SqlJobRepository;
   let backend: MySqlBackend;
+  /** What the backend said of each job it locked (its `onClaim`). */
+  let claims: { jobName: string; takeover: boolean }[];
 
   beforeEach(async () => {
-    backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false });
+    claims = [];
+    backend = new MySqlBackend({ dataSource: store() }, { ensureSchema: false, onClaim: (claim) => claims.push(claim) });
     await backend.connect();
     repo = backend.repository;
   });
@@ -344,6 +348,8 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       const waiting = await repo.saveJob(job({ name: 'backlog', nextRunAt: ago(30 * minute) }), undefined);
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: running._id, lastModifiedBy: 'rescuer' });
       expect(await repo.getNextJobToRun('backlog', scan(), deadline(), undefined, { lastModifiedBy: 'rescuer' })).toMatchObject({ _id: waiting._id });
+      // The metrics' claims and takeovers: only the claim of the expired lock is a takeover.
+      expect(claims).toEqual([false, true, false].map((takeover) => ({ jobName: 'backlog', takeover })));
     });
 
     it('claims a scan of several kinds after one read that finds the kinds with work, and only those', async () => {
@@ -532,6 +538,25 @@ forEachDialect('MySqlBackend repository', (dialect) => {
       expect(row.failedAt).toBeUndefined();
       expect(row.nextRunAt!.getTime()).toBe(row.lastRunAt!.getTime()); // due as of when its run started
       expect((await repo.getNextJobToRun('handed', new Date(), ago(minute), undefined, { lastModifiedBy: 'w2' }))?._id).toBe(saved._id);
+    });
+  });
+
+  // The metrics' backlog gauges read the table with a raw query over dates each dialect stores its own way.
+  describe('the backlog read at scrape time (readQueueDepth)', () => {
+    it('counts due, unlocked jobs by kind, with how long the oldest has waited; later and locked ones are not backlog', async () => {
+      const now = new Date('2026-12-07T12:00:00.000Z');
+      const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+      for (const [name, seconds] of [['probe-a', -90], ['probe-a', -30], ['probe-b', -5], ['probe-b', 60]] as const) {
+        await repo.saveJob(job({ name, nextRunAt: at(seconds) }), undefined);
+      }
+      const locked = await repo.saveJob(job({ name: 'probe-c', nextRunAt: at(-600) }), undefined);
+      await store().query(`UPDATE ${DEFAULT_TABLE_NAME} SET locked_at = ? WHERE id = ?`, [toSqlDate(at(-1)), String(locked._id)]);
+
+      const depth = await readQueueDepth(store(), now);
+      expect([...depth].sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+        { kind: 'probe-a', due: 2, oldestDueSeconds: 90 },
+        { kind: 'probe-b', due: 1, oldestDueSeconds: 5 },
+      ]);
     });
   });
 });

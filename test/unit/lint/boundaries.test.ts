@@ -108,6 +108,8 @@ const CASES: [string, string, string][] = [
   ['src/api/x.ts', '../../bot/app.js', './schemas/jobs.js'],
   ['src/api/x.ts', '../cli/main.js', '../config.js'],
   ['src/api/x.ts', '@slack/bolt', 'express'],
+  ['src/metrics/x.ts', '../queue/index.js', '../core/telemetry.js'],
+  ['src/metrics/x.ts', 'typeorm', 'prom-client'],
   ['src/api/schemas/x.ts', '../app.js', '../../core/errors.js'],
   ['src/api/schemas/x.ts', '../../store/entities/job.entity.js', './jobs.js'],
   ['src/api/schemas/x.ts', 'express', 'zod'],
