@@ -11,6 +11,7 @@ export const NOT_IN_DOCUMENT: readonly { method: string; path: string; why: stri
   { method: 'get', path: '/.*/', why: "the dashboard's pages (index.html for a browser's navigation; a machine gets the JSON 404)" },
   { method: 'get', path: '/api/chat/install', why: "the chat app's install page, for a person's browser (a redirect to the chat platform)" },
   { method: 'get', path: '/api/chat/oauth_redirect', why: "the chat platform's OAuth redirect back: an HTML page" },
+  { method: 'get', path: '/metrics', why: "Prometheus's text exposition format for a scraper, not a JSON call (docs/operations.md#metrics)" },
   { method: 'post', path: '/mcp', why: "the Model Context Protocol's JSON-RPC for coding agents (docs/mcp.md): the MCP tools' own schemas describe it, and MCP clients read them with tools/list" },
   { method: 'get', path: '/mcp', why: 'MCP streamable HTTP: answers 405 (the server is stateless and opens no stream)' },
   { method: 'delete', path: '/mcp', why: 'MCP streamable HTTP: answers 405 (no session to end)' },
