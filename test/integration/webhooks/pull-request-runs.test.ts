@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,7 +16,6 @@ import type { PullRequestSettings } from '../../../src/core/pull-request-setting
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
-import type { Dialect } from '../../support/databases.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
 import { startPullRequestRuns } from '../../../src/webhooks/codehost/pull-request-runs.js';
 import { startTestWorker, type TestWorker } from '../../support/qa-worker.js';
@@ -119,21 +118,32 @@ function codehostDeliveries(store: () => DataSource, apiBase: () => string) {
   return { post, deliver, settledReceipt, seed, jobs };
 }
 
-/**
- * A test service of `dialect` with the signed deliveries' helpers over it. No browser: the runs started here fail at
- * once and keep the worker free for deliveries.
- */
-function pullRequestService(dialect: Dialect) {
+forEachDialect('pull-request runs from code-host deliveries', (dialect) => {
+  // No browser: the runs started here fail at once and keep the worker free for deliveries.
   const service = useTestService(dialect, { api: { codehost: { webhookSecret: SECRET } }, worker: { concurrency: 4, executablePath: '/nonexistent/chromium' } });
+  const { store } = service;
   const api = () => service.api;
-  return { store: service.store, api, ...codehostDeliveries(service.store, () => api().base) };
-}
 
-// On both dialects: what the store decides here differs by dialect. A pull request's head and a deployment are an
-// insert, else an update only when not older (duplicate-key errors, DATETIME(3) against SQLite's text dates), read
-// back by time and by environment without regard to case.
-forEachDialect('pull-request heads and deployments in the store', (dialect) => {
-  const { store, api, post, deliver, settledReceipt, seed, jobs } = pullRequestService(dialect);
+  const { post, deliver, settledReceipt, seed, jobs } = codehostDeliveries(store, () => api().base);
+
+  it('replays every active check at the head of an opened pull request, naming the pull request', async () => {
+    const { organizationId, repositoryId, checks } = await seed();
+
+    await deliver('pull_request', pullRequest({ number: 7, sha: SHA_A }));
+
+    const created = await jobs();
+    expect(created.map((job) => job.checkId)).toEqual(checks);
+    for (const job of created) {
+      expect(job).toMatchObject({ organizationId, repositoryId, trigger: 'codehost', commitSha: SHA_A, baseUrl: BASE_URL, task: null });
+      // No coverage links (none are composed here): every check runs, and its comment says why.
+      const reason = 'every check ran: the repository has no coverage links yet';
+      expect(job.channelContext).toEqual({
+        channel: 'codehost', provider: 'codehost', installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', pullNumber: 7, headSha: SHA_A,
+        selection: { mode: 'all', reason, why: [reason], ran: 2, skipped: 0 },
+      });
+      expect(job.sourceKey).toBe(`pr:${repositoryId}:7:${SHA_A}:${job.checkId}`);
+    }
+  });
 
   it('starts one run per check from a delivery posted 20 times at once, its redeliveries and a reopen at the same head', async () => {
     const { checks } = await seed();
@@ -159,6 +169,39 @@ forEachDialect('pull-request heads and deployments in the store', (dialect) => {
     const created = await jobs();
     expect(created).toHaveLength(2);
     expect(created.map((job) => job.commitSha)).toEqual([SHA_B, SHA_B]);
+  });
+
+  it('does not run a pull request from a fork unless runForks is on', async () => {
+    const { repositoryId } = await seed();
+    await deliver('pull_request', pullRequest({ number: 9, headRepo: 'mallory/Hello-World' }));
+    await deliver('pull_request', pullRequest({ number: 10, headRepo: null }));
+    expect(await jobs()).toEqual([]);
+
+    await store().getRepository(ConnectedRepository).update({ id: repositoryId }, { pullRequestSettings: { runForks: true } });
+    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 9, sha: SHA_B, headRepo: 'mallory/Hello-World', updatedAt: '2026-03-01T11:00:00Z' }));
+
+    expect((await jobs()).map((job) => [job.commitSha, (job.channelContext as { pullNumber: number }).pullNumber])).toEqual([
+      [SHA_B, 9],
+      [SHA_B, 9],
+    ]);
+  });
+
+  it('skips a draft until it is ready for review', async () => {
+    await seed();
+    await deliver('pull_request', pullRequest({ draft: true }));
+    expect(await jobs()).toEqual([]);
+
+    await deliver('pull_request', pullRequest({ action: 'ready_for_review', updatedAt: '2026-03-01T10:30:00Z' }));
+
+    expect(await jobs()).toHaveLength(2);
+  });
+
+  it('runs at the preview template filled with the number and head', async () => {
+    await seed({ previewUrlTemplate: 'http://pr-{number}.preview.invalid/{sha}/' });
+
+    await deliver('pull_request', pullRequest({ number: 12, sha: SHA_B }));
+
+    expect((await jobs()).map((job) => job.baseUrl)).toEqual([`http://pr-12.preview.invalid/${SHA_B}/`, `http://pr-12.preview.invalid/${SHA_B}/`]);
   });
 
   it('waits for the deployment of the head when the repository says so, in either order', async () => {
@@ -207,64 +250,6 @@ forEachDialect('pull-request heads and deployments in the store', (dialect) => {
       ['http://pr-30.deploy.invalid/', SHA_A],
       ['http://pr-30.deploy.invalid/', SHA_A],
     ]);
-  });
-});
-
-// MySQL only: which pull requests run, where and when is the handler's logic over the records tested on both
-// dialects above (and the job creation under source keys in test/integration/jobs/job-source-keys.test.ts).
-describe('pull-request runs from code-host deliveries', () => {
-  const { store, deliver, seed, jobs } = pullRequestService('mysql');
-
-  it('replays every active check at the head of an opened pull request, naming the pull request', async () => {
-    const { organizationId, repositoryId, checks } = await seed();
-
-    await deliver('pull_request', pullRequest({ number: 7, sha: SHA_A }));
-
-    const created = await jobs();
-    expect(created.map((job) => job.checkId)).toEqual(checks);
-    for (const job of created) {
-      expect(job).toMatchObject({ organizationId, repositoryId, trigger: 'codehost', commitSha: SHA_A, baseUrl: BASE_URL, task: null });
-      // No coverage links (none are composed here): every check runs, and its comment says why.
-      const reason = 'every check ran: the repository has no coverage links yet';
-      expect(job.channelContext).toEqual({
-        channel: 'codehost', provider: 'codehost', installationId: INSTALLATION, owner: 'Codertocat', repo: 'Hello-World', pullNumber: 7, headSha: SHA_A,
-        selection: { mode: 'all', reason, why: [reason], ran: 2, skipped: 0 },
-      });
-      expect(job.sourceKey).toBe(`pr:${repositoryId}:7:${SHA_A}:${job.checkId}`);
-    }
-  });
-
-  it('does not run a pull request from a fork unless runForks is on', async () => {
-    const { repositoryId } = await seed();
-    await deliver('pull_request', pullRequest({ number: 9, headRepo: 'mallory/Hello-World' }));
-    await deliver('pull_request', pullRequest({ number: 10, headRepo: null }));
-    expect(await jobs()).toEqual([]);
-
-    await store().getRepository(ConnectedRepository).update({ id: repositoryId }, { pullRequestSettings: { runForks: true } });
-    await deliver('pull_request', pullRequest({ action: 'synchronize', number: 9, sha: SHA_B, headRepo: 'mallory/Hello-World', updatedAt: '2026-03-01T11:00:00Z' }));
-
-    expect((await jobs()).map((job) => [job.commitSha, (job.channelContext as { pullNumber: number }).pullNumber])).toEqual([
-      [SHA_B, 9],
-      [SHA_B, 9],
-    ]);
-  });
-
-  it('skips a draft until it is ready for review', async () => {
-    await seed();
-    await deliver('pull_request', pullRequest({ draft: true }));
-    expect(await jobs()).toEqual([]);
-
-    await deliver('pull_request', pullRequest({ action: 'ready_for_review', updatedAt: '2026-03-01T10:30:00Z' }));
-
-    expect(await jobs()).toHaveLength(2);
-  });
-
-  it('runs at the preview template filled with the number and head', async () => {
-    await seed({ previewUrlTemplate: 'http://pr-{number}.preview.invalid/{sha}/' });
-
-    await deliver('pull_request', pullRequest({ number: 12, sha: SHA_B }));
-
-    expect((await jobs()).map((job) => job.baseUrl)).toEqual([`http://pr-12.preview.invalid/${SHA_B}/`, `http://pr-12.preview.invalid/${SHA_B}/`]);
   });
 
   it('runs nothing for a suspended installation, a repository that is not connected, or an event from outside the app', async () => {
@@ -348,7 +333,6 @@ async function startHangingServer(): Promise<{ url: string; close(): Promise<voi
   };
 }
 
-// On both dialects: the runs to cancel are read by their source keys' prefix (LIKE, not exact on either dialect).
 forEachDialect('pull-request runs a newer push or a close made pointless', (dialect) => {
   let api: TestApi | undefined;
   let worker: TestWorker | undefined;
