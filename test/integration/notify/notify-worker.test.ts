@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { notifyDeliveryJob } from '../../../src/workflows/notify-delivery.js';
 import { createNotificationOutbox } from '../../../src/jobs/notification-outbox.js';
 import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { NOTIFY_DELIVERY_JOB } from '../../../src/workflows/notify-starter.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
-import { forEachDialect, useTestStore } from '../../support/dialects.js';
+import { useTestStore } from '../../support/dialects.js';
 import { silentLogger } from '../../support/logger.js';
 import { advance, chatContext, chatInput, jobServiceOn } from './notify-fixtures.js';
 import { useSlackThread } from './slack-thread.js';
@@ -27,8 +27,10 @@ const THREAD = chatContext('1700000500.000100');
  * job is created, follows the run, and ends on the final summary; the queue job then completes. Slack failing
  * meanwhile delays the message and nothing else.
  */
-forEachDialect('notify-delivery on a worker', (dialect) => {
-  const store = useTestStore(dialect);
+// MySQL only: the composition on a worker. The delivery's store side runs on both dialects in
+// notify/deliver-progress.test.ts and notify/outbox.test.ts, queue jobs and their retries in queue/worker.test.ts.
+describe('notify-delivery on a worker', () => {
+  const store = useTestStore('mysql');
   const { world, sink, botMessages } = useSlackThread(store, THREAD, TOKEN);
   let queue: Queue;
   let worker: Worker;

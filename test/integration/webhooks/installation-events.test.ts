@@ -1,4 +1,4 @@
-import { expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Installation } from '../../../src/store/entities/installation.entity.js';
 import { Organization } from '../../../src/store/entities/organization.entity.js';
@@ -7,7 +7,6 @@ import { ReportedInstallation } from '../../../src/store/entities/reported-insta
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { connectInstallation, isInstallationConnected } from '../../../src/store/repository-admission.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
-import { forEachDialect } from '../../support/dialects.js';
 import { useTestService } from '../../support/test-service.js';
 
 const SECRET = 'codehost-webhook-secret-for-installation-tests';
@@ -37,8 +36,11 @@ function payload(event: string, action: string, installationId: number, times: {
   return body;
 }
 
-forEachDialect('code-host installation deliveries', (dialect) => {
-  const service = useTestService(dialect, { api: { codehost: { webhookSecret: SECRET } }, worker: { concurrency: 4 } });
+// MySQL only: this is the delivery protocol over the installation records, whose ordering, tombstones and
+// concurrent convergence run on both dialects in test/integration/repos/installation-records.test.ts (receipts and
+// redeliveries in jobs/webhook-receipts.test.ts, connecting in store-repository-admission.test.ts).
+describe('code-host installation deliveries', () => {
+  const service = useTestService('mysql', { api: { codehost: { webhookSecret: SECRET } }, worker: { concurrency: 4 } });
   const { store } = service;
   const base = () => service.api.base;
 

@@ -4,7 +4,7 @@
  * posting each run's comment and check run there), and coverage from a CoverageSource over fixed flows and links.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SelectionCoverage } from '../../../src/core/check-selection.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { ConnectedRepository } from '../../../src/store/entities/connected-repository.entity.js';
@@ -15,7 +15,6 @@ import type { CoverageSource } from '../../../src/webhooks/codehost/pull-request
 import { startFakeCodehost, type FakeCodehost, type FakePullFile } from '../../fakes/codehost-api.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
 import { examplePayload, signedDelivery } from '../../support/codehost-deliveries.js';
-import { forEachDialect } from '../../support/dialects.js';
 import { useTestService } from '../../support/test-service.js';
 import { APP_ID, APP_KEYS, BOT_NAME, summaryOf, until } from '../notify/pull-request-fixtures.js';
 
@@ -33,7 +32,9 @@ function opened(number: number, sha: string): Record<string, unknown> {
   return body;
 }
 
-forEachDialect('pull requests replay what the change touches', (dialect) => {
+// MySQL only: selection is the changed files (the code host's pages) against coverage this test supplies; no store
+// code of its own. Pull-request runs from the same deliveries run on both dialects in pull-request-runs.test.ts.
+describe('pull requests replay what the change touches', () => {
   let fake: FakeCodehost;
   /** What onboarding would have stored, by repository; a repository missing here has no coverage. */
   const coverageByRepository = new Map<string, SelectionCoverage>();
@@ -44,7 +45,7 @@ forEachDialect('pull requests replay what the change touches', (dialect) => {
     fake.addInstallation(INSTALLATION);
   });
   // No browser: each run errors at once, and its final comment and check run are posted.
-  const service = useTestService(dialect, {
+  const service = useTestService('mysql', {
     api: { codehost: { webhookSecret: SECRET } },
     worker: () => ({
       concurrency: 4,

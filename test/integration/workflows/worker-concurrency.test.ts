@@ -3,12 +3,12 @@
  * timed: the demo shop's /barrier answers a request only once a second one waits there too, so two jobs pass it only
  * if they overlap; its arrivals say whether each request carried a session cookie.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { DEFAULT_ACCOUNT, MAX_BARRIER_MS, startDemoApp, type DemoApp } from '../../fixtures/demo-app/index.js';
 import { insertRepository } from '../../support/check-fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../support/api-server.js';
-import { forEachDialect, useTestStore } from '../../support/dialects.js';
+import { useTestStore } from '../../support/dialects.js';
 import { startTestWorker } from '../../support/qa-worker.js';
 
 const SECRETS = { DEMO_EMAIL: DEFAULT_ACCOUNT.email, DEMO_PASSWORD: DEFAULT_ACCOUNT.password };
@@ -28,7 +28,9 @@ interface Finished {
   findings: { title: string }[];
 }
 
-forEachDialect('one worker, several jobs at once', (dialect) => {
+// MySQL only: what differs here is the browser, not the store. The queue's claims under concurrency run on both
+// dialects in test/integration/queue/worker.test.ts, the run's fenced writes in workflows/run-recorder.test.ts.
+describe('one worker, several jobs at once', () => {
   let demo: DemoApp;
   let api: TestApi;
   let key: string;
@@ -39,7 +41,7 @@ forEachDialect('one worker, several jobs at once', (dialect) => {
     await api?.close();
     await demo?.close();
   });
-  const store = useTestStore(dialect);
+  const store = useTestStore('mysql');
 
   beforeAll(async () => {
     demo = await startDemoApp();
