@@ -41,7 +41,7 @@ export default async function globalSetup(_globalConfig: unknown, project: { roo
         '  - start MariaDB:   start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql',
         "    (root over TCP with no password: mariadb -uroot -e \"ALTER USER root@localhost IDENTIFIED VIA mysql_native_password USING PASSWORD('') OR unix_socket\")",
         '  - or point the tests elsewhere: TEST_DATABASE_URL=mysql://user:password@host:3306/qa_test',
-        '  - or run only the SQLite half: TEST_DIALECTS=sqlite',
+        '  - or narrow the dialect matrix to SQLite: TEST_DIALECTS=sqlite (the MySQL-only files still need MySQL)',
         '(.ci/run installs and starts MariaDB on a new machine.)',
       ].join('\n'),
       { cause: error },
