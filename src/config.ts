@@ -356,7 +356,8 @@ const envSchema = z.object({
   WEBHOOK_LEASE_MS: integer(1_000, 86_400_000).default(600_000),
   WEBHOOK_SWEEP_INTERVAL_MS: integer(100, 3_600_000).default(60_000),
   METRICS_ENABLED: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('1'),
-  METRICS_PORT: integer(1, 65535).optional(),
+  // 9464: the port the Prometheus project lists for exporters of this kind; 0 takes any free port (tests, two workers on one host).
+  METRICS_PORT: integer(0, 65535).default(9464),
   // Compared in constant time with the request's bearer token; never echoed in a config error.
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   METRICS_ORG_LABEL: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),

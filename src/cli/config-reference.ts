@@ -333,7 +333,7 @@ export const CONFIG_REFERENCE: readonly ConfigReferenceGroup[] = [
       {
         names: ['METRICS_PORT'],
         meaning:
-          'The port (1–65535, on `HOST`) where a `qa worker`, which has no HTTP port of its own, answers `/metrics`, `/healthz` and `/readyz`. Unset: a worker serves none of them. `serve` and `start` answer on `PORT`.',
+          'The port (on `HOST`; default `9464`; `0` takes any free port, which the log line `metrics listening` names) where a `qa worker`, which has no HTTP port of its own, answers `/metrics`, `/healthz` and `/readyz`. Two workers on one host need a port each. `serve` and `start` answer on `PORT`; `METRICS_ENABLED=0` turns all of them off.',
       },
       {
         names: ['METRICS_TOKEN'],

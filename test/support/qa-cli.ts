@@ -26,7 +26,8 @@ export function spawnQa(args: string[], env: Record<string, string>): QaProcess 
   const inherited = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete inherited[name];
   const child = spawn(process.execPath, [QA_ENTRY, ...args], {
-    env: { ...inherited, LOG_FORMAT: 'json', ...env },
+    // METRICS_PORT 0: a worker's metrics port is any free one, so that workers spawned at once do not clash on 9464.
+    env: { ...inherited, LOG_FORMAT: 'json', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const run: QaRun = { code: null, stdout: '', stderr: '' };

@@ -35,7 +35,7 @@ describe('loadConfig', () => {
       catalog: DEFAULT_CATALOG,
       onboardingFetch: NO_ONBOARDING_FETCH,
       identity: NO_IDENTITY,
-      metrics: { enabled: true, port: undefined, token: undefined, organizationLabel: false },
+      metrics: { enabled: true, port: 9464, token: undefined, organizationLabel: false },
     };
     expect(loadConfig({}, { isTTY: false })).toEqual(expected);
   });
@@ -135,8 +135,8 @@ describe('loadConfig', () => {
   });
 
   it('refuses metrics settings out of their range, and never echoes the token', () => {
-    const problems = configError({ METRICS_ENABLED: 'yes', METRICS_PORT: '0', METRICS_TOKEN: 'short-secret', METRICS_ORG_LABEL: 'true' });
-    for (const expected of ['METRICS_ENABLED must be 0 or 1', 'METRICS_PORT must be an integer between 1 and 65535', 'METRICS_TOKEN must be at least 16 characters', 'METRICS_ORG_LABEL must be 0 or 1']) {
+    const problems = configError({ METRICS_ENABLED: 'yes', METRICS_PORT: '65536', METRICS_TOKEN: 'short-secret', METRICS_ORG_LABEL: 'true' });
+    for (const expected of ['METRICS_ENABLED must be 0 or 1', 'METRICS_PORT must be an integer between 0 and 65535', 'METRICS_TOKEN must be at least 16 characters', 'METRICS_ORG_LABEL must be 0 or 1']) {
       expect(problems).toContain(expected);
     }
     expect(problems).not.toContain('short-secret');
