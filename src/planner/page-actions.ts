@@ -8,7 +8,7 @@ import type { PlanStep, Target } from '../core/plan.js';
 import { itemRefs } from './item-steps.js';
 import { isTitle, readNavigation } from './navigation.js';
 import { steps, type Reading, type ReadingContext } from './reading.js';
-import { describeTarget, readTarget, type TargetKind } from './targets.js';
+import { apposedName, describeTarget, readTarget, type TargetKind } from './targets.js';
 import { matchOutsideQuotes, slugKey, trimPunctuation, unquote } from './words.js';
 
 const FOCUSED_FIELD: Target = { by: 'role', role: 'textbox', name: '', exact: false };
@@ -93,9 +93,12 @@ export function readPageAction(clause: string, context: ReadingContext): Reading
     return steps([{ action: 'click', description: 'Click into the text field', target: FOCUSED_FIELD }]);
   }
   // "confirm the heading 'Dropdown List'", "check its heading is 'Hovers'", "verify the page title is 'Swag Labs'".
-  const heading = matchOutsideQuotes(text, /^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+(?:the|its|the page's|the page)\s+(main\s+heading|heading|page title|title)\s+("[^"]+"|'[^']+')$/i);
+  // Unquoted, "check the heading Pricing": the words after the noun, when they read as a name (targets.ts: apposedName).
+  const heading =
+    matchOutsideQuotes(text, /^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+(?:the|its|the page's|the page)\s+(main\s+heading|heading|page title|title)\s+("[^"]+"|'[^']+')$/i) ??
+    unquotedHeading(text);
   if (heading !== undefined) {
-    const shown = unquote(heading[2]!)!;
+    const shown = unquote(heading[2]!) ?? heading[2]!;
     const key = slugKey(text.replace(/^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+/i, ''));
     const step: PlanStep = /title/i.test(heading[1]!)
       ? { action: 'expectTitle', description: `Expect the title to contain ${JSON.stringify(shown)}`, text: shown, criterion: key }
@@ -176,4 +179,12 @@ function targetOf(spoken: string, context: ReadingContext, kind: TargetKind): Ta
     return 'text' in ref ? { by: 'text', name: ref.text, exact: true } : { by: 'role', role: 'listitem', name: '', exact: false, nth: ref.nth };
   }
   return readTarget(phrase, kind);
+}
+
+/** "check the heading Pricing", "verify the main heading Order history": as the quoted form's match, [_, noun, name]. */
+function unquotedHeading(text: string): [string, string, string] | undefined {
+  const match = /^(?:check|verify|confirm|make sure|ensure|expect)(?:\s+that)?\s+(?:the|its|the page's|the page)\s+(main\s+heading|heading)\s+(.+)$/i.exec(text);
+  if (match === null) return undefined;
+  const apposed = apposedName(`heading ${match[2]!}`);
+  return apposed === undefined ? undefined : [match[0], match[1]!, apposed.name];
 }

@@ -87,11 +87,34 @@ export function readTarget(phrase: string, kind: TargetKind): Target | undefined
   const quoted = unquote(text);
   if (quoted !== undefined) return make(FALLBACK[kind], text);
 
+  const apposed = apposedName(text);
+  if (apposed !== undefined) return make(nounMaker(apposed.noun), apposed.name);
+
   const named = matchOutsideQuotes(text, new RegExp(`^(.+?)\\s+(${NOUN})$`, 'i'));
   if (named !== undefined) return make(nounMaker(named[2]!), stripDeterminers(named[1]!));
 
   if (new RegExp(`^(?:${NOUN})$`, 'i').test(text)) return undefined;
   return make(FALLBACK[kind], text);
+}
+
+/** The nouns a name can follow in apposition: one element of a role the page names. */
+const APPOSED_NOUN = /^(heading|header|headline|button|link|tab|menu item|checkbox|check box|radio button|image|dialog)\s+(.+)$/i;
+/** Words that make the rest a phrase about the element rather than its name ("the button below the form"). */
+const NOT_A_NAME = /\b(?:in|on|at|of|for|with|under|below|above|beside|next|near|inside|within|from|to|by|is|are|was|says|said|reads|shows|should|must|will|can|and|or|then|that|which|who|when|if|it|its)\b/;
+
+/**
+ * "the heading Pricing", "the button 'Save'", "the link About us": the noun first and the element's name after it.
+ * Unquoted, the name must look like one (a capital or a digit first, at most six words, none of them a preposition,
+ * a verb or a conjunction that would make it a phrase about the element).
+ */
+export function apposedName(text: string): { noun: string; name: string } | undefined {
+  const match = APPOSED_NOUN.exec(text);
+  if (match === null) return undefined;
+  const rest = match[2]!.trim();
+  if (unquote(rest) !== undefined) return { noun: match[1]!, name: rest };
+  const words = rest.split(/\s+/);
+  if (!/^[A-Z0-9]/.test(rest) || words.length > 6 || /["']/.test(rest) || NOT_A_NAME.test(rest.toLowerCase())) return undefined;
+  return { noun: match[1]!, name: rest };
 }
 
 /** The role a bare noun names ("the button", "the heading"), for "the button says 'Buy now'". */

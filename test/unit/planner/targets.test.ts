@@ -26,6 +26,16 @@ describe('readTarget', () => {
     ['the button labelled Save draft', 'text', role('Save draft', 'button')],
     ['the link called "Terms and conditions"', 'text', role('Terms and conditions', 'link', true)],
     ['the heading that says Welcome', 'text', role('Welcome', 'heading')],
+    // The noun first, the name after it: "the heading Pricing" is a heading, not the text "heading Pricing".
+    ['the heading Pricing', 'text', role('Pricing', 'heading')],
+    ['a heading Order history', 'text', role('Order history', 'heading')],
+    ['the button Save', 'text', role('Save', 'button')],
+    ['the link About us', 'button', role('About us', 'link')],
+    ["the tab 'Reviews'", 'text', role('Reviews', 'tab', true)],
+    // Words that make it a phrase about the element, or no name at all: left as they were.
+    ['the button below the form', 'text', { by: 'text', name: 'button below the form', exact: false }],
+    ['the link in the Footer', 'text', { by: 'text', name: 'link in the Footer', exact: false }],
+    ['the heading pricing', 'text', { by: 'text', name: 'heading pricing', exact: false }],
     ['Email', 'field', { by: 'label', name: 'Email', exact: false }],
     ['the Email field', 'button', { by: 'label', name: 'Email', exact: false }],
     ['the Coupon input', 'button', { by: 'label', name: 'Coupon', exact: false }],
