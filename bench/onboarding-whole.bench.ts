@@ -14,6 +14,8 @@
  * fetch, index, discover (crawl = to `crawl.finished`, join = the rest), coverage, build (until its children are
  * over)), and the total from `ingestion.started` to `ingestion.succeeded` and from the POST to the end as a client
  * sees it. Never fails on a figure; prints the load average, since on a busy machine the figures mean little.
+ * The worker is the tests' (test/support/qa-worker.ts): it looks at running builds every 200 ms (ONBOARDING_POLL_MS
+ * defaults to 5 s) and builds at most 4 flows, 2 at a time (CATALOG_MAX_BUILDS defaults to 10).
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/qa_onbench, dropped and created again).
  */
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
         rows.push([name, 'discover', ms(step('discover')), `crawl ${ms(crawl)} ms (${counts.pages ?? '?'} pages), join ${ms(join)} ms (${counts.flows ?? '?'} flows, ${counts.edgeCases ?? '?'} edge cases)`]);
         const linked = history.find((event) => event.type === 'step.finished' && (event.data as { step?: string }).step === 'coverage')?.data as Answer | undefined;
         rows.push([name, 'coverage', ms(step('coverage')), linked ? `${linked.links} links, ${linked.coveredFlows} of ${linked.flows} flows covered (${linked.checks} checks before the builds)` : '']);
-        rows.push([name, 'build', ms(step('build')), `${counts.builds ?? '?'} children, ${counts.buildsPassed ?? '?'} passed`]);
+        rows.push([name, 'build', ms(step('build')), `${counts.builds ?? '?'} children (2 at a time), ${counts.buildsPassed ?? '?'} passed; then ${counts.coveredFlows ?? '?'} flows covered`]);
         rows.push([name, 'total', ms(between(history, ['ingestion.started'], ['ingestion.succeeded'])), `ingestion.started to ingestion.succeeded; POST to seen over ${ms(clientMs)} ms`]);
       } else {
         rows.push([name, 'total', ms(between(history, ['ingestion.started'], ['step.finished', 'index'])), 'fetch and index only (no running app: discover, coverage, build not run)']);
