@@ -6,7 +6,6 @@ import { startEgressProxy, type EgressGrant, type EgressProxy } from './egress-p
 import { createForbiddenOrigins, withoutForbidden } from './forbidden-origins.js';
 import { NOTHING_ALLOWED, type HostAllowlist } from './host-allowlist.js';
 import { emptyObservations, observeContext, recordBlocked, type PageObservations } from './page-observer.js';
-import { watchSockets } from './write-fence.js';
 
 export interface BrowserConfig {
   /** The Chromium binary Playwright drives (Debian's chromium by default; no browser is downloaded). */
@@ -216,10 +215,7 @@ export function createBrowserPool(config: BrowserConfig, logger: Logger, telemet
       telemetry.browserContexts(1);
       context.once('close', () => telemetry.browserContexts(-1));
       try {
-        const page = await context.newPage();
-        // Before the page loads anything: the side-effect guard must know whether a control could write over a socket.
-        watchSockets(page);
-        return { browser: current, context, page, grant };
+        return { browser: current, context, page: await context.newPage(), grant };
       } catch (error) {
         await context.close().catch(() => undefined);
         throw error;

@@ -5,15 +5,9 @@
  * allowed stops the step as `side_effect_blocked`, whatever planner wrote the plan and whatever its target was
  * called in the plan (a model's "Confirm" can resolve to "Confirm and delete account"). The words are read by the
  * planner's own policy, passed in as `kindsNamedBy`: this module only reads the page.
- *
- * Words alone stop a control only where it can write unseen: when it submits a form that writes, or when the page has
- * a WebSocket open. Anywhere else (a button outside such a form, a link) the page decides what it does: it acts
- * behind the write fence (write-fence.ts), so a "Remove" that takes a checkbox off the page or a "Contact Us" link
- * acts, while a "Remove" that sends `DELETE /users/7` fails the step and the request never reaches the server.
  */
 import type { Locator } from 'playwright';
 import { roleAndNameOf } from './aria-name.js';
-import { lowerWriteFence, raiseWriteFence, socketOpen } from './write-fence.js';
 
 /**
  * Where on the live page a control is, as far as it changes what its words mean: in a shop's cart (or on a page of
@@ -38,66 +32,16 @@ interface TargetFacts {
   formAction?: string;
 }
 
-/** A side effect named by the control: the policy's kind, and what named it ("its name \"Remove\""). */
-export interface NamedEffect {
-  kind: string;
-  by: string;
-}
-
 /**
- * What the guard does with a control, decided on what the live page says it is:
- * - `act`: it names no side effect that no answer allowed (`consented`: it names one, and answers allowed all it names).
- * - `blocked`: its name or its form's action names a side effect no answer allowed, and it submits a form that writes
- *   (any method but GET), or the effect is money, or the page has a WebSocket open; nothing is clicked.
- * - `fenced`: only its words name one, and it submits no form that writes (a button outside such a form, a link, a
- *   scripted control): what it does may well be reversible UI (removing a checkbox from the page) or navigation (a
- *   "Contact Us" link, a "Delete account" link to a confirmation page). It acts behind the write fence
- *   (write-fence.ts): any request that could write is stopped in the browser and fails the step.
- */
-export type GuardVerdict =
-  | { kind: 'act'; consented: boolean }
-  | { kind: 'blocked'; named: NamedEffect }
-  | { kind: 'fenced'; named: NamedEffect };
-
-/**
- * Money is decided by the words alone: a payment often leaves through what the fence does not see as this page's
- * write (a provider's redirect or window, a wallet's sheet), and a wrong pass costs real money ("Finish" at a
- * checkout, "Pay now", "Send $20").
- */
-const MONEY_KINDS: ReadonlySet<string> = new Set(['purchase', 'transfer']);
-
-/**
- * The verdict on a control (pure): `named` is what its name and its writing form's action name, `writesForm` whether
- * it submits a form that writes, `socketOpen` whether the page has a WebSocket open (a control's events can travel
- * over it unseen by the fence, so the words decide alone there).
- */
-export function guardVerdict(named: readonly NamedEffect[], allowed: readonly string[], control: { writesForm: boolean; socketOpen: boolean }): GuardVerdict {
-  const refused = named.find(({ kind }) => !allowed.includes(kind));
-  if (refused === undefined) return { kind: 'act', consented: named.length > 0 };
-  if (control.writesForm || control.socketOpen || MONEY_KINDS.has(refused.kind)) return { kind: 'blocked', named: refused };
-  return { kind: 'fenced', named: refused };
-}
-
-/** The message of a `blocked` verdict. */
-export function blockedMessage(name: string | undefined, named: NamedEffect, allowed: readonly string[]): string {
-  return (
-    `Stopped before acting on ${name === undefined ? 'the target' : `"${name}"`}: ${named.by} names a real side effect (${named.kind.replace(/_/g, ' ')}) ` +
-    `that no answer allowed${allowed.length > 0 ? ` (the answers allowed: ${allowed.join(', ').replace(/_/g, ' ')})` : ''}. ` +
-    'Nothing was clicked. To let a run do it, answer the question about it when the task asks, or say so in the task.'
-  );
-}
-
-/**
- * Why acting on `element` is blocked, or undefined when it may act. `knownName` is the element's accessible name
- * when the locator that found it already proves it (see `nameProvenBy`): then only its form is read. A control that
- * only its words call a side effect acts behind the page's write fence, raised here before it acts; a control that
- * names a side effect an answer allowed lowers it (the run was told to write).
+ * Why acting on `element` is blocked, or undefined when it names no side effect that was not allowed. `knownName` is
+ * the element's accessible name when the locator that found it already proves it (see `nameProvenBy`): then only
+ * its form is read.
  */
 export async function sideEffectBlocked(element: Locator, guard: SideEffectGuard, knownName?: string): Promise<string | undefined> {
   if (guard.allowed === 'all') return undefined;
   const facts = await readFacts(element, knownName === undefined);
   const name = knownName ?? accessibleName(facts.snapshot);
-  const named: NamedEffect[] = [];
+  const named: Array<{ kind: string; by: string }> = [];
   if (name !== undefined) {
     const place = await placeOf(element, name, guard.kindsNamedBy(name));
     const where = place === undefined ? '' : ` ${place === 'cart' ? 'in a shop with a cart' : 'at a checkout'}`;
@@ -106,12 +50,14 @@ export async function sideEffectBlocked(element: Locator, guard: SideEffectGuard
   if (facts.formAction !== undefined) {
     for (const kind of kindsOfAction(facts.formAction, guard)) named.push({ kind, by: `its form's action ${facts.formAction}` });
   }
-  const page = element.page();
-  const verdict = guardVerdict(named, guard.allowed, { writesForm: facts.formAction !== undefined, socketOpen: socketOpen(page) });
-  if (verdict.kind === 'blocked') return blockedMessage(name, verdict.named, guard.allowed);
-  if (verdict.kind === 'fenced') await raiseWriteFence(page, { name: name ?? 'the target', kind: verdict.named.kind });
-  else if (verdict.consented) await lowerWriteFence(page);
-  return undefined;
+  const allowed = guard.allowed;
+  const blocked = named.find(({ kind }) => !allowed.includes(kind));
+  if (blocked === undefined) return undefined;
+  return (
+    `Stopped before acting on ${name === undefined ? 'the target' : `"${name}"`}: ${blocked.by} names a real side effect (${blocked.kind.replace(/_/g, ' ')}) ` +
+    `that no answer allowed${allowed.length > 0 ? ` (the answers allowed: ${allowed.join(', ').replace(/_/g, ' ')})` : ''}. ` +
+    'Nothing was clicked. To let a run do it, answer the question about it when the task asks, or say so in the task.'
+  );
 }
 
 /** A shop's cart, by its address or by what an element is called or linked to. */

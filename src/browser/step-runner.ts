@@ -14,7 +14,6 @@ import { asksModel, resolveWithModel, type ModelGrounding } from './model-ground
 import { blockedNavigation } from './navigation-guard.js';
 import { nameProvenBy, sideEffectBlocked, type SideEffectGuard } from './side-effect-guard.js';
 import { normalizedText } from './nearest-texts.js';
-import { writeFenceRaised, writesStopped } from './write-fence.js';
 import { StepFailure } from './step-failure.js';
 
 export interface StepContext {
@@ -59,16 +58,6 @@ export type StepResult =
   | { status: 'passed'; locator?: ResolvedLocator; toLocator?: ResolvedLocator; ran?: PlanStep; model?: string }
   | { status: 'failed'; kind: FindingKind; message: string; locator?: ResolvedLocator; toLocator?: ResolvedLocator; comparison?: Comparison; model?: string };
 
-
-/**
- * The writes the page's fence stopped while the step ran. A write the step's own action started reaches this process
- * as a routed request after the action returns: one round trip to the page first lets it arrive.
- */
-async function writesStoppedBy(page: Page): Promise<string | undefined> {
-  if (!writeFenceRaised(page)) return undefined;
-  await page.title().catch(() => undefined);
-  return writesStopped(page);
-}
 
 /**
  * Runs one plan step on the page. Targets are resolved against the live page (or taken from a compiled check);
@@ -165,9 +154,6 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     // A dialog no step expected opened while this one acted (it was dismissed): the page did what the task did not say.
     const stray = unexpectedDialogs(context.dialogs);
     if (stray !== undefined) throw stray;
-    // A write the fence stopped while this step ran (side-effect-guard.ts: a control only its words call a side effect).
-    const stopped = await writesStoppedBy(page);
-    if (stopped !== undefined) throw new StepFailure('side_effect_blocked', stopped);
     const outside = blocked();
     const found = { locator, ...(toLocator ? { toLocator } : {}), ...(chosenByModel === undefined ? {} : { model: chosenByModel }) };
     // Found or opened at its guessed address, a named page is compiled as the address reached: a replay and the
@@ -186,9 +172,6 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     // Whatever else went wrong, the page was not where the run may test.
     const outside = blocked();
     if (outside !== undefined) return { status: 'failed', kind: 'navigation_blocked', message: outside, ...found };
-    // The page may have failed because the fence stopped its write: that is the cause to say.
-    const stopped = error instanceof StepFailure && error.kind === 'side_effect_blocked' ? undefined : writesStopped(page);
-    if (stopped !== undefined) return { status: 'failed', kind: 'side_effect_blocked', message: stopped, ...found };
     // A dialog nobody expected is the likelier cause of what went wrong after it: said first.
     const stray = unexpectedDialogs(context.dialogs);
     if (stray !== undefined) return { status: 'failed', kind: stray.kind, message: `${stray.message}; then: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`, ...found, comparison: stray.comparison! };
