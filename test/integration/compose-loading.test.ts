@@ -1,6 +1,7 @@
 /**
  * A process loads the heavy packages only for the parts it runs: Playwright and axe when the browser pool first
- * launches (or the first audit), Bolt and the Slack clients when chat is configured. The composition root is built
+ * launches (or the first audit), Bolt and the Slack clients when chat is configured, and a `qa` process the store, the
+ * servers and the MCP tools only for the verb that uses them. The composition root is built
  * in a plain Node process from `dist` (as `npm start` runs it), on SQLite, and the packages in its module cache are
  * read afterwards; the same build with a chat setting shows that the check sees a package that is loaded.
  */
@@ -57,5 +58,22 @@ describe('what the composition root loads', () => {
     const loaded = await packagesLoaded({ CHAT_SIGNING_SECRET: 'test-signing-secret', CHAT_BOT_TOKEN: 'xoxb-test-token' });
     expect(loaded).toEqual(expect.arrayContaining(['@slack/bolt', '@slack/web-api']));
     expect(loaded.filter((name) => name.startsWith('playwright') || name.startsWith('@axe-core'))).toEqual([]);
+  });
+});
+
+describe('what the qa program loads before a verb runs', () => {
+  /** Imported with the program (the parsing of every verb), these cost each `qa` process, `qa --help` included. */
+  const HEAVY = ['typeorm', 'mysql2', 'better-sqlite3', 'express', 'compromise', 'prom-client', 'zod-openapi', '@slack/bolt', 'playwright', 'playwright-core'];
+
+  it('loads no store, server, tagger or MCP tools: each verb imports what it runs when it runs', async () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      import { pathToFileURL } from 'node:url';
+      await import(pathToFileURL('dist/src/cli/program.js').href);
+      const loaded = new Set(Object.keys(createRequire(import.meta.url).cache).map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file)?.[1]));
+      console.log(JSON.stringify(${JSON.stringify(HEAVY)}.filter((name) => loaded.has(name))));
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 });
