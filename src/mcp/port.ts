@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CheckSummaryA } from '../api/schemas/checks.js';
 import type { artifactSchema, findingSchema, jobEventSchema, resolutionSchema } from '../api/schemas/jobs.js';
 import type { JobStatus } from '../core/job-lifecycle.js';
 import type { JobTrigger } from '../core/job.js';
@@ -77,11 +78,4 @@ export interface JobView {
 }
 
 /** One check of GET /api/checks. */
-export interface CheckSummary {
-  testId: string;
-  projectId: string;
-  status: 'draft' | 'active';
-  version: number;
-  naturalLanguageTask: string;
-  createdAt: string;
-}
+export type CheckSummary = CheckSummaryA;

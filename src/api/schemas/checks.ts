@@ -70,3 +70,16 @@ export const checkSchemas = Object.fromEntries(
   NamingSet['set'],
   { list: ReturnType<typeof checkListSchema>; detail: ReturnType<typeof checkDetailSchema>; accepted: ReturnType<typeof checkAcceptedSchema> }
 >;
+
+/**
+ * A check as `GET /api/checks` answers it in Set A's names (`checkSchema(SET_A)`, whose computed id keys widen zod's
+ * inferred type): the dashboard's list and the MCP tools read this one shape.
+ */
+export type CheckSummaryA = {
+  testId: string;
+  projectId: string;
+  status: 'draft' | 'active';
+  version: number;
+  naturalLanguageTask: string;
+  createdAt: string;
+};

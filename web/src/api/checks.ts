@@ -1,17 +1,10 @@
 /** The organization's checks (GET /api/checks, newest first) for picking one to replay, and one check by id. */
 import { useQuery } from '@tanstack/react-query';
-import { checkSchemas } from '../../../src/api/schemas/checks.js';
+import { checkSchemas, type CheckSummaryA } from '../../../src/api/schemas/checks.js';
 import { api } from './client.js';
 
-/** A check as the list answers it (Set A names; the shared schema's computed id keys widen its inferred type). */
-export type CheckItem = {
-  testId: string;
-  projectId: string;
-  status: 'draft' | 'active';
-  version: number;
-  naturalLanguageTask: string;
-  createdAt: string;
-};
+/** A check as the list answers it (Set A names). */
+export type CheckItem = CheckSummaryA;
 
 /** The API's most: the picker offers the newest this many. */
 const CHECKS_LIMIT = 200;
