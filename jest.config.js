@@ -12,11 +12,13 @@ export default {
   // the 2-core development machine. A limit that holds on a machine three times slower (CI shares its cores with
   // whatever else runs there) fails only a test that hangs.
   testTimeout: 120_000,
-  // Two test files at a time. Jest's default on 2 cores is one, and most of a file's time is waiting (browsers, child
-  // processes, timers): on the 2-core machine the suite took 748 s with one worker and 403 s with two, all green
-  // (each file has its own database, `_w<JEST_WORKER_ID>`, and its own ports).
-  maxWorkers: 2,
-  // Slowest files first, on a fresh clone too (from test/support/file-durations.json), so both workers end together.
+  // Four test files at a time on the 2-core machine: most of a file's time is waiting (browsers, child processes,
+  // timers), and more files at once fill it. Measured on a quiet 2-core machine, whole runs, all green: 2 workers
+  // 690 s, 3 workers 556 s (1.80 of the 2 cores busy), 4 workers 500 and 518 s (1.92 and 1.95 busy; about 1,000 s of
+  // CPU in each run, so more workers cannot help). Each file has its own database, `_w<JEST_WORKER_ID>`, and its own
+  // ports. Tests with a timing window keep a margin for a machine this busy (backlog-kill's lock lifetime).
+  maxWorkers: 4,
+  // Slowest files first, on a fresh clone too (from test/support/file-durations.json), so the workers end together.
   testSequencer: '<rootDir>/test/support/slowest-first-sequencer.cjs',
   // The progress reporter writes the counts after every file (JEST_PROGRESS_FILE), so a run that CI's guard kills
   // still says what finished.
