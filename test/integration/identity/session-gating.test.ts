@@ -11,6 +11,16 @@ import { TestBrowser } from '../../support/signed-in-browser.js';
 
 const RUNNABLE = 'Check that the pricing page lists three plans';
 
+/** MCP over streamable HTTP (`/mcp`, mounted beside the organization routers, behind the same authentication). */
+const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+const mcpCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+/** The JSON-RPC message of an MCP answer: the `data:` line of its one server-sent event. */
+function mcpMessage(text: string): { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text: string }> } } {
+  const data = text.split('\n').find((line) => line.startsWith('data: '));
+  if (data === undefined) throw new Error(`no MCP message in ${JSON.stringify(text)}`);
+  return JSON.parse(data.slice('data: '.length)) as ReturnType<typeof mcpMessage>;
+}
+
 /** What Express 5 keeps of a mounted route (router.stack: its layers). */
 interface RouterLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -69,6 +79,13 @@ describe('sessions on organization routes', () => {
     const answer = await browser.call(base(), method, concrete(path), body);
     expect({ route: `${method} ${path}`, status: answer.status, code: answer.body?.error?.code }).toEqual({ route: `${method} ${path}`, status: 403, code: 'setup.required' });
     expect(answer.body.error.details.missing).toEqual(['user', 'organization', 'membership']);
+  });
+
+  it('a pending session gets 403 setup.required at the MCP endpoint too, CSRF token and all', async () => {
+    const browser = new TestBrowser();
+    await signIn(service(), browser, 'pending');
+    const answer = await browser.call(base(), 'POST', '/mcp', mcpCall(1, 'list_checks', {}), MCP_HEADERS);
+    expect([answer.status, answer.body?.error?.code, answer.body?.error?.details?.missing]).toEqual([403, 'setup.required', ['user', 'organization', 'membership']]);
   });
 
   describe('once ready', () => {
@@ -143,6 +160,26 @@ describe('sessions on organization routes', () => {
       // A key needs neither.
       const byKey = await fetch(`${base()}/api/jobs/${otherJobId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${shop.otherKey}`, origin: 'https://evil.example' } });
       expect(byKey.status).toBe(200);
+    });
+
+    it('reaches the MCP tools as the organization in use, only with the CSRF token, and gets 404 for another organization\'s job', async () => {
+      const call = mcpCall(1, 'get_job', { jobId: otherJobId });
+      const withoutToken = await browser.call(base(), 'POST', '/mcp', call, MCP_HEADERS, false);
+      expect([withoutToken.status, withoutToken.body?.error?.code]).toEqual([403, 'csrf.refused']);
+      const foreign = await browser.call(base(), 'POST', '/mcp', call, { ...MCP_HEADERS, origin: 'https://evil.example' });
+      expect([foreign.status, foreign.body?.error?.code]).toEqual([403, 'csrf.refused']);
+
+      const headers = { ...MCP_HEADERS, 'x-csrf-token': browser.csrfToken! };
+      const other = await browser.request(`${base()}/mcp`, { method: 'POST', body: call, headers });
+      expect(other.status).toBe(200);
+      const refused = mcpMessage(other.text).result;
+      expect(refused?.isError).toBe(true);
+      expect(refused?.content?.[0]?.text).toContain('job.not_found');
+      const checks = await browser.request(`${base()}/mcp`, { method: 'POST', body: mcpCall(2, 'list_checks', {}), headers });
+      expect(checks.status).toBe(200);
+      const listed = JSON.stringify(mcpMessage(checks.text).result?.structuredContent);
+      expect(listed).toContain(shop.checkId);
+      expect(listed).not.toContain(otherCheckId);
     });
 
     it('serves the job page the bot links to: sign-in first, then the page, with a 404 for a job of no organization of theirs', async () => {
