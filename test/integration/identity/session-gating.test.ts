@@ -14,11 +14,14 @@ const RUNNABLE = 'Check that the pricing page lists three plans';
 /** MCP over streamable HTTP (`/mcp`, mounted beside the organization routers, behind the same authentication). */
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 const mcpCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+interface McpAnswer {
+  result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text: string }> };
+}
 /** The JSON-RPC message of an MCP answer: the `data:` line of its one server-sent event. */
-function mcpMessage(text: string): { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text: string }> } } {
+function mcpMessage(text: string): McpAnswer {
   const data = text.split('\n').find((line) => line.startsWith('data: '));
   if (data === undefined) throw new Error(`no MCP message in ${JSON.stringify(text)}`);
-  return JSON.parse(data.slice('data: '.length)) as ReturnType<typeof mcpMessage>;
+  return JSON.parse(data.slice('data: '.length)) as McpAnswer;
 }
 
 /** What Express 5 keeps of a mounted route (router.stack: its layers). */
