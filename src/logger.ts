@@ -1,5 +1,6 @@
 import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
-import pinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,6 +40,10 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   if (config.format === 'json') return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
-  if (destination !== undefined) return pino(options, pinoPretty({ ...PRETTY_OPTIONS, destination, sync: true }));
+  if (destination !== undefined) {
+    // Loaded here, not with the module: only pretty output to a given destination formats in-process.
+    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+    return pino(options, pinoPretty({ ...PRETTY_OPTIONS, destination, sync: true }));
+  }
   return pino({ ...options, transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } });
 }

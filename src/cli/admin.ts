@@ -10,10 +10,6 @@ import type { Logger } from '../logger.js';
 import { createApiKey } from '../identity/api-keys.js';
 import { linkDirectoryOrganization, type DirectoryLinkOutcome } from '../identity/directory-links.js';
 import { createChatWorkspaces } from '../jobs/chat/chat-workspaces.js';
-import { createWebhookReceipts } from '../jobs/webhooks/webhook-receipts.js';
-import { createNotificationChannel, createQueue } from '../queue/index.js';
-import { createWriteBatch } from '../store/write-batch.js';
-import { webhookDeliveryStarter } from '../workflows/webhook-delivery-starter.js';
 import { Organization } from '../store/entities/organization.entity.js';
 import { setCapabilityPaused } from '../store/execution-flags.js';
 import { openStore } from '../store/open-store.js';
@@ -68,21 +64,30 @@ export async function disconnectChatWorkspace(config: Config, logger: Logger, te
 
 /** `qa webhooks list`: received deliveries, newest first (only failed and dead ones with `failed`). */
 export async function listWebhookReceipts(config: Config, logger: Logger, options: { failed: boolean; limit: number }) {
-  return withStore(config, logger, (dataSource) => receiptsOf(config, dataSource).list(options));
+  return withStore(config, logger, async (dataSource) => (await receiptsOf(config, dataSource)).list(options));
 }
 
 /** `qa webhooks redeliver`: a failed or dead receipt is queued again with fresh attempts; workers pick it up. */
 export async function redeliverWebhookReceipt(config: Config, logger: Logger, id: string): Promise<void> {
   await withStore(config, logger, async (dataSource) => {
-    const outcome = await receiptsOf(config, dataSource).redeliver(id);
+    const outcome = await (await receiptsOf(config, dataSource)).redeliver(id);
     if (outcome === 'not_found') throw userError(ErrorCode.WebhookReceiptNotFound, `No webhook delivery with the id "${id}"`, { status: 404 });
     if (outcome === 'not_failed') throw userError(ErrorCode.WebhookReceiptNotFailed, `Delivery "${id}" has not failed; only a failed or dead delivery is redelivered`, { status: 409 });
   });
 }
 
-/** The receipts over an administrator's connection: a queue of their own to requeue on, no write batch needed. */
-function receiptsOf(config: Config, dataSource: DataSource) {
-  const queue = createQueue(dataSource, { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: 1 }, createNotificationChannel(undefined));
+/**
+ * The receipts over an administrator's connection: a queue of their own to requeue on, no write batch needed. The
+ * queue (Agenda) and the receipts are loaded here, for the webhook verbs only: the other verbs start faster without.
+ */
+async function receiptsOf(config: Config, dataSource: DataSource) {
+  const [{ InProcessNotificationChannel, createQueue }, { createWriteBatch }, { webhookDeliveryStarter }, { createWebhookReceipts }] = await Promise.all([
+    import('../queue/index.js'),
+    import('../store/write-batch.js'),
+    import('../workflows/webhook-delivery-starter.js'),
+    import('../jobs/webhooks/webhook-receipts.js'),
+  ]);
+  const queue = createQueue(dataSource, { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: 1 }, new InProcessNotificationChannel());
   return createWebhookReceipts({ dataSource, writes: createWriteBatch(dataSource), starter: webhookDeliveryStarter(queue) });
 }
 

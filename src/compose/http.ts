@@ -3,7 +3,7 @@ import { createApp, type Mount } from '../api/app.js';
 import { authenticate } from '../api/auth.js';
 import { startHttpServer } from '../api/server.js';
 import { createMcpRouter } from '../mcp/http.router.js';
-import { QA_MCP_SERVER } from '../mcp/tools.js';
+import { QA_MCP_SERVER } from '../mcp/server-info.js';
 import type { ReadinessCheck } from '../api/health.router.js';
 import { composePeople } from './people.js';
 import { queueReadiness } from './readiness.js';

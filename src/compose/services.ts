@@ -14,7 +14,7 @@ import type { Logger } from '../logger.js';
 import type { ProgressSinks } from '../notify/progress-sink.js';
 import { createPlanner } from '../planner/create-planner.js';
 import type { Planner } from '../planner/planner.js';
-import { createNotificationChannel, createQueue, type Queue } from '../queue/index.js';
+import { createNotificationChannel, createQueue, type NotificationChannel, type Queue } from '../queue/index.js';
 import { createRepositoryService, type RepositoryService } from '../repos/repository-service.js';
 import { openStore } from '../store/open-store.js';
 import { createWriteBatch, type WriteBatch } from '../store/write-batch.js';
@@ -82,22 +82,30 @@ function chatConfigured(config: Config): boolean {
 export async function composeServices(config: Config, logger: Logger, overrides: ComposeOverrides = {}): Promise<Services> {
   // Loaded only when chat is configured: Bolt and the Slack clients cost a process about 0.35 s of CPU to load.
   const chat = chatConfigured(config) ? await import('./chat.js') : undefined;
+  const channel = await createNotificationChannel(config.queue.redisUrl);
   const dataSource = overrides.dataSource ?? (await openStore(config, logger));
   try {
-    return buildServices(config, logger, overrides, dataSource, chat?.composeChat);
+    return buildServices(config, logger, overrides, dataSource, channel, chat?.composeChat);
   } catch (error) {
     if (!overrides.dataSource) await dataSource.destroy();
     throw error;
   }
 }
 
-function buildServices(config: Config, logger: Logger, overrides: ComposeOverrides, dataSource: DataSource, composeChat: ComposeChat | undefined): Services {
+function buildServices(
+  config: Config,
+  logger: Logger,
+  overrides: ComposeOverrides,
+  dataSource: DataSource,
+  notificationChannel: NotificationChannel,
+  composeChat: ComposeChat | undefined,
+): Services {
   const metrics = composeMetrics(config, dataSource);
   const { telemetry } = metrics;
   const queue = createQueue(
     dataSource,
     { pollIntervalMs: config.queue.pollIntervalMs, lockLifetimeMs: config.queue.lockLifetimeMs, concurrency: config.worker.concurrency },
-    createNotificationChannel(config.queue.redisUrl),
+    notificationChannel,
     telemetry,
   );
   const writes = createWriteBatch(dataSource);

@@ -1,10 +1,9 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Router, type RequestHandler } from 'express';
 import { principalOf } from '../api/auth.js';
 import { jsonBody } from '../api/json-body.js';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { createServicePort, type ServicePortDeps } from './service-port.js';
-import { createQaMcpServer, type McpServerInfo } from './tools.js';
+import type { McpServerInfo } from './server-info.js';
 
 export interface McpRouterDeps extends ServicePortDeps {
   /** The API's own authentication (src/api/auth.ts): an API key, or a ready session. */
@@ -25,6 +24,9 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   const router = Router();
   router.use(deps.authenticate);
   router.post('/', jsonBody('256kb'), async (req, res) => {
+    // The MCP SDK (with its JSON-schema validator) is loaded at the first call, not with the service: it costs a
+    // process about 0.25 s of CPU to load, and most deployments' processes never serve /mcp.
+    const [{ StreamableHTTPServerTransport }, { createQaMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./tools.js')]);
     const server = createQaMcpServer(createServicePort(deps, principalOf(res)), deps.info);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {

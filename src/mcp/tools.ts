@@ -6,6 +6,7 @@ import { answersBody, jobRequestFields } from '../api/requests/jobs.js';
 import { ErrorCode, isAppError, userError } from '../core/errors.js';
 import { createdText, jobReport, reportText } from './job-report.js';
 import type { CheckSummary, JobCreated, QaPort } from './port.js';
+import type { McpServerInfo } from './server-info.js';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForJob, type WaitOutcome } from './wait-for-job.js';
 
 /**
@@ -88,13 +89,7 @@ function waitText(outcome: WaitOutcome): string {
 
 const checkLine = (check: CheckSummary) => `${check.testId}  ${check.status}  v${check.version}  ${check.naturalLanguageTask}`;
 
-export interface McpServerInfo {
-  name: string;
-  version: string;
-}
-
-/** How both transports introduce themselves to a client. */
-export const QA_MCP_SERVER: McpServerInfo = { name: 'qa', version: '0.1.0' };
+export { QA_MCP_SERVER, type McpServerInfo } from './server-info.js';
 
 /** An MCP server whose tools call `port`; connect it to one transport. */
 export function createQaMcpServer(port: QaPort, info: McpServerInfo): McpServer {

@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import { ErrorCode, operationalError, userError } from '../core/errors.js';
 import { parseMysqlUrl, SAFE_DATABASE_NAME } from './mysql-url.js';
 
@@ -26,6 +26,8 @@ export async function ensureDatabaseExists(url: string): Promise<EnsureDatabaseR
     );
   }
 
+  // Loaded here, for a MySQL store only: the embedded SQLite default never needs the client.
+  const { default: mysql } = await import('mysql2/promise');
   const connection = await mysql.createConnection({ host, port, user, password, connectTimeout: 10_000 }).catch(
     (error: unknown) => {
       throw operationalError(
@@ -37,7 +39,7 @@ export async function ensureDatabaseExists(url: string): Promise<EnsureDatabaseR
     },
   );
   try {
-    const [rows] = await connection.query<mysql.RowDataPacket[]>(
+    const [rows] = await connection.query<RowDataPacket[]>(
       'SELECT VERSION() AS version, (SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?) AS present',
       [database],
     );

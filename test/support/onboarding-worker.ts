@@ -1,7 +1,7 @@
 /** Onboarding workers for a test: the real queue and job service, the test's step implementations. */
 import type { DataSource } from 'typeorm';
 import { composeServices, type Services } from '../../src/compose/index.js';
-import { createNotificationChannel, createQueue, createWorker, type Worker } from '../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Worker } from '../../src/queue/index.js';
 import { createIngestionStarter } from '../../src/repos/start-ingestion.js';
 import { IngestionEvent } from '../../src/store/entities/ingestion-event.entity.js';
 import { onboardingStarter, onboardingWorkflow, type CatalogSettings, type OnboardingPorts } from '../../src/workflows/onboarding.js';
@@ -33,7 +33,7 @@ export async function onboardingHarness(dataSource: DataSource): Promise<Onboard
       return (await startIngestion(organizationId, repositoryId, revision)).ingestionRunId;
     },
     async worker({ ports, catalog, lockLifetimeMs = 30_000 }) {
-      const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: 2 }, createNotificationChannel(undefined));
+      const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs, concurrency: 2 }, new InProcessNotificationChannel());
       const job = onboardingWorkflow({
         dataSource, ports, createJob: (principal, input) => services.jobs.create(principal, input),
         catalog: { maxBuilds: 10, maxConcurrency: 2, pollMs: 100, ...catalog },

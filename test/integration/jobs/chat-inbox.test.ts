@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { TOO_DEEP } from '../../../src/core/storable-json.js';
 import { createChatInbox, type ChatDelivery, type ChatEventStarter } from '../../../src/jobs/chat/chat-inbox.js';
-import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
 import { CHAT_EVENT_JOB, chatEventPayload, chatEventStarter } from '../../../src/workflows/chat-event-starter.js';
@@ -21,7 +21,7 @@ forEachDialect('chat inbox', (dialect) => {
   let queue: Queue;
   beforeEach(() => {
     writes = createWriteBatch(store());
-    queue = createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, new InProcessNotificationChannel());
   });
   afterEach(async () => {
     await writes.close();

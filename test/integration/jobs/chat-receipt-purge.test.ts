@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { purgeSettledChatReceipts } from '../../../src/jobs/chat/chat-inbox.js';
-import { createNotificationChannel, createQueue, createWorker, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Worker } from '../../../src/queue/index.js';
 import { ChatEventReceipt } from '../../../src/store/entities/chat-event-receipt.entity.js';
 import { CHAT_RECEIPT_PURGE_JOB, chatReceiptPurgeJob } from '../../../src/workflows/chat-receipt-purge.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
@@ -108,7 +108,7 @@ forEachDialect('chat receipt purge', (dialect) => {
       { eventId: 'Ev-a-week-unsettled', receivedHoursAgo: 170, settledHoursAgo: null },
     ]);
     // A short lock lifetime: Agenda's liveness timer (half of it) would otherwise outlive the test.
-    const queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 1_000, concurrency: 1 }, createNotificationChannel(undefined));
+    const queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 1_000, concurrency: 1 }, new InProcessNotificationChannel());
     worker = createWorker(queue, [chatReceiptPurgeJob(store(), { retentionHours: 24, batchSize: 1, now: () => NOW })], silentLogger(), 5_000);
 
     await worker.start();

@@ -8,7 +8,7 @@ import { createApiKey } from '../../../src/identity/api-keys.js';
 import { createJobService, MAX_SOURCE_KEY, type CreateJobInput, type RunStarter } from '../../../src/jobs/job-service.js';
 import type { Planner } from '../../../src/planner/planner.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createNotificationChannel, createQueue } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue } from '../../../src/queue/index.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
 import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
@@ -29,7 +29,7 @@ forEachDialect('job source keys', (dialect) => {
     for (const close of closers.splice(0)) await close();
   });
 
-  const queue = () => createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, createNotificationChannel(undefined));
+  const queue = () => createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, new InProcessNotificationChannel());
   const serviceWith = (options: { runs?: RunStarter; planner?: Planner } = {}) => {
     const writes = createWriteBatch(store());
     closers.push(() => writes.close());

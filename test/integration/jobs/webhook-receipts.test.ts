@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { TOO_DEEP } from '../../../src/core/storable-json.js';
 import { MAX_RECEIPT_ATTEMPTS, PENDING_GRACE_MS, RECEIPT_LEASE_MS, retryDelayMs } from '../../../src/core/webhook-receipt.js';
-import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
 import { createWebhookReceipts, type WebhookDelivery } from '../../../src/jobs/webhooks/webhook-receipts.js';
@@ -23,7 +23,7 @@ forEachDialect('webhook receipts', (dialect) => {
   let clock: Date;
   beforeEach(() => {
     writes = createWriteBatch(store());
-    queue = createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { pollIntervalMs: 1_000, lockLifetimeMs: 10_000, concurrency: 1 }, new InProcessNotificationChannel());
     clock = new Date('2026-11-24T10:00:00.000Z');
   });
   afterEach(async () => {

@@ -9,7 +9,7 @@ import { appendJobEvent } from '../../../src/jobs/job-events.js';
 import { createJobService, type CreateJobInput, type RunStarter } from '../../../src/jobs/job-service.js';
 import type { NotificationStarter } from '../../../src/jobs/notification-outbox.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, type Queue } from '../../../src/queue/index.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
 import { notifyDeliveryStarter } from '../../../src/workflows/notify-starter.js';
@@ -32,7 +32,7 @@ export function chatInput(repositoryId: string, context: ChatChannelContext | Re
 
 /** The job service as compose builds it, on a queue nobody works (the queue jobs stay where they were written). */
 export function jobServiceOn(dataSource: DataSource, starters: { queue?: Queue; runs?: RunStarter; notifications?: NotificationStarter } = {}) {
-  const queue = starters.queue ?? createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, createNotificationChannel(undefined));
+  const queue = starters.queue ?? createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, new InProcessNotificationChannel());
   const writes: WriteBatch = createWriteBatch(dataSource);
   const jobs = createJobService({
     dataSource,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { notifyDeliveryJob } from '../../../src/workflows/notify-delivery.js';
 import { createNotificationOutbox } from '../../../src/jobs/notification-outbox.js';
-import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { NOTIFY_DELIVERY_JOB } from '../../../src/workflows/notify-starter.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { useTestStore } from '../../support/dialects.js';
@@ -38,7 +38,7 @@ describe('notify-delivery on a worker', () => {
 
   beforeEach(async () => {
     // Agenda arms a liveness timer of lockLifetime/2 per run: a short lifetime lets the process exit soon.
-    queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, new InProcessNotificationChannel());
     const definition = notifyDeliveryJob({ dataSource: store(), sinks: { chat: sink() }, settings: { minIntervalMs: 200, publicBaseUrl: 'https://qa.example.com' }, logger: silentLogger() });
     // Only the deliveries run here: the jobs' qa-run workflows stay queued, and the test writes their history.
     worker = createWorker(queue, [definition], silentLogger(), 1_000);

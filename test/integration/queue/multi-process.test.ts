@@ -56,8 +56,8 @@ describe('queue across processes [mysql]', () => {
     }
   }
 
-  function producerQueue(dataSource: DataSource, withRedis: boolean): Queue {
-    producerChannel = createNotificationChannel(withRedis ? redisUrl : undefined);
+  async function producerQueue(dataSource: DataSource, withRedis: boolean): Promise<Queue> {
+    producerChannel = await createNotificationChannel(withRedis ? redisUrl : undefined);
     producer = createQueue(dataSource, { pollIntervalMs: 60_000, lockLifetimeMs: 60_000, concurrency: 1 }, producerChannel);
     return producer;
   }
@@ -66,7 +66,7 @@ describe('queue across processes [mysql]', () => {
     const a = worker({});
     const b = worker({});
     await Promise.all([a.waitFor((e) => e.event === 'ready'), b.waitFor((e) => e.event === 'ready')]);
-    const queue = producerQueue(store(), false);
+    const queue = await producerQueue(store(), false);
     const count = 300;
     const ids = new Set<string>();
     for (let n = 0; n < count; n++) ids.add(String((await queue.agenda.now('record-run', { n })).attrs._id));
@@ -87,7 +87,7 @@ describe('queue across processes [mysql]', () => {
   it('a worker killed while holding a lock loses the job to another after the lock lifetime, and it completes', async () => {
     const doomed = worker({ CHILD_MODE: 'hang' });
     await doomed.waitFor((e) => e.event === 'ready');
-    const queue = producerQueue(store(), false);
+    const queue = await producerQueue(store(), false);
     const job = await queue.agenda.now('record-run', { n: 1 });
     const jobId = String(job.attrs._id);
     await doomed.waitFor((e) => e.event === 'started' && e.jobId === jobId);
@@ -115,7 +115,7 @@ describe('queue across processes [mysql]', () => {
     const a = worker({ CHILD_REDIS_URL: redisUrl, CHILD_POLL_MS: '60000' });
     const b = worker({ CHILD_REDIS_URL: redisUrl, CHILD_POLL_MS: '60000' });
     await Promise.all([a.waitFor((e) => e.event === 'ready'), b.waitFor((e) => e.event === 'ready')]);
-    const queue = producerQueue(store(), true);
+    const queue = await producerQueue(store(), true);
     await producerChannel!.connect();
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (let n = 0; n < 20; n++) await queue.agenda.now('record-run', { n });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ErrorCode, operationalError, userError } from '../../../src/core/errors.js';
-import { createNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, defineQueueJob, enqueue, type Queue, type Worker } from '../../../src/queue/index.js';
 import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
 import { readDate } from '../../../src/store/raw-values.js';
 import { forEachDialect, useTestStore } from '../../support/dialects.js';
@@ -43,7 +43,7 @@ forEachDialect('worker', (dialect) => {
   });
 
   function start(definitions: Parameters<typeof createWorker>[1], graceMs = 5_000, lockLifetimeMs = settings.lockLifetimeMs): Worker {
-    queue = createQueue(store(), { ...settings, lockLifetimeMs }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { ...settings, lockLifetimeMs }, new InProcessNotificationChannel());
     worker = createWorker(queue, definitions, silentLogger(), graceMs);
     return worker;
   }
@@ -248,7 +248,7 @@ forEachDialect('worker', (dialect) => {
     expect(first).toMatchObject({ type: 'single', repeat_interval: '3600000' });
 
     // A second worker process starting (or this one restarting) saves the same job again.
-    const other = createWorker(createQueue(store(), settings, createNotificationChannel(undefined)), [hourly], silentLogger(), 5_000);
+    const other = createWorker(createQueue(store(), settings, new InProcessNotificationChannel()), [hourly], silentLogger(), 5_000);
     await other.start();
     await new Promise((resolve) => setTimeout(resolve, 5 * settings.pollIntervalMs));
     await other.stop();
@@ -287,7 +287,7 @@ forEachDialect('worker', (dialect) => {
       return row !== undefined && row.lockedAt === null && (row.lastFinishedAt?.getTime() ?? 0) >= since && row;
     };
     const otherWorker = (definition: Parameters<typeof createWorker>[1][number]) => {
-      const other = createWorker(createQueue(store(), settings, createNotificationChannel(undefined)), [definition], silentLogger(), 5_000);
+      const other = createWorker(createQueue(store(), settings, new InProcessNotificationChannel()), [definition], silentLogger(), 5_000);
       others.push(other);
       return other;
     };
@@ -369,7 +369,7 @@ forEachDialect('worker', (dialect) => {
         await release.promise;
       },
     });
-    queue = createQueue(store(), { ...settings, concurrency }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { ...settings, concurrency }, new InProcessNotificationChannel());
     worker = createWorker(queue, [slow], silentLogger(), 5_000);
     await Promise.all(Array.from({ length: 10 }, (_, n) => enqueue(queue.agenda, slow, { n })));
     await worker.start();
@@ -408,7 +408,7 @@ forEachDialect('worker', (dialect) => {
         replies.push(n);
       },
     });
-    queue = createQueue(store(), { ...settings, concurrency, lightSlots: 2 }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { ...settings, concurrency, lightSlots: 2 }, new InProcessNotificationChannel());
     worker = createWorker(queue, [heavy, reply], silentLogger(), 5_000);
     await Promise.all(Array.from({ length: 6 }, (_, n) => enqueue(queue.agenda, heavy, { n })));
     await worker.start();
@@ -455,7 +455,7 @@ forEachDialect('worker', (dialect) => {
     expect(abortedWith).toBeUndefined();
     // Another worker takes the job over, as it would after a stall (a lock deadline ahead of now makes the live lock
     // look expired to it): the next renewal finds the lock gone.
-    const other = createQueue(store(), settings, createNotificationChannel(undefined));
+    const other = createQueue(store(), settings, new InProcessNotificationChannel());
     await other.backend.connect();
     const claimed = await other.backend.repository.getNextJobToRun('long', new Date(), new Date(Date.now() + 60_000), undefined, { lastModifiedBy: 'other-worker' });
     await other.backend.disconnect();

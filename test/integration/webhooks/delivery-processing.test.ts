@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { createWebhookReceipts, type ClaimedReceipt, type WebhookDelivery, type WebhookReceipts } from '../../../src/jobs/webhooks/webhook-receipts.js';
-import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
 import { createWriteBatch, type WriteBatch } from '../../../src/store/write-batch.js';
 import { webhookDeliveryJob, type DeliveryHandlers } from '../../../src/workflows/webhook-delivery.js';
@@ -38,7 +38,7 @@ forEachDialect('webhook delivery processing', (dialect) => {
 
   /** A worker process of its own (queue, receipts, handlers), as `qa worker` composes one. */
   function startWorker(handlers: DeliveryHandlers): WebhookReceipts {
-    const queue = createQueue(store(), settings, createNotificationChannel(undefined));
+    const queue = createQueue(store(), settings, new InProcessNotificationChannel());
     writes ??= createWriteBatch(store());
     const receipts = createWebhookReceipts({ dataSource: store(), writes, starter: webhookDeliveryStarter(queue) });
     const worker = createWorker(queue, [webhookDeliveryJob({ receipts, handlers })], silentLogger(), 5_000);

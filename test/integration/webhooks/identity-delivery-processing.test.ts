@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { createDirectoryWriter } from '../../../src/identity/directory-writer.js';
 import { createWebhookReceipts, type WebhookReceipts } from '../../../src/jobs/webhooks/webhook-receipts.js';
-import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { DirectoryMembership } from '../../../src/store/entities/directory-membership.entity.js';
 import { DirectoryUser } from '../../../src/store/entities/directory-user.entity.js';
 import { WebhookReceipt } from '../../../src/store/entities/webhook-receipt.entity.js';
@@ -39,7 +39,7 @@ forEachDialect('identity delivery processing', (dialect) => {
   });
 
   function startWorker(): WebhookReceipts {
-    queue = createQueue(store(), settings, createNotificationChannel(undefined));
+    queue = createQueue(store(), settings, new InProcessNotificationChannel());
     writes = createWriteBatch(store());
     const receipts = createWebhookReceipts({ dataSource: store(), writes, starter: webhookDeliveryStarter(queue) });
     const handlers = { identity: identityDeliveryHandler({ directory: createDirectoryWriter({ dataSource: store() }) }) };

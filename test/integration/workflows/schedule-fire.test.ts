@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createFileArtifactStorage } from '../../../src/artifacts/file-storage.js';
 import { createJobService } from '../../../src/jobs/job-service.js';
 import { createRulePlanner } from '../../../src/planner/rule-planner.js';
-import { createNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker, type Queue, type Worker } from '../../../src/queue/index.js';
 import { toSqlDate } from '../../../src/queue/mysql-backend/sql-dates.js';
 import { createApiKey } from '../../../src/identity/api-keys.js';
 import { Check } from '../../../src/store/entities/check.entity.js';
@@ -48,7 +48,7 @@ forEachDialect('schedule fires', (dialect) => {
     api = await startTestApi(store());
     // The worker runs only schedule fires; the replays they start stay queued (no qa-run handler here). Agenda arms
     // a liveness timer of lockLifetime/2 per run and never clears it: a short lifetime lets the process exit soon.
-    queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, createNotificationChannel(undefined));
+    queue = createQueue(store(), { pollIntervalMs: 50, lockLifetimeMs: 2_000, concurrency: 2 }, new InProcessNotificationChannel());
     writes = createWriteBatch(store());
     const jobs = createJobService({
       writes,

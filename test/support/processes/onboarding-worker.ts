@@ -11,7 +11,7 @@
 import 'reflect-metadata';
 import { z } from 'zod';
 import { composeServices } from '../../../src/compose/index.js';
-import { createNotificationChannel, createQueue, createWorker } from '../../../src/queue/index.js';
+import { InProcessNotificationChannel, createQueue, createWorker } from '../../../src/queue/index.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { onboardingWorkflow } from '../../../src/workflows/onboarding.js';
 import { silentLogger } from '../logger.js';
@@ -34,7 +34,7 @@ const steps = testSteps(KILL_TEST_FLOWS(), () => [], (step) => say({ event: 'cal
 const hang = env.CHILD_HANG_STEP;
 if (hang !== 'build') void steps.hang(hang).started.then(() => say({ event: 'hung', step: hang }));
 
-const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs: env.CHILD_LOCK_MS, concurrency: 2 }, createNotificationChannel(undefined));
+const queue = createQueue(dataSource, { pollIntervalMs: 50, lockLifetimeMs: env.CHILD_LOCK_MS, concurrency: 2 }, new InProcessNotificationChannel());
 const job = onboardingWorkflow({
   dataSource,
   ports: steps.ports,

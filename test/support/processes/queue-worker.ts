@@ -30,7 +30,7 @@ const dataSource = await openStore({ database: { kind: 'mysql', url: env.CHILD_D
 const queue = createQueue(
   dataSource,
   { pollIntervalMs: env.CHILD_POLL_MS, lockLifetimeMs: env.CHILD_LOCK_MS, concurrency: env.CHILD_CONCURRENCY },
-  createNotificationChannel(env.CHILD_REDIS_URL),
+  await createNotificationChannel(env.CHILD_REDIS_URL),
 );
 
 const recordRun = defineQueueJob({
