@@ -147,10 +147,17 @@ export async function hasRows(dataSource: DataSource): Promise<boolean> {
 export async function cleanTables(dataSource: DataSource): Promise<void> {
   const mysqlDialect = dialectOf(dataSource) === 'mysql';
   const quote = (name: string) => (mysqlDialect ? `\`${name}\`` : `"${name}"`);
+  // Which tables hold a row, in one query: most tests write to a few of the schema's tables, and a DELETE per table
+  // (all of them, after every test) was a fifth of the suite's queries.
+  const tables = dataSource.entityMetadatas.map(({ tableName }) => tableName);
+  const probes = tables.map((table, index) => `EXISTS (SELECT 1 FROM ${quote(table)}) AS t${index}`);
+  const [present] = (await dataSource.query(`SELECT ${probes.join(', ')}`)) as Record<string, number | string>[];
+  const written = tables.filter((_table, index) => Number(present?.[`t${index}`]) === 1);
+  if (written.length === 0) return;
   const runner = dataSource.createQueryRunner();
   try {
     await runner.query(mysqlDialect ? 'SET FOREIGN_KEY_CHECKS = 0' : 'PRAGMA foreign_keys = OFF');
-    for (const { tableName } of dataSource.entityMetadatas) await runner.query(`DELETE FROM ${quote(tableName)}`);
+    for (const table of written) await runner.query(`DELETE FROM ${quote(table)}`);
   } finally {
     await runner.query(mysqlDialect ? 'SET FOREIGN_KEY_CHECKS = 1' : 'PRAGMA foreign_keys = ON');
     await runner.release();
