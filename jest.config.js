@@ -5,7 +5,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
-  testEnvironment: 'node',
+  // With JEST_CPU_FILE set, Node's environment also records each file's CPU (test/support/cpu-environment.cjs).
+  testEnvironment: process.env.JEST_CPU_FILE ? '<rootDir>/test/support/cpu-environment.cjs' : 'node',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Integration and end-to-end tests start real processes, browsers and databases; the slowest take about 25 s on
