@@ -36,6 +36,12 @@ export const PLAIN_CJS_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
 };
 
+/**
+ * The library declarations (lib.*.d.ts, @types/node, @playwright/test) parsed once per test file and option set:
+ * parsing them was most of each check's second or so of CPU, and they never change within a run.
+ */
+const parsedLibraries = new Map<string, ts.SourceFile | undefined>();
+
 /** Every diagnostic (syntax and types) of `files` (name → source), formatted; empty when they compile. */
 export function typeErrors(files: Readonly<Record<string, string>>, options: ts.CompilerOptions): string[] {
   const virtual = new Map(Object.entries(files).map(([name, text]) => [join(HERE, name), text]));
@@ -44,7 +50,10 @@ export function typeErrors(files: Readonly<Record<string, string>>, options: ts.
   const { getSourceFile, fileExists, readFile } = host;
   host.getSourceFile = (fileName, languageVersion, ...rest) => {
     const text = virtual.get(fileName);
-    return text === undefined ? getSourceFile.call(host, fileName, languageVersion, ...rest) : ts.createSourceFile(fileName, text, languageVersion, true);
+    if (text !== undefined) return ts.createSourceFile(fileName, text, languageVersion, true);
+    const key = `${JSON.stringify(languageVersion)}:${fileName}`;
+    if (!parsedLibraries.has(key)) parsedLibraries.set(key, getSourceFile.call(host, fileName, languageVersion, ...rest));
+    return parsedLibraries.get(key);
   };
   host.fileExists = (fileName) => virtual.has(fileName) || fileExists.call(host, fileName);
   host.readFile = (fileName) => virtual.get(fileName) ?? readFile.call(host, fileName);
