@@ -37,6 +37,9 @@ class CpuEnvironment extends NodeEnvironment {
       own: Math.round((now.own - this.started.own) * 100) / 100,
       children: Math.round((now.children - this.started.children) * 100) / 100,
       wall: (Date.now() - this.started.at) / 1000,
+      // The worker's own CPU since it started: its last line, less its files' `own`, is what it spent between files.
+      worker: process.pid,
+      workerOwn: now.own,
     };
     if (process.env.JEST_CPU_FILE) appendFileSync(process.env.JEST_CPU_FILE, `${JSON.stringify(line)}\n`);
   }

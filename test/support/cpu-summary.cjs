@@ -13,6 +13,12 @@ const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.pa
 rows.sort((a, b) => b.own + b.children - (a.own + a.children));
 const sum = (pick) => rows.reduce((total, row) => total + pick(row), 0);
 console.log(`${rows.length} files: ${sum((r) => r.own).toFixed(0)} s of the workers' own CPU, ${sum((r) => r.children).toFixed(0)} s of their children's`);
+const workers = new Map(rows.filter((row) => row.worker !== undefined).map((row) => [row.worker, 0]));
+for (const row of rows) if (row.worker !== undefined) workers.set(row.worker, Math.max(workers.get(row.worker), row.workerOwn));
+if (workers.size > 0) {
+  const total = [...workers.values()].reduce((sum, value) => sum + value, 0);
+  console.log(`${workers.size} workers: ${total.toFixed(0)} s of their own CPU in all, ${(total - sum((r) => r.own)).toFixed(0)} s of it outside the files`);
+}
 console.log('  cpu    own  child   wall  file');
 for (const row of rows.slice(0, Number(process.argv[3] ?? 40))) {
   const cells = [row.own + row.children, row.own, row.children, row.wall].map((value) => value.toFixed(1).padStart(6));
