@@ -89,8 +89,6 @@ function waitText(outcome: WaitOutcome): string {
 
 const checkLine = (check: CheckSummary) => `${check.testId}  ${check.status}  v${check.version}  ${check.naturalLanguageTask}`;
 
-export { QA_MCP_SERVER, type McpServerInfo } from './server-info.js';
-
 /** An MCP server whose tools call `port`; connect it to one transport. */
 export function createQaMcpServer(port: QaPort, info: McpServerInfo): McpServer {
   const server = new McpServer(info, {

@@ -28,9 +28,17 @@ export interface PeopleServiceOptions {
 }
 
 async function startPeopleService(store: DataSource, options: PeopleServiceOptions): Promise<PeopleService> {
-  // The API must know its own address before it listens (the provider redirects back to it), so the port is chosen
-  // free first; something else on the machine can take it in between (it happened once in a CI run), and then the
-  // service starts again on another one.
+  const { api, idp, base } = await startSignInApi(store, options);
+  const worker = options.webhookSecret === undefined ? undefined : await startTestWorker(store, { concurrency: 4 });
+  return { api, idp, base, worker };
+}
+
+/**
+ * The API with sign-in on and its fake provider. The API must know its own address before it listens (the provider
+ * redirects back to it), so the port is chosen free first; something else on the machine can take it in between (it
+ * happened once in a CI run), and then both start again on another one.
+ */
+async function startSignInApi(store: DataSource, options: PeopleServiceOptions): Promise<Omit<PeopleService, 'worker'>> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -43,16 +51,12 @@ async function startPeopleService(store: DataSource, options: PeopleServiceOptio
         identity: { issuerUrl: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, publicBaseUrl, sessionIdleMinutes: options.idleMinutes ?? 120 },
         ...(options.webhookSecret === undefined ? {} : { identityWebhooks: { signingSecret: options.webhookSecret } }),
       });
-      return { api, idp, base, worker: await startWorker(store, options) };
+      return { api, idp, base };
     } catch (error) {
       await idp.close();
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
     }
   }
-}
-
-async function startWorker(store: DataSource, options: PeopleServiceOptions): Promise<TestWorker | undefined> {
-  return options.webhookSecret === undefined ? undefined : await startTestWorker(store, { concurrency: 4 });
 }
 
 async function stopPeopleService(running: PeopleService | undefined): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { apiClientOf } from '../client-verbs.js';
 import type { CliContext } from '../context.js';
+import { QA_MCP_SERVER } from '../../mcp/server-info.js';
 
 /**
  * `qa mcp`: the MCP tools for a local coding agent (Claude Code, Cursor, …) over stdio, each a call of the running
@@ -14,7 +15,7 @@ export function registerMcp(program: Command, context: CliContext): void {
     .command('mcp')
     .description('serve the QA tools to a coding agent over MCP on stdio (needs QA_API_URL and QA_API_KEY)')
     .action(async () => {
-      const [{ serveOverStdio }, { createQaMcpServer, QA_MCP_SERVER }, { createRestPort }] = await Promise.all([
+      const [{ serveOverStdio }, { createQaMcpServer }, { createRestPort }] = await Promise.all([
         import('../../mcp/stdio.js'),
         import('../../mcp/tools.js'),
         import('../mcp-port.js'),
