@@ -1,10 +1,10 @@
-/** Jest in ESM mode (see STACK.md): ts-jest transpiles, `npm run typecheck` type-checks. */
+/** Jest in ESM mode (see STACK.md): esbuild strips types (test/support/esbuild-transform.cjs), `npm run typecheck` type-checks. */
 export default {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.cjs' },
   // With JEST_CPU_FILE set, Node's environment also records each file's CPU (test/support/cpu-environment.cjs).
   testEnvironment: process.env.JEST_CPU_FILE ? '<rootDir>/test/support/cpu-environment.cjs' : 'node',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
