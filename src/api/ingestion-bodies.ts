@@ -44,7 +44,7 @@ export function coverageBody(repositoryId: string, flows: FlowCoverage[]) {
   return {
     repositoryId,
     flows: flows.map(({ flow, links }) => ({
-      key: flow.key, name: flow.name, entryPath: flow.entryPath, origin: flow.origin, sideEffect: flow.sideEffect, value: flow.value, files: flow.files,
+      key: flow.key, name: flow.name, description: flow.description ?? null, namedBy: flow.namedBy ?? 'rules', entryPath: flow.entryPath, origin: flow.origin, sideEffect: flow.sideEffect, value: flow.value, files: flow.files,
       covered: links.length > 0, checks: links, edgeCases: flow.edgeCases,
     })),
     summary: {

@@ -4,10 +4,12 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { crawlSite } from '../onboarding/discover/crawl-site.js';
 import { discoverFlows } from '../onboarding/discover/discover-flows.js';
+import { flowsToName, withModelNames } from '../onboarding/discover/flow-names.js';
 import { linkCoverage } from '../onboarding/discover/link-coverage.js';
 import { createRevisionFetcher } from '../onboarding/fetch/revision-fetcher.js';
 import { indexRevision } from '../onboarding/index/index-revision.js';
 import type { RepositoryIndex } from '../onboarding/model.js';
+import type { Planner } from '../planner/planner.js';
 import type { OnboardingPorts } from '../workflows/onboarding.js';
 
 /** How far discovery's crawl goes: enough for an app's main pages, bounded so one onboarding cannot crawl for long. */
@@ -28,10 +30,11 @@ const INSTALLATION_NUMBER = /^[1-9][0-9]{0,15}$/;
 /**
  * Onboarding's steps as the workflow's ports: the revision fetched with git (with an installation token when the
  * code host's app is configured), indexed by blob id, the app crawled in the worker's browser, flows discovered by
- * rules (no network), and coverage linked from the checks' compiled steps.
+ * rules (no network) and, with a model planner configured, named by it, and coverage linked from the checks' compiled
+ * steps.
  */
-export function createOnboardingPorts(deps: { config: Config; logger: Logger; browsers: BrowserPool; codehost: CodehostClient | undefined }): OnboardingPorts {
-  const { config, logger, browsers, codehost } = deps;
+export function createOnboardingPorts(deps: { config: Config; logger: Logger; browsers: BrowserPool; codehost: CodehostClient | undefined; planner?: Planner }): OnboardingPorts {
+  const { config, logger, browsers, codehost, planner } = deps;
   const fetcher = createRevisionFetcher({
     logger: logger.child({ component: 'revision-fetch' }),
     tokenFor: codehost && (async (installationId) => {
@@ -43,6 +46,7 @@ export function createOnboardingPorts(deps: { config: Config; logger: Logger; br
     environment: { PATH: '/usr/local/bin:/usr/bin:/bin', ...config.onboardingFetch.gitEnvironment },
   });
   const crawlLogger = logger.child({ component: 'crawl' });
+  const discoverLogger = logger.child({ component: 'discover' });
   return {
     fetch: ({ repository, revision, signal }) =>
       fetcher.fetch(
@@ -58,7 +62,18 @@ export function createOnboardingPorts(deps: { config: Config; logger: Logger; br
       );
       return crawled.pages;
     },
-    discover: ({ index, pages }) => Promise.resolve(discoverFlows({ index, pages })),
+    discover: async ({ index, pages }) => {
+      const flows = discoverFlows({ index, pages });
+      if (planner?.nameFlows === undefined || flows.length === 0) return flows;
+      // The model only names: a failure leaves the rules' names, and onboarding goes on.
+      const naming = await planner.nameFlows(flowsToName(flows));
+      if (!naming.ok) {
+        discoverLogger.warn({ reason: naming.reason, requests: naming.calls.length }, 'the model planner named no flows; they keep the names discovery gave');
+        return flows;
+      }
+      discoverLogger.info({ named: naming.names.length, flows: flows.length, requests: naming.calls.length }, 'the model planner named flows');
+      return withModelNames(flows, naming.names);
+    },
     linkCoverage: (flows, checks) =>
       linkCoverage({ flows, checks: checks.flatMap((check) => (check.compiled === null ? [] : [{ checkId: check.checkId, compiled: check.compiled }])) }),
   };

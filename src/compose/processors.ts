@@ -61,7 +61,7 @@ export async function startProcessors(services: Services): Promise<RunningProces
     webhooks: { receipts: services.webhooks.receipts, handlers: services.webhooks.handlers, sweepEveryMs: config.webhooks.sweepIntervalMs, telemetry },
     // Onboarding: its steps fetch with git, index, and crawl in this process's browser (tests may give their own).
     onboarding: {
-      ports: overrides.onboardingPorts ?? createOnboardingPorts({ config, logger, browsers, codehost: services.webhooks.codehost }),
+      ports: overrides.onboardingPorts ?? createOnboardingPorts({ config, logger, browsers, codehost: services.webhooks.codehost, planner: services.planner }),
       createJob: (principal, input) => services.jobs.create(principal, input),
       catalog: config.catalog,
       retry: overrides.retry,

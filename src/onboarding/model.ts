@@ -112,6 +112,10 @@ export interface DiscoveredFlow {
   /** Stable across revisions (a slug of what the flow does and where): coverage links and PR selection key on it. */
   key: string;
   name: string;
+  /** One sentence on what the flow does, when a model planner described it (src/onboarding/discover/flow-names.ts). */
+  description?: string;
+  /** Who gave `name`: discovery's rules (absent) or the configured model planner, which names and never decides what runs. */
+  namedBy?: 'model';
   entryPath: string;
   /** The flow as plain-language task text the rule planner can run, one sentence per step. */
   task: string;

@@ -22,6 +22,7 @@ import { readAnswer, type AnswerReading, type ModelAnswer } from './openai-answe
 import { createAsker, type Reading } from './openai-ask.js';
 import { createChatClient } from './openai-client.js';
 import { createPageStepSession, PAGE_STEP_TIMEOUT_MS, PAGE_STEPS_PER_RUN } from './openai-page-steps.js';
+import { flowNamesRequest, readFlowNames } from './openai-flow-names.js';
 import { chatRequest } from './openai-prompt.js';
 import { countedCalls } from './counted-calls.js';
 import { NO_TELEMETRY, type Telemetry } from '../core/telemetry.js';
@@ -110,6 +111,12 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
     },
     openPageSteps(context) {
       return createPageStepSession({ client: pageClient, asker, model: options.model, context, maxQuestions: PAGE_STEPS_PER_RUN });
+    },
+    async nameFlows(flows) {
+      const calls: PlannerCall[] = [];
+      if (flows.length === 0) return { ok: true, names: [], calls };
+      const asked = await asker.ask({ client, body: (hint) => flowNamesRequest(options.model, flows, hint), read: (content) => readFlowNames(content, flows) }, calls);
+      return asked.ok ? { ok: true, names: asked.value, calls } : { ok: false, reason: asked.reason, calls };
     },
   };
 }

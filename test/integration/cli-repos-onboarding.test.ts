@@ -93,6 +93,12 @@ forEachDialect('onboarding through the API and qa repos', (dialect) => {
       ['search', true, ['built']],
       ['browse', false, []],
     ]);
+    // The rules named these flows (a model planner would say `model`, with its sentence).
+    expect(coverage.body.flows.map((item: { namedBy: string; description: string | null }) => [item.namedBy, item.description])).toEqual([
+      ['rules', null],
+      ['rules', null],
+      ['rules', null],
+    ]);
   }, 60_000);
 
   it("answers 404 for another organization's ids and for malformed ones", async () => {

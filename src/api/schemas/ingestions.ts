@@ -63,6 +63,9 @@ export const coverageSchema = z.object({
     z.object({
       key: z.string(),
       name: z.string(),
+      /** One sentence from the model planner that named the flow; null when the rules named it. */
+      description: z.string().nullable(),
+      namedBy: z.enum(['rules', 'model']),
       entryPath: z.string(),
       origin: z.string(),
       sideEffect: z.string().nullable(),
