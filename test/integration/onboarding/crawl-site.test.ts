@@ -21,7 +21,9 @@ describe('crawlSite on a local site', () => {
   const options = (limits: Partial<CrawlOptions['limits']> = {}): CrawlOptions => ({
     baseUrl: `${site.url}/`,
     networkAllowlist: [],
-    limits: { maxPages: 40, maxDepth: 3, timeoutMs: 60_000, pageTimeoutMs: 3_000, ...limits },
+    // A page's time is short so that /slow (it never answers) fails soon, and long enough for /big (1 MB, 5,000
+    // links, through the egress proxy) on a loaded 2-core machine: at 3 s a CI run beside other work timed it out.
+    limits: { maxPages: 40, maxDepth: 3, timeoutMs: 60_000, pageTimeoutMs: 8_000, ...limits },
   });
 
   beforeAll(async () => {
