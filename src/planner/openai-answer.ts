@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { planSchema, type Plan } from '../core/plan.js';
 import type { PlannerContext } from './planner.js';
 import { wireAnswerSchema, type WireStep } from './openai-answer-schema.js';
+import { parseAnswerJson } from './openai-structured.js';
 
 export type ModelAnswer =
   | { kind: 'plan'; plan: Plan; assumptions: string[] }
@@ -20,13 +21,9 @@ export type AnswerReading = { ok: true; answer: ModelAnswer } | { ok: false; pro
 const MAX_TEXT = 500;
 
 export function readAnswer(content: string, context: PlannerContext): AnswerReading {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { ok: false, problem: content.trim() === '' ? 'the answer was empty' : 'the answer was not JSON' };
-  }
-  const wire = wireAnswerSchema.safeParse(json);
+  const answered = parseAnswerJson(content);
+  if (!answered.ok) return answered;
+  const wire = wireAnswerSchema.safeParse(answered.json);
   if (!wire.success) return { ok: false, problem: `the answer did not follow the schema: ${firstIssue(wire.error)}` };
   const { kind, plan, questions, assumptions } = wire.data;
   const tooLong = [...assumptions, ...questions.flatMap((item) => [item.question, item.ambiguity])].find((text) => text.length > MAX_TEXT);

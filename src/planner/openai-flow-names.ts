@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { Reading } from './openai-ask.js';
+import { parseAnswerJson, structuredRequest, type ChatMessage } from './openai-structured.js';
 import type { FlowName, FlowToName } from './planner.js';
 
 export const FLOW_NAMES_SCHEMA_NAME = 'qa_flow_names';
@@ -62,19 +63,11 @@ export function shownFlows(flows: readonly FlowToName[]): FlowToName[] {
 }
 
 export function flowNamesRequest(model: string, flows: readonly FlowToName[], retryHint?: string): Record<string, unknown> {
-  const messages = [
+  const messages: ChatMessage[] = [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: JSON.stringify({ flows: shownFlows(flows) }) },
   ];
-  if (retryHint !== undefined) {
-    messages.push({ role: 'user', content: `Your previous answer could not be used: ${retryHint}. Answer again with one complete JSON object that follows the schema.` });
-  }
-  return {
-    model,
-    messages,
-    response_format: { type: 'json_schema', json_schema: { name: FLOW_NAMES_SCHEMA_NAME, strict: true, schema: FLOW_NAMES_JSON_SCHEMA } },
-    temperature: 0,
-  };
+  return structuredRequest(model, messages, { name: FLOW_NAMES_SCHEMA_NAME, schema: FLOW_NAMES_JSON_SCHEMA }, retryHint);
 }
 
 /** Control and format characters (line breaks, bidirectional overrides, zero-width) out, runs of spaces as one. */
@@ -94,13 +87,9 @@ function cutAtWord(text: string, max: number): string {
 
 /** The answer's text → the names it gives to flows it was shown (possibly none), or the problem that makes it unusable. */
 export function readFlowNames(content: string, asked: readonly FlowToName[]): Reading<FlowName[]> {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { ok: false, problem: content.trim() === '' ? 'the answer was empty' : 'the answer was not JSON' };
-  }
-  const wire = flowNamesAnswerSchema.safeParse(json);
+  const answered = parseAnswerJson(content);
+  if (!answered.ok) return answered;
+  const wire = flowNamesAnswerSchema.safeParse(answered.json);
   if (!wire.success) {
     const issue = wire.error.issues[0];
     return { ok: false, problem: `the answer did not follow the schema: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() };

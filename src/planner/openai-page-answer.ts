@@ -12,6 +12,7 @@ import type { PageStepAnswer, PageStepQuestion } from '../core/page-steps.js';
 import { wireStepSchema } from './openai-answer-schema.js';
 import { withoutNulls } from './openai-answer.js';
 import type { Reading } from './openai-ask.js';
+import { parseAnswerJson } from './openai-structured.js';
 
 /** `response_format.json_schema.name` of a page question. */
 export const PAGE_ANSWER_SCHEMA_NAME = 'qa_page_step_answer';
@@ -37,13 +38,9 @@ export function pageAnswerJsonSchema(): Record<string, unknown> {
  * more). A step that does something other than the question's is a usable answer: a refusal, not asked again.
  */
 export function readPageAnswer(content: string, question: PageStepQuestion): Reading<PageStepAnswer> {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { ok: false, problem: content.trim() === '' ? 'the answer was empty' : 'the answer was not JSON' };
-  }
-  const wire = pageAnswerSchema.safeParse(json);
+  const answered = parseAnswerJson(content);
+  if (!answered.ok) return answered;
+  const wire = pageAnswerSchema.safeParse(answered.json);
   if (!wire.success) return { ok: false, problem: `the answer did not follow the schema: ${wire.error.issues[0]?.path.join('.') ?? ''} ${wire.error.issues[0]?.message ?? ''}`.trim() };
   const { kind, step, ref } = wire.data;
   const reason = bounded(wire.data.reason);

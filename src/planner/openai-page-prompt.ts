@@ -5,7 +5,7 @@
  */
 import type { PageStepContext, PageStepQuestion } from '../core/page-steps.js';
 import { PAGE_ANSWER_SCHEMA_NAME, pageAnswerJsonSchema } from './openai-page-answer.js';
-import type { ChatMessage } from './openai-prompt.js';
+import { structuredRequest, type ChatMessage } from './openai-structured.js';
 
 const SYSTEM_PROMPT = `You help a browser QA run find the element a step acts on, on the live page. A person wrote a
 task; it was planned into steps; the runner could not find the target of one step by the page's names alone. You get
@@ -43,13 +43,5 @@ export function pageStepRequest(model: string, context: PageStepContext, questio
       }),
     },
   ];
-  if (retryHint !== undefined) {
-    messages.push({ role: 'user', content: `Your previous answer could not be used: ${retryHint}. Answer again with one complete JSON object that follows the schema.` });
-  }
-  return {
-    model,
-    messages,
-    response_format: { type: 'json_schema', json_schema: { name: PAGE_ANSWER_SCHEMA_NAME, strict: true, schema: ANSWER_JSON_SCHEMA } },
-    temperature: 0,
-  };
+  return structuredRequest(model, messages, { name: PAGE_ANSWER_SCHEMA_NAME, schema: ANSWER_JSON_SCHEMA }, retryHint);
 }

@@ -5,11 +5,7 @@
  */
 import { ANSWER_SCHEMA_NAME, answerJsonSchema, MAX_MODEL_STEPS } from './openai-answer-schema.js';
 import type { PlannerContext } from './planner.js';
-
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
-}
+import { structuredRequest } from './openai-structured.js';
 
 const SYSTEM_PROMPT = `You plan browser QA checks. A person wrote a task in plain language; you turn it into a plan of
 browser steps that a runner executes against the site under test, or you ask questions when the task cannot be
@@ -47,23 +43,9 @@ const ANSWER_JSON_SCHEMA = answerJsonSchema();
 
 /** The request body for one attempt; `retryHint` says what was wrong with the previous answer. */
 export function chatRequest(model: string, task: string, context: PlannerContext, retryHint?: string): Record<string, unknown> {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: SYSTEM_PROMPT },
-    {
-      role: 'user',
-      content: JSON.stringify({ task, testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria }),
-    },
+  const messages = [
+    { role: 'system' as const, content: SYSTEM_PROMPT },
+    { role: 'user' as const, content: JSON.stringify({ task, testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria }) },
   ];
-  if (retryHint !== undefined) {
-    messages.push({
-      role: 'user',
-      content: `Your previous answer could not be used: ${retryHint}. Answer again with one complete JSON object that follows the schema.`,
-    });
-  }
-  return {
-    model,
-    messages,
-    response_format: { type: 'json_schema', json_schema: { name: ANSWER_SCHEMA_NAME, strict: true, schema: ANSWER_JSON_SCHEMA } },
-    temperature: 0,
-  };
+  return structuredRequest(model, messages, { name: ANSWER_SCHEMA_NAME, schema: ANSWER_JSON_SCHEMA }, retryHint);
 }
