@@ -103,12 +103,17 @@ describe('a backlog of browser runs on two worker processes, one killed midway [
       const heldIds = new Set(held.map((job) => job.jobId));
       const wereRunning = held.filter((job) => job.status === 'running').map((job) => job.jobId).sort();
       expect(wereRunning.length).toBeGreaterThan(0);
-      // Lock limit = concurrency: it never held more runs than it could run. A run that has just ended may still
-      // show its lock for a moment: Agenda's liveness check (every half lock lifetime) can find the lock already
-      // cleared in memory while the closing save is on its way ("no lockedAt date found"), free the slot, and the
-      // next claim land first. Such a lock holds a job that is over; a third unfinished job would be a real over-claim.
+      // Runs at once never exceed the concurrency (2): a held job whose attempt has started is `running`.
+      const runs = held.filter((job) => job.status === 'running');
+      expect(runs.length <= 2 ? 'at most 2 runs' : `${runs.length} runs: ${JSON.stringify(held)}`).toBe('at most 2 runs');
+      // Lock limit = concurrency, with one claim more for a moment: Agenda's liveness check (every half lock lifetime)
+      // can find a finished run's lock already cleared in memory while its closing save is on its way ("no lockedAt
+      // date found"), free the slot, and the next claim land first. That claim is a job not yet started (`queued`),
+      // or the lock is the finished job's own; a job claimed so waits out the dead worker's lock and still runs once
+      // (the audits below). On the slower 2-core machine of 2026-12-07 one run in three saw one running job and two
+      // claimed at the kill. A fourth unfinished job would be a real over-claim.
       const unfinished = held.filter((job) => !terminal(job.status));
-      expect(unfinished.length <= 2 ? 'at most 2' : `${unfinished.length} unfinished: ${JSON.stringify(held)}`).toBe('at most 2');
+      expect(unfinished.length <= 3 ? 'at most 3' : `${unfinished.length} unfinished: ${JSON.stringify(held)}`).toBe('at most 3');
 
       await poll(async () => ((await statuses(jobIds)).every((job) => terminal(job.status)) ? true : undefined), 'every job to end', 150_000);
       // A stale attempt would write after the end: give one time to show.
