@@ -106,12 +106,16 @@ describe('a backlog of browser runs on two worker processes, one killed midway [
       // Runs at once never exceed the concurrency (2): a held job whose attempt has started is `running`.
       const runs = held.filter((job) => job.status === 'running');
       expect(runs.length <= 2 ? 'at most 2 runs' : `${runs.length} runs: ${JSON.stringify(held)}`).toBe('at most 2 runs');
-      // Lock limit = concurrency, with one claim more for a moment: Agenda's liveness check (every half lock lifetime)
-      // can find a finished run's lock already cleared in memory while its closing save is on its way ("no lockedAt
-      // date found"), free the slot, and the next claim land first. That claim is a job not yet started (`queued`),
-      // or the lock is the finished job's own; a job claimed so waits out the dead worker's lock and still runs once
-      // (the audits below). On the slower 2-core machine of 2026-12-07 one run in three saw one running job and two
-      // claimed at the kill. A fourth unfinished job would be a real over-claim.
+      // Lock limit = concurrency, but the database may show one lock more than the worker holds, for a moment:
+      // - a lock Agenda takes past its limit (two fills racing over one round trip) is given back at once, without
+      //   waiting for the write (JobProcessor's "lock limit reached before job was returned": `unlockJob` not
+      //   awaited), so a kill can leave it in the table on a job that never started (`queued`);
+      // - its liveness check (every half lock lifetime) can find a finished run's lock already cleared in memory
+      //   while the closing save is on its way ("no lockedAt date found"), free the slot, and the next claim land
+      //   first; that lock holds a job that is over.
+      // Either job waits out the dead worker's lock and still runs once (the audits below). On the slower 2-core
+      // machine of 2026-12-07 one run in three saw one running job and two queued ones at the kill. A fourth
+      // unfinished job would be a real over-claim.
       const unfinished = held.filter((job) => !terminal(job.status));
       expect(unfinished.length <= 3 ? 'at most 3' : `${unfinished.length} unfinished: ${JSON.stringify(held)}`).toBe('at most 3');
 
