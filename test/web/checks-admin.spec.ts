@@ -108,8 +108,9 @@ test('a member edits pull-request settings and meets the API\'s field errors whe
   await expect(panel.getByRole('status')).toHaveText('Saved.');
   const stored = await callWithKey(acme.key, 'GET', `/api/repositories/${acme.repositoryId}`);
   expect(stored.body).toMatchObject({ repository: { pullRequests: { runDrafts: true, previewUrlTemplate: 'https://pr-{number}.preview.example' } } });
-  // Put the shared repository back as it was.
+  // Put the shared repository back as it was. An edit takes "Saved." away until the next save has succeeded.
   await drafts.uncheck();
+  await expect(panel.getByRole('status')).toHaveCount(0);
   await panel.getByRole('textbox', { name: 'Preview URL template' }).fill('');
   await save.click();
   await expect(panel.getByRole('status')).toHaveText('Saved.');

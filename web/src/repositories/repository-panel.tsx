@@ -42,9 +42,14 @@ function PullRequestSettings({ repository }: { repository: Repository }) {
     event.preventDefault();
     save.mutate();
   };
+  // "Saved." speaks of the form as it was saved: an edit since then takes it away, until the next save succeeds.
+  const edit = (next: PullRequestForm) => {
+    setForm(next);
+    if (save.isSuccess) save.reset();
+  };
   return (
     <form onSubmit={submit} aria-label="Pull-request settings">
-      <PullRequestFields value={form} onChange={setForm} errors={errors} prefix="pullRequests" />
+      <PullRequestFields value={form} onChange={edit} errors={errors} prefix="pullRequests" />
       {save.isError && Object.keys(errors).length === 0 ? <ErrorNotice error={save.error} /> : null}
       {save.isSuccess && !save.isPending ? <p role="status">Saved.</p> : null}
       <div className="actions">
