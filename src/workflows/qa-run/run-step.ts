@@ -44,7 +44,7 @@ export async function runPlannedStep(
   const model = pageSteps(deps, job, secrets);
   try {
     // A plan that does not start by going somewhere starts on the target.
-    await startTrace(session.context, { screenshots: !typesSecret(planned, secrets), snapshots: evidence.traceSnapshots });
+    await startTrace(session.context, { screenshots: evidence.traceScreencast && !typesSecret(planned, secrets), snapshots: evidence.traceSnapshots });
     // A first step that looks for a page by name looks for it from the target too.
     const first = planned[0]?.step;
     if (first?.action !== 'navigate' || first.page !== undefined) await navigate(session, job.baseUrl);

@@ -202,14 +202,15 @@ describe('QA-run workflow, first cut', () => {
       expect(view.body.run.status).toBe('failed');
       const kept = (view.body.artifacts as { kind: string; name: string }[]).map((artifact) => `${artifact.kind}:${artifact.name}`).sort();
       expect(kept).toEqual(['accessibility_snapshot:step-2-accessibility.yaml', 'screenshot:step-2.png', 'trace:trace.zip']);
-      // A replay's trace holds its actions and the network, not DOM snapshots (the screenshot and the accessibility
-      // snapshot show the page).
+      // A replay's trace holds its actions and the network, not DOM snapshots or the screencast (the screenshot and
+      // the accessibility snapshot show the page).
       const traceId = (view.body.artifacts as { id: string; kind: string }[]).find((artifact) => artifact.kind === 'trace')!.id;
       const zip = await fetch(`${api.base}/api/runs/${replay.body.runId as string}/artifacts/${traceId}`, { headers: { authorization: `Bearer ${key}` } });
       const entries = await readZip(Buffer.from(await zip.arrayBuffer()));
       const events = entries.find((entry) => entry.name === 'trace.trace')!.data.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; method?: string });
       expect(events.filter((event) => event.type === 'before').map((event) => event.method)).toEqual(expect.arrayContaining(['goto']));
       expect(events.filter((event) => event.type === 'frame-snapshot')).toEqual([]);
+      expect(events.filter((event) => event.type === 'screencast-frame')).toEqual([]);
       expect(entries.some((entry) => entry.name === 'trace.network')).toBe(true);
     } finally {
       changed.close();

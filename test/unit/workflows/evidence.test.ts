@@ -18,7 +18,7 @@ describe('what a run keeps as evidence', () => {
   });
 
   it("records a first run's trace with DOM snapshots and keeps it always; a replay's without them, kept only when it fails", () => {
-    expect(FIRST_RUN_EVIDENCE).toMatchObject({ trace: 'always', traceSnapshots: true });
-    expect(REPLAY_EVIDENCE).toMatchObject({ trace: 'on-failure', traceSnapshots: false });
+    expect(FIRST_RUN_EVIDENCE).toMatchObject({ trace: 'always', traceSnapshots: true, traceScreencast: true });
+    expect(REPLAY_EVIDENCE).toMatchObject({ trace: 'on-failure', traceSnapshots: false, traceScreencast: false });
   });
 });
