@@ -51,7 +51,9 @@ test('a member accepts a healed version from the check page: changed locator and
   await expect(proposed).toContainText('secret: password');
   const shot = proposal.getByRole('img', { name: 'Screenshot of step 3 in the healing run' });
   await expect(shot).toBeVisible();
-  expect(await shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  // Visible comes before loaded (the element shows its alt text first): the picture must load, and a broken one never
+  // does (complete, with no width).
+  await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   await expect(page.getByTestId('check-source')).toContainText("test(\"Sign in to the shop <img src=x onerror=alert(1)>\"");
   await expect(page.getByTestId('check-source')).toContainText('SHOP_PASSWORD');
   await auditAndPhotograph(page, testInfo, 'check-proposal', accessibilityViolations);
