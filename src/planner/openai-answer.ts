@@ -5,11 +5,10 @@
  * (configured test values, evidence criteria). A model that makes up a test value or a probe is refused here, not at
  * run time.
  */
-import type { z } from 'zod';
 import { planSchema, type Plan } from '../core/plan.js';
 import type { PlannerContext } from './planner.js';
 import { wireAnswerSchema, type WireStep } from './openai-answer-schema.js';
-import { parseAnswerJson } from './openai-structured.js';
+import { firstIssue, parseAnswerJson } from './openai-structured.js';
 
 export type ModelAnswer =
   | { kind: 'plan'; plan: Plan; assumptions: string[] }
@@ -72,12 +71,4 @@ export function withoutNulls(step: WireStep): Record<string, unknown> {
     if (typeof fields[key] === 'object' && fields[key] !== null) fields[key] = drop(fields[key] as Record<string, unknown>);
   }
   return fields;
-}
-
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return 'invalid';
-  const path = issue.path.length === 0 ? '(answer)' : issue.path.join('.');
-  const text = `${path}: ${issue.message}`;
-  return text.length <= 300 ? text : `${text.slice(0, 299)}…`;
 }

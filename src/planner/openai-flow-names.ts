@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Reading } from './openai-ask.js';
-import { parseAnswerJson, structuredRequest, type ChatMessage } from './openai-structured.js';
+import { firstIssue, parseAnswerJson, structuredRequest, type ChatMessage } from './openai-structured.js';
 import type { FlowName, FlowToName } from './planner.js';
 
 export const FLOW_NAMES_SCHEMA_NAME = 'qa_flow_names';
@@ -90,10 +90,7 @@ export function readFlowNames(content: string, asked: readonly FlowToName[]): Re
   const answered = parseAnswerJson(content);
   if (!answered.ok) return answered;
   const wire = flowNamesAnswerSchema.safeParse(answered.json);
-  if (!wire.success) {
-    const issue = wire.error.issues[0];
-    return { ok: false, problem: `the answer did not follow the schema: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() };
-  }
+  if (!wire.success) return { ok: false, problem: `the answer did not follow the schema: ${firstIssue(wire.error)}` };
   const shown = new Set(shownFlows(asked).map((flow) => flow.key));
   const named = new Set<string>();
   const taken = new Set<string>();

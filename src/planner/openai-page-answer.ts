@@ -12,7 +12,7 @@ import type { PageStepAnswer, PageStepQuestion } from '../core/page-steps.js';
 import { wireStepSchema } from './openai-answer-schema.js';
 import { withoutNulls } from './openai-answer.js';
 import type { Reading } from './openai-ask.js';
-import { parseAnswerJson } from './openai-structured.js';
+import { firstIssue, parseAnswerJson } from './openai-structured.js';
 
 /** `response_format.json_schema.name` of a page question. */
 export const PAGE_ANSWER_SCHEMA_NAME = 'qa_page_step_answer';
@@ -41,7 +41,7 @@ export function readPageAnswer(content: string, question: PageStepQuestion): Rea
   const answered = parseAnswerJson(content);
   if (!answered.ok) return answered;
   const wire = pageAnswerSchema.safeParse(answered.json);
-  if (!wire.success) return { ok: false, problem: `the answer did not follow the schema: ${wire.error.issues[0]?.path.join('.') ?? ''} ${wire.error.issues[0]?.message ?? ''}`.trim() };
+  if (!wire.success) return { ok: false, problem: `the answer did not follow the schema: ${firstIssue(wire.error)}` };
   const { kind, step, ref } = wire.data;
   const reason = bounded(wire.data.reason);
   if (kind === 'none') return { ok: true, value: { kind: 'refused', reason: `the model found no element for it${reason === '' ? '' : `: ${reason}`}` } };

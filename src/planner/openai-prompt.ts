@@ -5,7 +5,7 @@
  */
 import { ANSWER_SCHEMA_NAME, answerJsonSchema, MAX_MODEL_STEPS } from './openai-answer-schema.js';
 import type { PlannerContext } from './planner.js';
-import { structuredRequest } from './openai-structured.js';
+import { structuredRequest, type ChatMessage } from './openai-structured.js';
 
 const SYSTEM_PROMPT = `You plan browser QA checks. A person wrote a task in plain language; you turn it into a plan of
 browser steps that a runner executes against the site under test, or you ask questions when the task cannot be
@@ -43,9 +43,9 @@ const ANSWER_JSON_SCHEMA = answerJsonSchema();
 
 /** The request body for one attempt; `retryHint` says what was wrong with the previous answer. */
 export function chatRequest(model: string, task: string, context: PlannerContext, retryHint?: string): Record<string, unknown> {
-  const messages = [
-    { role: 'system' as const, content: SYSTEM_PROMPT },
-    { role: 'user' as const, content: JSON.stringify({ task, testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria }) },
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: JSON.stringify({ task, testValueNames: context.testValueNames, evidenceCriteria: context.evidenceCriteria }) },
   ];
   return structuredRequest(model, messages, { name: ANSWER_SCHEMA_NAME, schema: ANSWER_JSON_SCHEMA }, retryHint);
 }

@@ -1,6 +1,9 @@
+import type { z } from 'zod';
+
 /**
  * What every question to the model shares: a chat-completions request whose answer must follow a strict JSON schema
- * (with, on the second attempt, what was wrong with the first), and the first gate of reading it, JSON at all.
+ * (with, on the second attempt, what was wrong with the first), and the first gates of reading it: JSON at all, and
+ * the first way it misses a schema, said briefly enough to send back.
  * Planning a task (openai-prompt.ts), resolving a step on the page (openai-page-prompt.ts) and naming flows
  * (openai-flow-names.ts) each add their own messages, schema and checks.
  */
@@ -35,4 +38,13 @@ export function parseAnswerJson(content: string): { ok: true; json: unknown } | 
   } catch {
     return { ok: false, problem: content.trim() === '' ? 'the answer was empty' : 'the answer was not JSON' };
   }
+}
+
+/** The first issue of a failed parse as `path: message` (`(answer)` for the whole answer), at most 300 characters. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  const path = issue.path.length === 0 ? '(answer)' : issue.path.join('.');
+  const text = `${path}: ${issue.message}`;
+  return text.length <= 300 ? text : `${text.slice(0, 299)}…`;
 }
