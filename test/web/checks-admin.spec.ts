@@ -108,6 +108,7 @@ test('a member edits pull-request settings and meets the API\'s field errors whe
   await panel.getByRole('textbox', { name: 'Preview URL template' }).fill('https://pr-{number}.preview.example');
   await save.click();
   await expect(panel.getByRole('status')).toHaveText('Saved.');
+  await auditAndPhotograph(page, testInfo, 'repository-saved', accessibilityViolations);
   const stored = await callWithKey(acme.key, 'GET', `/api/repositories/${acme.repositoryId}`);
   expect(stored.body).toMatchObject({ repository: { pullRequests: { runDrafts: true, previewUrlTemplate: 'https://pr-{number}.preview.example' } } });
   // Put the shared repository back as it was. An edit takes "Saved." away until the next save has succeeded.
