@@ -81,12 +81,20 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigatedTo = request.url();
   };
   const blocked = () => blockedNavigation(page.url(), context.allowlist) ?? (navigatedTo === undefined ? undefined : blockedNavigation(navigatedTo, context.allowlist));
+  /**
+   * Set when a replay's action was given its stored target without counting it first: the action itself waits for
+   * the one element and refuses several (Playwright's strict mode), and a failure is told apart afterwards.
+   */
+  let uncounted: Locator | undefined;
   const find = async (target: Target, which: TargetRole = 'target'): Promise<Locator> => {
     const stored = which === 'to' ? context.toLocator : context.locator;
     if (stored) {
       if (which === 'to') toLocator = stored;
       else locator = stored;
-      const element = locatorOf(page, stored).filter({ visible: true });
+      const element = storedTarget(page, stored);
+      // An action that changes nothing but the element (a fill, a hover) waits for it as it acts: one call where a
+      // count and then the action were two (each a round trip, and two DOM snapshots in a traced run).
+      if (which === 'target' && ACTS_ON_ELEMENT_ALONE.has(step.action)) return (uncounted = element);
       // Usually the target is there already: one call instead of a wait and a count (each is a round trip, and two
       // DOM snapshots in a traced run). Otherwise wait for it, then count again.
       let count = await element.count().catch(() => 0);
@@ -94,7 +102,7 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
         await element.first().waitFor({ state: 'visible', timeout: context.timeoutMs }).catch(() => undefined);
         count = await element.count();
       }
-      if (count !== 1) throw new StepFailure('step_unresolvable', `The stored target (${describeLocator(stored)}) matches ${count} elements now, not one`);
+      if (count !== 1) throw new StepFailure('step_unresolvable', storedTargetMismatch(stored, count));
       return element.first();
     }
     let resolution = await resolveTarget(page, step.action, target, context.timeoutMs);
@@ -176,11 +184,29 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     const stray = unexpectedDialogs(context.dialogs);
     if (stray !== undefined) return { status: 'failed', kind: stray.kind, message: `${stray.message}; then: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`, ...found, comparison: stray.comparison! };
     if (error instanceof StepFailure) return { status: 'failed', kind: error.kind, message: error.message, ...found, ...(error.comparison ? { comparison: error.comparison } : {}) };
+    // A stored target the action waited for in vain, or found more than once: the same finding as when it is counted first.
+    const count = uncounted === undefined || locator === undefined ? 1 : await uncounted.count().catch(() => 0);
+    if (count !== 1) return { status: 'failed', kind: 'step_unresolvable', message: storedTargetMismatch(locator!, count), ...found };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { status: 'failed', kind: 'assertion_failed', message, ...found };
   } finally {
     page.off('requestfailed', onRequestFailed);
   }
+}
+
+/**
+ * Steps that act on their target alone, never on the page around it (no navigation, no side effect the guard reads
+ * first): a replay gives them their stored target uncounted.
+ */
+const ACTS_ON_ELEMENT_ALONE: ReadonlySet<PlanStep['action']> = new Set(['fill', 'check', 'hover', 'clear', 'scrollTo', 'upload']);
+
+/** A replay's stored target: the visible elements its locator matches (one, for the step to run). */
+function storedTarget(page: Page, stored: ResolvedLocator): Locator {
+  return locatorOf(page, stored).filter({ visible: true });
+}
+
+function storedTargetMismatch(stored: ResolvedLocator, count: number): string {
+  return `The stored target (${describeLocator(stored)}) matches ${count} elements now, not one`;
 }
 
 /**

@@ -130,6 +130,31 @@ describe('step runner on the demo shop', () => {
     expect(await session.page.getByLabel('Password').inputValue()).toBe('');
   });
 
+  it("acts on a replay's stored field without counting it first, and still tells a gone, a doubled and a disabled field apart", async () => {
+    const fill = (label: string): PlanStep => ({ action: 'fill', description: `Type into ${label}`, target: { by: 'label', name: label }, value: { kind: 'literal', text: 'x' } });
+    const stored = (name: string): Partial<StepContext> => ({ locator: { strategy: 'label', name, exact: true }, timeoutMs: 500 });
+    await session.page.setContent(`
+      <label>Twice <input></label> <label>Twice <input></label> <label>Off <input disabled></label> <div id="later"></div>
+      <script>setTimeout(() => { document.getElementById('later').innerHTML = '<label>Later <input></label>'; }, 200);</script>`);
+
+    expect(await runStep(session.page, fill('Later'), context(stored('Later')))).toMatchObject({ status: 'passed', locator: { strategy: 'label', name: 'Later' } });
+    expect(await session.page.getByLabel('Later').inputValue()).toBe('x');
+    expect(await runStep(session.page, fill('Gone'), context(stored('Gone')))).toMatchObject({
+      status: 'failed',
+      kind: 'step_unresolvable',
+      message: 'The stored target (label "Gone") matches 0 elements now, not one',
+      locator: { strategy: 'label', name: 'Gone' },
+    });
+    expect(await runStep(session.page, fill('Twice'), context(stored('Twice')))).toMatchObject({
+      status: 'failed',
+      kind: 'step_unresolvable',
+      message: 'The stored target (label "Twice") matches 2 elements now, not one',
+    });
+    // There, once, but it cannot take text: the action's own failure, not a target that is gone (nothing to heal).
+    const off = await runStep(session.page, fill('Off'), context(stored('Off')));
+    expect(off).toMatchObject({ status: 'failed', kind: 'assertion_failed', message: expect.stringContaining('Timeout 500ms exceeded') });
+  });
+
   it('fails a stored locator that no longer matches one element, instead of guessing', async () => {
     await runAll([{ action: 'navigate', description: 'Go to pricing', url: '/pricing' }]);
     const result = await runStep(session.page, { action: 'click', description: 'Click Buy', target: { by: 'text', name: 'Buy', exact: false } }, context({ locator: { strategy: 'role', role: 'button', name: 'Buy', exact: true }, timeoutMs: 500 }));
