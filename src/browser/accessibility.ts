@@ -44,6 +44,12 @@ export interface AccessibilityAudit {
   audit(page: Page, stepIndex: number | null): Promise<FindingDraft[]>;
   /** `audit`, unless this page (origin and path) was audited already in this run; then [] at no cost. */
   auditNewPage(page: Page, stepIndex: number | null): Promise<FindingDraft[]>;
+  /**
+   * Opens the page's DevTools session (the audits go through it) in the background, so that the first audit, after
+   * the run's first step, does not wait for it: call it before the steps. A session that fails to open is opened
+   * again by the first audit.
+   */
+  prepare(page: Page): void;
   /** Pages audited so far as origin + path (no query, no fragment), in order. A page whose audit failed is not among them. */
   auditedPages(): readonly string[];
   /** Those of `auditedPages` whose violations came from `memory` (axe did not run on them in this run). */
@@ -124,6 +130,9 @@ export function createAccessibilityAudit(options: AccessibilityAuditOptions = {}
         return [];
       }
       return audit(page, stepIndex);
+    },
+    prepare(page) {
+      void sessionOf(page).catch(() => undefined);
     },
     auditedPages: () => [...audited],
     reusedPages: () => [...reused],

@@ -99,6 +99,7 @@ async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogW
     return writes.event('step.started', { index, action: step.action, description: step.description, attempt: recorder.attempt });
   };
   if (input.steps.length > 0 && !input.stop.aborted) {
+    input.accessibility.prepare(session.page);
     await recorder.commit((writes) => announce(writes, 0));
   }
 
