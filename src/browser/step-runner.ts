@@ -76,11 +76,13 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
   // load, and the page's URL then need not show where it was going (a plain-http target the proxy refused answers
   // 403, and the page's URL says it). Failures only: a listener for every request would have Playwright send each
   // one of the run's requests over to this process (bench:runs: replay p50 1.37 s with it, 1.12 s without).
-  let navigatedTo: string | undefined;
-  const onRequestFailed = (request: Request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigatedTo = request.url();
+  const failedNavigations = failedNavigationsOf(page);
+  const failedBefore = failedNavigations.count;
+  const navigatedTo = () => (failedNavigations.count > failedBefore ? failedNavigations.last : undefined);
+  const blocked = () => {
+    const failedAt = navigatedTo();
+    return blockedNavigation(page.url(), context.allowlist) ?? (failedAt === undefined ? undefined : blockedNavigation(failedAt, context.allowlist));
   };
-  const blocked = () => blockedNavigation(page.url(), context.allowlist) ?? (navigatedTo === undefined ? undefined : blockedNavigation(navigatedTo, context.allowlist));
   /**
    * Set when a replay's action was given its stored target without counting it first: the action itself waits for
    * the one element and refuses several (Playwright's strict mode), and a failure is told apart afterwards.
@@ -147,7 +149,6 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
         return element;
       };
 
-  page.on('requestfailed', onRequestFailed);
   // Before the step acts: the dialog it opens is answered as it opens, else the action would stall on it.
   if (step.action !== 'dialog') context.dialogs?.arm(context.opensDialogs ?? []);
   // A text the next checks expect to appear may show only briefly: watched from before the step acts.
@@ -189,9 +190,33 @@ export async function runStep(page: Page, step: PlanStep, context: StepContext):
     if (count !== 1) return { status: 'failed', kind: 'step_unresolvable', message: storedTargetMismatch(locator!, count), ...found };
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { status: 'failed', kind: 'assertion_failed', message, ...found };
-  } finally {
-    page.off('requestfailed', onRequestFailed);
   }
+}
+
+/** The main-frame navigations of a page that failed: how many so far, and where the latest was going. */
+interface FailedNavigations {
+  count: number;
+  last?: string;
+}
+
+const failedNavigations = new WeakMap<Page, FailedNavigations>();
+
+/**
+ * One listener a page for its whole life, where one a step would have Playwright turn the page's request-failed
+ * events on and off around every step (two messages a step to the browser's driver).
+ */
+function failedNavigationsOf(page: Page): FailedNavigations {
+  let seen = failedNavigations.get(page);
+  if (seen === undefined) {
+    const fresh: FailedNavigations = { count: 0 };
+    page.on('requestfailed', (request: Request) => {
+      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+      fresh.count += 1;
+      fresh.last = request.url();
+    });
+    failedNavigations.set(page, (seen = fresh));
+  }
+  return seen;
 }
 
 /**
