@@ -170,10 +170,15 @@ function wantedWords(wanted: Wanted): string {
   return typeof wanted === 'string' ? wanted : wanted.join('" or "');
 }
 
-/** The element's rendered text and its own text (see src/core/text-case.ts: a mixed-case text must match its case). */
-async function textsOf(element: Locator): Promise<{ shown: string; source: string }> {
-  const [shown, source] = await Promise.all([element.innerText(), element.textContent()]);
-  return { shown, source: source ?? '' };
+/**
+ * The element's rendered text, and its own text when that decides (src/core/text-case.ts: a mixed-case text must match
+ * its case, and CSS can change the case shown): read only when the rendered text has the words in another case, so a
+ * look is one call to the page, not two.
+ */
+async function textsOf(element: Locator, wanted: Wanted): Promise<{ shown: string; source: string }> {
+  const shown = await element.innerText();
+  const decides = typeof wanted === 'string' && contains(shown, wanted) && !holdsWithCase(shown, wanted);
+  return { shown, source: decides ? ((await element.textContent()) ?? '') : '' };
 }
 
 function showsWanted(texts: { shown: string; source: string }, wanted: Wanted): boolean {
@@ -183,7 +188,7 @@ function showsWanted(texts: { shown: string; source: string }, wanted: Wanted): 
 
 async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => textsOf(page.locator('body')), (body) => showsWanted(body, wanted));
+  const seen = await poll(timeout, () => textsOf(page.locator('body'), wanted), (body) => showsWanted(body, wanted));
   if (seen.held) return;
   const near = nearestTexts(typeof wanted === 'string' ? wanted : wanted[0]!, linesOf(seen.last?.shown ?? ''), { max: MAX_CANDIDATES, threshold: NEAR_LINE });
   // Nothing on the page reads like it: its headings say where the run is.
@@ -193,7 +198,7 @@ async function textOnPage(page: Page, wanted: Wanted, timeout: number): Promise<
 
 async function textOfElement(element: Locator, name: string, wanted: Wanted, timeout: number): Promise<void> {
   const text = wantedWords(wanted);
-  const seen = await poll(timeout, () => textsOf(element), (shown) => showsWanted(shown, wanted));
+  const seen = await poll(timeout, () => textsOf(element, wanted), (shown) => showsWanted(shown, wanted));
   if (!seen.held) throw failed(`${name} shows "${oneLine(seen.last?.shown ?? '')}", which does not contain "${text}"`, text, [oneLine(seen.last?.shown ?? '')]);
 }
 
