@@ -14,7 +14,10 @@ export interface TraceOptions {
    * only cost the browser their encoding, the trace its size and `stopTrace` its scrubbing.
    */
   screenshots?: boolean;
-  /** Record DOM snapshots before and after each action (default true). Without them the trace still holds the actions, network and console. */
+  /**
+   * Record DOM snapshots before and after each action, and the network (default true). Without them the trace still
+   * holds the actions and the console; Playwright (1.65) records a trace's network only with its DOM snapshots.
+   */
   snapshots?: boolean;
 }
 

@@ -136,6 +136,25 @@ describe('scrubbed Playwright traces of a real browser', () => {
     for (const frame of frames) expect(entry(entries, frame.file as string)?.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   });
 
+  it("records the network only with DOM snapshots, as Playwright 1.65 does (what evidence.ts says of a replay's trace)", async () => {
+    const networkOf = async (snapshots: boolean) => {
+      const context = await browser().newContext();
+      await startTrace(context, { screenshots: false, snapshots });
+      const page = await context.newPage();
+      await page.goto(`${demo().url}/pricing`);
+      const trace = await stopTrace(context, scrubber, work);
+      await context.close();
+      const entries = await readZip(trace!);
+      const actions = lines(entry(entries, 'trace.trace')!.data).filter((event) => event.type === 'before').map((event) => event.method);
+      return { actions, network: lines(entry(entries, 'trace.network')?.data ?? Buffer.alloc(0)).length };
+    };
+    const without = await networkOf(false);
+    const withSnapshots = await networkOf(true);
+
+    expect(without).toEqual({ actions: expect.arrayContaining(['goto']), network: 0 });
+    expect(withSnapshots.network).toBeGreaterThan(0);
+  });
+
   it('keeps the accessibility audits as actions but axe-core itself never gets in; a run told to records no screencast', async () => {
     const context = await browser().newContext();
     await startTrace(context, { screenshots: false });
