@@ -131,7 +131,7 @@ describe('step runner on the demo shop', () => {
   });
 
   it("acts on a replay's stored field without counting it first, and still tells a gone, a doubled and a disabled field apart", async () => {
-    const fill = (label: string): PlanStep => ({ action: 'fill', description: `Type into ${label}`, target: { by: 'label', name: label }, value: { kind: 'literal', text: 'x' } });
+    const fill = (label: string): PlanStep => ({ action: 'fill', description: `Type into ${label}`, target: { by: 'label', name: label, exact: true }, value: { kind: 'literal', text: 'x' } });
     const stored = (name: string): Partial<StepContext> => ({ locator: { strategy: 'label', name, exact: true }, timeoutMs: 500 });
     await session.page.setContent(`
       <label>Twice <input></label> <label>Twice <input></label> <label>Off <input disabled></label> <div id="later"></div>
