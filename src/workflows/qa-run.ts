@@ -91,15 +91,36 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
 
 /** The workflow as a list of named steps; each runs once per job, whatever attempt gets there. */
 async function runSteps(deps: QaRunDeps, job: Job, recorder: RunRecorder, secrets: RunSecrets, context: QueueRunContext, telemetry: Telemetry): Promise<void> {
+  // What a step left to finish outside the database (a browser context closing): the attempt ends when it has.
+  const closing: Promise<void>[] = [];
+  try {
+    await runStepsOf(deps, job, recorder, secrets, context, telemetry, (work) => closing.push(work));
+  } finally {
+    await Promise.all(closing);
+  }
+}
+
+async function runStepsOf(
+  deps: QaRunDeps,
+  job: Job,
+  recorder: RunRecorder,
+  secrets: RunSecrets,
+  context: QueueRunContext,
+  telemetry: Telemetry,
+  afterwards: (closing: Promise<void>) => void,
+): Promise<void> {
   const steps = createStepRunner(deps.dataSource, recorder, (step, seconds) => telemetry.workflowStep(QA_RUN_JOB, step, seconds));
   const resumed = (await steps.completed('start')) !== undefined;
   if (resumed) await recordResume(recorder);
+  // The check's steps are read beside the start's commit.
+  const planning = plannedSteps(deps.dataSource, job);
+  planning.catch(() => undefined); // awaited below
   await steps.run('start', async () => startStep(job, recorder.attempt));
 
-  const planned = await plannedSteps(deps.dataSource, job);
+  const planned = await planning;
   if (planned && resumed && (await steps.completed('run')) === undefined) await refuseRepeatedSideEffects(deps.dataSource, job, planned);
   const run: PlannedRunResult | VisitResult = planned
-    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned, context))
+    ? await steps.run('run', () => runPlannedStep(deps, job, recorder, secrets, planned, context, afterwards))
     : await steps.run('visit', () => visitStep(deps, job, secrets, context));
   // Cancelled while it ran: the API has said so in the history; nothing more to write.
   if (run.verdict === 'cancelled') return;

@@ -43,6 +43,8 @@ export interface PlanRunInput {
   evidence?: EvidencePolicy;
   /** A model planner's questions about the page (a natural-language run with one configured); its calls are recorded. */
   model?: ModelGrounding;
+  /** What must be done before the first step acts (the trace starting): awaited beside the first step's `step.started`. */
+  ready?: Promise<unknown>;
 }
 
 export interface PlanRunDeps {
@@ -100,8 +102,9 @@ async function runSteps(deps: PlanRunDeps, input: PlanRunInput, dialogs: DialogW
   };
   if (input.steps.length > 0 && !input.stop.aborted) {
     input.accessibility.prepare(session.page);
-    await recorder.commit((writes) => announce(writes, 0));
+    await Promise.all([recorder.commit((writes) => announce(writes, 0)), input.ready]);
   }
+  await input.ready;
 
   const planned = input.steps.map((compiled) => compiled.step);
   // "X is gone" is judged only for an X the run saw after an earlier step (browser/gone-anchors.ts).

@@ -24,9 +24,8 @@ export async function keepTrace(artifacts: ArtifactStorage, job: Job, session: B
 }
 
 /** Stops the run's trace and keeps nothing of it (a passing replay's; qa-run/evidence.ts). */
-export async function discardTrace(session: BrowserSession): Promise<Artifact[]> {
+export async function discardTrace(session: BrowserSession): Promise<void> {
   await session.context.tracing.stop().catch(() => undefined);
-  return [];
 }
 
 /**
