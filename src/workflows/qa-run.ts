@@ -59,11 +59,15 @@ export function qaRunWorkflow(deps: QaRunDeps): QueueJobDefinition<typeof qaRunP
       let attempt: number | undefined;
       let recorder: RunRecorder | undefined;
       try {
-        // The fencing token first: from here on an earlier attempt still running writes nothing more.
-        attempt = await takeRunToken(deps.dataSource, job.id);
-        const repository = await deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId });
+        // The fencing token first: from here on an earlier attempt still running writes nothing more. What the run
+        // reads of its repository and its check's disputes is read beside it (reads only; used once the token is held).
+        const token = takeRunToken(deps.dataSource, job.id);
+        const reads = Promise.all([deps.dataSource.getRepository(ConnectedRepository).findOneByOrFail({ id: job.repositoryId }), checkDisputesOf(deps.dataSource, job)]);
+        reads.catch(() => undefined); // awaited once the token is
+        attempt = await token;
+        const [repository, disputes] = await reads;
         const secrets = runSecrets(repository, deps.readSecret);
-        recorder = recorderOf(attempt, secrets, await checkDisputesOf(deps.dataSource, job));
+        recorder = recorderOf(attempt, secrets, disputes);
         await runSteps(deps, job, recorder, secrets, context, telemetry);
         attemptOver(ended ?? 'cancelled');
       } catch (error) {

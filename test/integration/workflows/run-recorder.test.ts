@@ -20,6 +20,7 @@ import { JobEvent } from '../../../src/store/entities/job-event.entity.js';
 import { Job } from '../../../src/store/entities/job.entity.js';
 import { createWriteBatch } from '../../../src/store/write-batch.js';
 import { proposeStep } from '../../../src/workflows/qa-run/propose-step.js';
+import { createStepRunner } from '../../../src/workflows/checkpoints.js';
 import { createRunRecorder, JobNoLongerRunnable, RunFencedOut, takeRunToken, type RunRecorder, type RunWrites } from '../../../src/workflows/run-recorder.js';
 import { storeArtifact } from '../../../src/workflows/run-records.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
@@ -226,5 +227,32 @@ forEachDialect('run recorder', (dialect) => {
     expect(finding.title.length).toBeLessThanOrEqual(FINDING_TITLE_MAX);
     expect(finding.detail).toBe(`saw ${SECRET_MASK}`);
     expect(rows.job.status).toBe('errored');
+  });
+
+  it("reads a job's checkpoints once, runs only the steps not done, and answers for its own as their rows have them", async () => {
+    const job = await queuedJob();
+    // A first attempt finished `start` and died in `run`.
+    await recorderOf(job, await takeRunToken(store(), job.jobId)).commit((writes) => writes.checkpoint('start', { at: 'first attempt' }));
+    const recorder = recorderOf(job, await takeRunToken(store(), job.jobId), [SECRET]);
+    const steps = createStepRunner(store(), recorder);
+    const ran: string[] = [];
+    const work = (step: string, result: object) => async () => {
+      ran.push(step);
+      return { result, record: async () => undefined };
+    };
+
+    expect(await steps.completed('start')).toEqual({ at: 'first attempt' });
+    // Read once: a row that appeared after the first question (no attempt can add one now: this one holds the token) is not asked for again.
+    await store().getRepository(JobCheckpoint).insert({ jobId: job.jobId, step: 'compile', result: {}, completedAt: new Date() });
+    expect(await steps.completed('compile')).toBeUndefined();
+    expect(await steps.run('start', work('start', { at: 'second attempt' }))).toEqual({ at: 'first attempt' });
+    expect(await steps.completed('run')).toBeUndefined();
+    expect(await steps.run('run', work('run', { typed: SECRET }))).toEqual({ typed: SECRET });
+    // Asked again, the step is done, with what its checkpoint's row holds (scrubbed).
+    expect(await steps.completed('run')).toEqual({ typed: SECRET_MASK });
+    expect(await steps.run('run', work('run', {}))).toEqual({ typed: SECRET_MASK });
+    expect(ran).toEqual(['run']);
+    const rows = await store().getRepository(JobCheckpoint).find({ where: { jobId: job.jobId }, order: { step: 'ASC' } });
+    expect(rows.map((row) => [row.step, row.result])).toEqual([['compile', {}], ['run', { typed: SECRET_MASK }], ['start', { at: 'first attempt' }]]);
   });
 });
