@@ -5,6 +5,7 @@ import { NO_DISPUTES, settleDisputed, type DisputedFingerprints } from '../core/
 import { assertTransition, isRunnable, type JobEventType, type JobStatus } from '../core/job-lifecycle.js';
 import type { Scrubber } from '../core/secrets.js';
 import { nextEventIndex } from '../jobs/job-events.js';
+import { isDuplicateKey } from '../store/duplicate-key.js';
 import { JobEvent } from '../store/entities/job-event.entity.js';
 import { Artifact } from '../store/entities/artifact.entity.js';
 import { Finding } from '../store/entities/finding.entity.js';
@@ -135,6 +136,8 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
   const { jobId, organizationId, attempt, scrubber } = options;
   const scrub = <T>(value: T): T => scrubber.value(value);
   const disputes = options.disputes ?? NO_DISPUTES;
+  /** The history's next index after this recorder's last commit that wrote events (see `flush` in writesIn). */
+  let nextCounted: number | undefined;
 
   function settle(draft: FindingDraft): FindingDraft {
     // Scrubbed before bounded: a secret cut in two by the bound would no longer be recognised. The title is bounded
@@ -145,20 +148,39 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
     return { ...settled, detail: boundedText(scrub(settled.detail), FINDING_DETAIL_MAX), ...compared };
   }
 
-  /** A commit's writes, and `flush`, which writes its events: run it before the transaction commits. */
-  function writesIn(manager: EntityManager, locked: LockedRun & { status: JobStatus }): { writes: RunWrites; flush(): Promise<JobEventType[]> } {
+  /**
+   * A commit's writes, and `flush`, which writes its events: run it before the transaction commits. `counted`: the
+   * history's next index after this recorder's last commit that wrote events (undefined before its first).
+   */
+  function writesIn(
+    manager: EntityManager,
+    locked: LockedRun & { status: JobStatus },
+    counted: number | undefined,
+  ): { writes: RunWrites; flush(): Promise<{ types: JobEventType[]; next: number | undefined }> } {
     // The commit holds the job's row (lockRun), as every writer of a job's history does before it appends: the
     // next index is read once and counted on, instead of locking and reading again for every event. The events are
     // written together at the end of the commit (one INSERT instead of one per event: a step's commit has two or three).
+    // After its first commit the recorder counts on from its own last event without reading: a run's commits follow
+    // one another with nothing between them but, rarely, another writer's event (a cancel's, say). That one holds the
+    // index this commit counted on, the INSERT breaks the history's key and changes nothing, and the events are
+    // numbered again from the history's end (MySQL and SQLite both undo the failed statement alone).
     let nextSeq: number | undefined;
     const pending: (Pick<JobEvent, 'jobId' | 'seq' | 'at' | 'data'> & { type: JobEventType })[] = [];
     const event = async (type: JobEventType, data: Record<string, unknown>) => {
-      nextSeq ??= await nextEventIndex(manager, jobId);
+      nextSeq ??= counted ?? (await nextEventIndex(manager, jobId));
       pending.push({ jobId, seq: nextSeq++, type, at: new Date(), data: scrub(data) });
     };
     const flush = async () => {
-      if (pending.length > 0) await manager.insert(JobEvent, pending);
-      return pending.map((row) => row.type);
+      if (pending.length === 0) return { types: [] as JobEventType[], next: counted };
+      try {
+        await manager.insert(JobEvent, pending);
+      } catch (error) {
+        if (counted === undefined || !isDuplicateKey(error)) throw error;
+        const from = await nextEventIndex(manager, jobId);
+        pending.forEach((row, index) => (row.seq = from + index));
+        await manager.insert(JobEvent, pending);
+      }
+      return { types: pending.map((row) => row.type), next: pending.at(-1)!.seq + 1 };
     };
     const writes: RunWrites = {
       get status() {
@@ -215,11 +237,13 @@ export function createRunRecorder(dataSource: DataSource, options: RunRecorderOp
         if (!locked) throw new JobNoLongerRunnable(jobId, 'gone');
         if (locked.attempt !== attempt) throw new RunFencedOut(jobId, attempt, locked.attempt);
         if (!isRunnable(locked.status)) throw new JobNoLongerRunnable(jobId, locked.status);
-        const { writes, flush } = writesIn(manager, { attempt: locked.attempt, status: locked.status as JobStatus });
+        const { writes, flush } = writesIn(manager, { attempt: locked.attempt, status: locked.status as JobStatus }, nextCounted);
         await write(writes);
         return flush();
       });
-      options.afterCommit?.(written);
+      // Only once the transaction committed: a commit that failed wrote no events.
+      nextCounted = written.next;
+      options.afterCommit?.(written.types);
     },
   };
 }

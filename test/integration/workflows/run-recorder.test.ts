@@ -21,6 +21,8 @@ import { Job } from '../../../src/store/entities/job.entity.js';
 import { createWriteBatch } from '../../../src/store/write-batch.js';
 import { proposeStep } from '../../../src/workflows/qa-run/propose-step.js';
 import { createStepRunner } from '../../../src/workflows/checkpoints.js';
+import { nextEventIndex } from '../../../src/jobs/job-events.js';
+import type { JobEventType } from '../../../src/core/job-lifecycle.js';
 import { createRunRecorder, JobNoLongerRunnable, RunFencedOut, takeRunToken, type RunRecorder, type RunWrites } from '../../../src/workflows/run-recorder.js';
 import { storeArtifact } from '../../../src/workflows/run-records.js';
 import { insertCheck, insertRepository } from '../../support/check-fixtures.js';
@@ -146,6 +148,31 @@ forEachDialect('run recorder', (dialect) => {
     const rows = await rowsOf(job.jobId);
     expect(rows.events.map((event) => [event.seq, event.type])).toEqual([[0, 'job.started'], [1, 'artifact.created'], [2, 'finding.recorded'], [3, 'step.passed'], [4, 'job.passed']]);
     expect(seen).toEqual([['job.started', 'artifact.created', 'finding.recorded'], ['step.passed', 'job.passed'], []]);
+  });
+
+  it("counts on from its own last event, and numbers again from the history's end when another writer appended meanwhile", async () => {
+    const job = await queuedJob();
+    const recorder = recorderOf(job, await takeRunToken(store(), job.jobId));
+    const written = async (...types: JobEventType[]) => recorder.commit(async (writes) => {
+      for (const type of types) await writes.event(type, {});
+    });
+    await written('job.started', 'step.started');
+    await written('step.passed', 'step.started');
+    // Another writer of the history (a cancel or an answer through the API) appends as they all do: under the job's
+    // row lock, from the history's end.
+    await store().transaction(async (manager) => {
+      await manager.insert(JobEvent, { jobId: job.jobId, seq: await nextEventIndex(manager, job.jobId), type: 'page.visited', at: new Date(), data: {} });
+    });
+    await written('step.passed', 'step.started');
+    await written('step.passed');
+    await recorder.commit(async (writes) => writes.checkpoint('run', {}));
+    await written('job.passed');
+
+    const rows = await rowsOf(job.jobId);
+    expect(rows.events.map((event) => [event.seq, event.type])).toEqual([
+      [0, 'job.started'], [1, 'step.started'], [2, 'step.passed'], [3, 'step.started'], [4, 'page.visited'],
+      [5, 'step.passed'], [6, 'step.started'], [7, 'step.passed'], [8, 'job.passed'],
+    ]);
   });
 
   it('lets a stale attempt write nothing at all once a newer one took the run', async () => {
