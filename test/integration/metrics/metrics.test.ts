@@ -116,7 +116,18 @@ describe('GET /metrics and /readyz of a running service', () => {
     }
     expect(receipts[0]).toBe('accepted');
 
-    const { text, samples: after } = await scrape();
+    // A passing run's verdict is written while its browser context closes (qa-run/run-step.ts): its attempt, and so
+    // the attempt's figure and the open contexts, end a moment after the job did. Scraped until they have.
+    let scrapes = 0;
+    let latest: Awaited<ReturnType<typeof scrape>>;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      latest = await scrape();
+      scrapes += 1;
+      if (moved(before, latest.samples, 'qa_run_attempt_duration_seconds_count{outcome="passed"}') >= 1 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { text, samples: after } = latest;
     const counted = (key: string) => moved(before, after, key);
     expect({
       created: counted('qa_jobs_created_total{trigger="cli"}'),
@@ -138,8 +149,8 @@ describe('GET /metrics and /readyz of a running service', () => {
       created: 2, passed: 1, cancelled: 1, claims: 1, takeovers: 0, attempts: 1, started: 1, finished: 1, launches: 1,
       creates: 2, cancels: 1, notFound: 1, unmatched: 1, accepted: 1, again: 1,
     });
-    // The first scrape's own request is counted by the second.
-    expect(counted('qa_http_requests_total{route="/metrics",method="GET",status="200"}')).toBe(1);
+    // Each scrape's own request is counted by the next one.
+    expect(counted('qa_http_requests_total{route="/metrics",method="GET",status="200"}')).toBe(scrapes);
     // The run's context is closed; the pool keeps one ready for the next run.
     expect(after.get('qa_browser_contexts_open')).toBe(1);
     // Node's defaults are there too.
